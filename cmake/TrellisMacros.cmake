@@ -1,0 +1,38 @@
+# Helpers shared by every Trellis CMakeLists.
+#
+# Everything links against the monolithic libMLIR.so (target `MLIR`), which on
+# Debian's LLVM 22 also carries MlirOptMain, the LSP server, the execution
+# engine and registerAll*; nothing links a static MLIR archive.
+
+# trellis_add_library(<name> <sources...> [DEPENDS <targets...>]
+#                     [LINK_LIBS <targets...>])
+# A static library that is installed and exported as Trellis::<name>.
+function(trellis_add_library name)
+  cmake_parse_arguments(ARG "" "" "DEPENDS;LINK_LIBS" ${ARGN})
+  add_library(${name} STATIC ${ARG_UNPARSED_ARGUMENTS})
+  if(ARG_DEPENDS)
+    add_dependencies(${name} ${ARG_DEPENDS})
+  endif()
+  add_dependencies(${name} mlir-headers)
+  target_link_libraries(${name} PUBLIC ${ARG_LINK_LIBS} MLIR LLVM)
+  target_include_directories(${name} PUBLIC
+    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
+    $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}>
+    $<INSTALL_INTERFACE:include/trellis>)
+  set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  set_property(GLOBAL APPEND PROPERTY TRELLIS_EXPORTED_LIBS ${name})
+endfunction()
+
+# trellis_tablegen(<td-file> <output-prefix> <flags...>) wraps mlir_tablegen so
+# every generated header lands beside its .td under the build tree.
+# (Use mlir_tablegen directly; this only documents the convention.)
+
+# trellis_add_tool(<name> <sources...> LINK_LIBS <targets...>)
+function(trellis_add_tool name)
+  cmake_parse_arguments(ARG "" "" "LINK_LIBS" ${ARGN})
+  add_executable(${name} ${ARG_UNPARSED_ARGUMENTS})
+  target_link_libraries(${name} PRIVATE ${ARG_LINK_LIBS} MLIR LLVM)
+  set_target_properties(${name} PROPERTIES
+    RUNTIME_OUTPUT_DIRECTORY ${TRELLIS_TOOLS_DIR})
+  install(TARGETS ${name} EXPORT TrellisTargets RUNTIME DESTINATION bin)
+endfunction()

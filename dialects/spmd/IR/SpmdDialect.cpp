@@ -1,0 +1,94 @@
+//===- SpmdDialect.cpp - Per-device programs and collectives --------------===//
+
+#include "dialects/spmd/IR/SpmdDialect.h"
+#include "dialects/spmd/IR/SpmdOps.h"
+#include "dialects/trellis/IR/ShardingUtils.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::spmd;
+
+#include "dialects/spmd/IR/SpmdDialect.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "dialects/spmd/IR/SpmdAttrs.cpp.inc"
+
+void SpmdDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "dialects/spmd/IR/SpmdAttrs.cpp.inc"
+      >();
+}
+
+void SpmdDialect::initialize() {
+  registerAttributes();
+  addOperations<
+#define GET_OP_LIST
+#include "dialects/spmd/IR/SpmdOps.cpp.inc"
+      >();
+}
+
+VaryAttr mlir::spmd::getVaryEncoding(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return dyn_cast_or_null<VaryAttr>(tensor.getEncoding());
+  return {};
+}
+
+// #spmd.vary<["i", "j"]>
+Attribute VaryAttr::parse(AsmParser &parser, Type) {
+  SmallVector<StringAttr> axes;
+  if (parser.parseLess() ||
+      parser.parseCommaSeparatedList(
+          AsmParser::Delimiter::Square, [&]() -> ParseResult {
+            std::string axis;
+            if (parser.parseString(&axis))
+              return failure();
+            axes.push_back(parser.getBuilder().getStringAttr(axis));
+            return success();
+          }) ||
+      parser.parseGreater())
+    return {};
+  return VaryAttr::get(parser.getContext(), axes);
+}
+
+void VaryAttr::print(AsmPrinter &printer) const {
+  printer << "<[";
+  llvm::interleaveComma(getAxes(), printer, [&](StringAttr axis) {
+    printer.printString(axis.getValue());
+  });
+  printer << "]>";
+}
+
+LogicalResult SpmdDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  if (attr.getName() == kMeshAttrName) {
+    auto meshRef = dyn_cast<FlatSymbolRefAttr>(attr.getValue());
+    if (!meshRef || !isa<FunctionOpInterface>(op))
+      return op->emitError() << "'" << kMeshAttrName
+                             << "' must be a mesh symbol on a function";
+    if (!trellis::lookupMesh(op, meshRef))
+      return op->emitError() << "'" << kMeshAttrName << "' names unknown mesh "
+                             << meshRef;
+    return success();
+  }
+  if (attr.getName() == kManualAxesAttrName) {
+    auto axes = dyn_cast<ArrayAttr>(attr.getValue());
+    if (!axes || !llvm::all_of(axes, llvm::IsaPred<StringAttr>))
+      return op->emitError() << "'" << kManualAxesAttrName
+                             << "' must be an array of axis names";
+    auto meshRef = op->getAttrOfType<FlatSymbolRefAttr>(kMeshAttrName);
+    if (!meshRef)
+      return op->emitError() << "'" << kManualAxesAttrName << "' needs '"
+                             << kMeshAttrName << "'";
+    if (trellis::MeshOp mesh = trellis::lookupMesh(op, meshRef))
+      return trellis::verifyAxesExist(
+          llvm::to_vector(axes.getAsRange<StringAttr>()), mesh,
+          [&] { return op->emitError(); });
+    return success();
+  }
+  return op->emitError() << "unknown spmd attribute " << attr.getName();
+}

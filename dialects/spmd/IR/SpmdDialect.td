@@ -1,0 +1,60 @@
+//===- SpmdDialect.td - Per-device programs and collectives --*- tablegen -*-===//
+
+#ifndef SPMD_DIALECT_TD
+#define SPMD_DIALECT_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+
+def Spmd_Dialect : Dialect {
+  let name = "spmd";
+  let cppNamespace = "::mlir::spmd";
+  let summary = "Manual SPMD: shard_map, per-device code and collectives";
+  let description = [{
+    The `spmd` dialect is the manual mode of Trellis: `spmd.shard_map` switches
+    mesh axes to manual, its body is per-device code on per-device shapes, and
+    devices talk through explicit collectives (`spmd.psum`,
+    `spmd.all_gather`, `spmd.ppermute`, ...) over named mesh axes.
+
+    Device variance (seed 001) is tracked in tensor types:
+    `tensor<2x8xf32, #spmd.vary<["i"]>>` is seed 001's `f32[2,8]{i}`, a value
+    that may differ between devices along axis `i`. An unannotated tensor in
+    a body has not been typed yet; `spmd-check-variance` annotates them.
+  }];
+  let dependentDialects = ["::mlir::trellis::TrellisDialect"];
+  let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// Registers the attributes (defined beside their storage classes).
+    void registerAttributes();
+
+    /// Attributes of a function outlined from a shard_map body: the mesh and
+    /// the axes that are manual in it.
+    static constexpr ::llvm::StringLiteral kMeshAttrName = "spmd.mesh";
+    static constexpr ::llvm::StringLiteral kManualAxesAttrName =
+        "spmd.manual_axes";
+  }];
+}
+
+class Spmd_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Spmd_Dialect, mnemonic, traits>;
+
+def Spmd_VaryAttr : AttrDef<Spmd_Dialect, "Vary"> {
+  let mnemonic = "vary";
+  let summary = "The manual mesh axes a per-device value may vary over";
+  let description = [{
+    A tensor encoding inside manual regions: `#spmd.vary<["i", "j"]>` marks a
+    value that may differ between devices along `i` and `j` and is equal
+    across devices along every other manual axis. `#spmd.vary<[]>` is a
+    device-invariant value. Axes are listed in mesh order.
+  }];
+  let parameters = (ins OptionalArrayRefParameter<"::mlir::StringAttr">:$axes);
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDeclaration = [{
+    bool contains(::mlir::StringAttr axis) const {
+      return ::llvm::is_contained(getAxes(), axis);
+    }
+  }];
+}
+
+#endif // SPMD_DIALECT_TD

@@ -1,0 +1,707 @@
+//===- SpmdOps.cpp - shard_map and collectives ----------------------------===//
+
+#include "dialects/spmd/IR/SpmdOps.h"
+#include "dialects/spmd/IR/ManualContext.h"
+#include "dialects/trellis/IR/ShardingUtils.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::spmd;
+using trellis::MeshOp;
+using trellis::SpecAttr;
+
+//===----------------------------------------------------------------------===//
+// Custom directives
+//===----------------------------------------------------------------------===//
+
+/// `T` when the operand and result types are equal, `T1 -> T2` otherwise
+/// (they differ only in their variance encoding).
+static ParseResult parseArrowType(OpAsmParser &parser, Type &operandType,
+                                  Type &resultType) {
+  if (parser.parseType(operandType))
+    return failure();
+  resultType = operandType;
+  if (succeeded(parser.parseOptionalArrow()))
+    return parser.parseType(resultType);
+  return success();
+}
+
+static void printArrowType(OpAsmPrinter &printer, Operation *, Type operandType,
+                           Type resultType) {
+  printer << operandType;
+  if (resultType != operandType)
+    printer << " -> " << resultType;
+}
+
+/// `[[0, 1], [1, 2]]` stored flat as [0, 1, 1, 2].
+static ParseResult parsePairs(OpAsmParser &parser, DenseI64ArrayAttr &pairs) {
+  SmallVector<int64_t> flat;
+  if (parser.parseCommaSeparatedList(
+          OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
+            int64_t source, target;
+            if (parser.parseLSquare() || parser.parseInteger(source) ||
+                parser.parseComma() || parser.parseInteger(target) ||
+                parser.parseRSquare())
+              return failure();
+            flat.push_back(source);
+            flat.push_back(target);
+            return success();
+          }))
+    return failure();
+  pairs = parser.getBuilder().getDenseI64ArrayAttr(flat);
+  return success();
+}
+
+static void printPairs(OpAsmPrinter &printer, Operation *,
+                       DenseI64ArrayAttr pairs) {
+  printer << '[';
+  ArrayRef<int64_t> flat = pairs.asArrayRef();
+  for (size_t i = 0; i + 1 < flat.size(); i += 2) {
+    if (i)
+      printer << ", ";
+    printer << '[' << flat[i] << ", " << flat[i + 1] << ']';
+  }
+  printer << ']';
+}
+
+#define GET_OP_CLASSES
+#include "dialects/spmd/IR/SpmdOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+static SmallVector<StringAttr> toAxes(ArrayAttr attr) {
+  return llvm::to_vector(attr.getAsRange<StringAttr>());
+}
+
+static std::string formatAxisSet(ArrayRef<StringAttr> axes) {
+  std::string text = "{";
+  for (auto [i, axis] : llvm::enumerate(axes))
+    text += (i ? ", \"" : "\"") + axis.getValue().str() + "\"";
+  return text + "}";
+}
+
+static std::string formatShape(ArrayRef<int64_t> shape) {
+  std::string text = "[";
+  for (auto [i, size] : llvm::enumerate(shape))
+    text += (i ? ", " : "") +
+            (ShapedType::isDynamic(size) ? std::string("?")
+                                         : std::to_string(size));
+  return text + "]";
+}
+
+/// Checks the axes of a collective: it sits in a manual region, and each
+/// axis exists, is manual there and is listed once. Returns the context.
+static FailureOr<ManualContext> verifyCollectiveAxes(Operation *op,
+                                                     ArrayAttr axesAttr) {
+  std::optional<ManualContext> ctx = getManualContext(op);
+  if (!ctx)
+    return op->emitOpError(
+        "must be inside the body of a spmd.shard_map (or a device function "
+        "outlined from one)");
+  llvm::SmallDenseSet<StringAttr> seen;
+  for (StringAttr axis : axesAttr.getAsRange<StringAttr>()) {
+    if (!ctx->mesh.getAxisIndex(axis.getValue()))
+      return op->emitOpError("names unknown mesh axis \"")
+             << axis.getValue() << "\" (mesh @" << ctx->mesh.getSymName()
+             << " has axes " << ctx->mesh.getAxisNames() << ")";
+    if (!seen.insert(axis).second)
+      return op->emitOpError("lists mesh axis \"")
+             << axis.getValue() << "\" twice";
+    if (!ctx->isManual(axis))
+      return op->emitOpError("names mesh axis \"")
+             << axis.getValue()
+             << "\", which is not manual here (manual axes: "
+             << formatAxisSet(ctx->manualAxes) << ")";
+  }
+  return *ctx;
+}
+
+static LogicalResult verifySameElementType(Operation *op, Type a, Type b) {
+  if (getElementTypeOrSelf(a) != getElementTypeOrSelf(b))
+    return op->emitOpError("operand element type ")
+           << getElementTypeOrSelf(a) << " differs from result element type "
+           << getElementTypeOrSelf(b);
+  return success();
+}
+
+/// When both the operand and the result carry `#spmd.vary`, checks seed
+/// 001's typing rule.
+static LogicalResult verifyVarianceTypes(Operation *op, Type operandType,
+                                         Type resultType) {
+  VaryAttr in = getVaryEncoding(operandType);
+  VaryAttr out = getVaryEncoding(resultType);
+  if (!in || !out)
+    return success();
+  std::string reason;
+  FailureOr<SmallVector<StringAttr>> expected =
+      inferCollectiveVariance(op, in.getAxes(), reason);
+  if (failed(expected))
+    return op->emitOpError() << reason;
+  llvm::SmallDenseSet<StringAttr> want(expected->begin(), expected->end());
+  llvm::SmallDenseSet<StringAttr> have(out.getAxes().begin(),
+                                       out.getAxes().end());
+  if (want != have)
+    return op->emitOpError("result varies over ")
+           << formatAxisSet(out.getAxes()) << " but must vary over "
+           << formatAxisSet(*expected);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Variance rules (seed 001)
+//===----------------------------------------------------------------------===//
+
+FailureOr<SmallVector<StringAttr>>
+mlir::spmd::inferCollectiveVariance(Operation *op,
+                                    ArrayRef<StringAttr> operandVary,
+                                    std::string &reason) {
+  auto axesAttr = op->getAttrOfType<ArrayAttr>("axes");
+  if (!axesAttr) {
+    reason = "is not a collective";
+    return failure();
+  }
+  SmallVector<StringAttr> axes = toAxes(axesAttr);
+  auto varies = [&](StringAttr axis) {
+    return llvm::is_contained(operandVary, axis);
+  };
+  enum { NeedVarying, NeedInvariant } need;
+  enum { Keep, Remove, Add } effect;
+  if (isa<PsumOp, PmaxOp, PminOp, PmeanOp, AllGatherInvariantOp>(op)) {
+    need = NeedVarying;
+    effect = Remove;
+  } else if (isa<AllGatherOp, PsumScatterOp, AllToAllOp, PpermuteOp>(op)) {
+    need = NeedVarying;
+    effect = Keep;
+  } else if (isa<PvaryOp, PscatterOp>(op)) {
+    need = NeedInvariant;
+    effect = Add;
+  } else {
+    reason = "has no variance rule";
+    return failure();
+  }
+  for (StringAttr axis : axes) {
+    if (need == NeedVarying && !varies(axis)) {
+      reason = ("needs an operand that varies over mesh axis \"" +
+                axis.getValue() + "\", but it is invariant there; insert "
+                "spmd.pvary over it (spmd-check-variance does so "
+                "automatically)")
+                   .str();
+      return failure();
+    }
+    if (need == NeedInvariant && varies(axis)) {
+      reason = ("needs an operand that is invariant over mesh axis \"" +
+                axis.getValue() + "\", but it already varies there")
+                   .str();
+      return failure();
+    }
+  }
+  SmallVector<StringAttr> result;
+  for (StringAttr axis : operandVary)
+    if (effect != Remove || !llvm::is_contained(axes, axis))
+      result.push_back(axis);
+  if (effect == Add)
+    llvm::append_range(result, axes);
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// ShardMapOp
+//===----------------------------------------------------------------------===//
+
+static ParseResult parseSpecList(OpAsmParser &parser, ArrayAttr &specs) {
+  SmallVector<Attribute> list;
+  if (parser.parseCommaSeparatedList(
+          OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
+            FailureOr<SpecAttr> spec = SpecAttr::parseBare(parser);
+            if (failed(spec))
+              return failure();
+            list.push_back(*spec);
+            return success();
+          }))
+    return failure();
+  specs = parser.getBuilder().getArrayAttr(list);
+  return success();
+}
+
+static void printSpecList(OpAsmPrinter &printer, ArrayAttr specs) {
+  printer << '[';
+  llvm::interleaveComma(specs, printer, [&](Attribute spec) {
+    cast<SpecAttr>(spec).printBare(printer);
+  });
+  printer << ']';
+}
+
+// spmd.shard_map @mesh [manual_axes = [...]] in_specs = [...]
+//     out_specs = [...] [check_vma = false] (%a, ...) : (T, ...) -> R
+//     [attributes {...}] { body }
+ParseResult ShardMapOp::parse(OpAsmParser &parser, OperationState &result) {
+  Builder &b = parser.getBuilder();
+  auto &props = result.getOrAddProperties<ShardMapOp::Properties>();
+  FlatSymbolRefAttr mesh;
+  if (parser.parseAttribute(mesh))
+    return failure();
+  props.mesh = mesh;
+  if (succeeded(parser.parseOptionalKeyword("manual_axes"))) {
+    ArrayAttr axes;
+    if (parser.parseEqual() || parser.parseAttribute(axes))
+      return failure();
+    props.manual_axes = axes;
+  }
+  ArrayAttr inSpecs, outSpecs;
+  if (parser.parseKeyword("in_specs") || parser.parseEqual() ||
+      parseSpecList(parser, inSpecs) || parser.parseKeyword("out_specs") ||
+      parser.parseEqual() || parseSpecList(parser, outSpecs))
+    return failure();
+  props.in_specs = inSpecs;
+  props.out_specs = outSpecs;
+  if (succeeded(parser.parseOptionalKeyword("check_vma"))) {
+    BoolAttr check;
+    if (parser.parseEqual() || parser.parseAttribute(check))
+      return failure();
+    props.check_vma = check;
+  }
+  SmallVector<OpAsmParser::UnresolvedOperand> operands;
+  FunctionType type;
+  SMLoc operandsLoc = parser.getCurrentLocation();
+  if (parser.parseOperandList(operands, OpAsmParser::Delimiter::Paren) ||
+      parser.parseColonType(type) ||
+      parser.resolveOperands(operands, type.getInputs(), operandsLoc,
+                             result.operands) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  result.addTypes(type.getResults());
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, /*arguments=*/{}))
+    return failure();
+  (void)b;
+  return success();
+}
+
+void ShardMapOp::print(OpAsmPrinter &printer) {
+  printer << ' ';
+  printer.printAttributeWithoutType(getMeshAttr());
+  if (std::optional<ArrayAttr> axes = getManualAxes()) {
+    printer << " manual_axes = ";
+    printer.printAttribute(*axes);
+  }
+  printer << " in_specs = ";
+  printSpecList(printer, getInSpecs());
+  printer << " out_specs = ";
+  printSpecList(printer, getOutSpecs());
+  if (!getCheckVma())
+    printer << " check_vma = false";
+  printer << " (";
+  printer << getInputs();
+  printer << ") : ";
+  printer.printFunctionalType(getInputs().getTypes(), getResultTypes());
+  printer.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(),
+      {"mesh", "manual_axes", "in_specs", "out_specs", "check_vma"});
+  printer << ' ';
+  printer.printRegion(getBody(), /*printEntryBlockArgs=*/true,
+                      /*printBlockTerminators=*/true);
+}
+
+MeshOp ShardMapOp::getMeshOp() { return trellis::lookupMesh(*this, getMeshAttr()); }
+
+SmallVector<StringAttr> ShardMapOp::getOwnManualAxes() {
+  MeshOp mesh = getMeshOp();
+  SmallVector<StringAttr> axes;
+  if (std::optional<ArrayAttr> listed = getManualAxes())
+    axes = toAxes(*listed);
+  else if (mesh)
+    for (Attribute name : mesh.getAxisNames())
+      if (trellis::getAxisTypeAt(*this, mesh,
+                                 cast<StringAttr>(name).getValue()) !=
+          trellis::AxisType::Manual)
+        axes.push_back(cast<StringAttr>(name));
+  return mesh ? sortAxesInMeshOrder(axes, mesh) : axes;
+}
+
+SmallVector<StringAttr> ShardMapOp::getAllManualAxes() {
+  MeshOp mesh = getMeshOp();
+  if (!mesh)
+    return {};
+  SmallVector<StringAttr> own = getOwnManualAxes();
+  SmallVector<StringAttr> all;
+  for (Attribute attr : mesh.getAxisNames()) {
+    auto name = cast<StringAttr>(attr);
+    if (llvm::is_contained(own, name) ||
+        trellis::getAxisTypeAt(*this, mesh, name.getValue()) ==
+            trellis::AxisType::Manual)
+      all.push_back(name);
+  }
+  return all;
+}
+
+FlatSymbolRefAttr ShardMapOp::getSwitchedMesh() { return getMeshAttr(); }
+
+std::optional<trellis::AxisType> ShardMapOp::getAxisTypeInside(StringRef axis) {
+  for (StringAttr own : getOwnManualAxes())
+    if (own.getValue() == axis)
+      return trellis::AxisType::Manual;
+  return std::nullopt;
+}
+
+/// Checks that `spec` only names manual axes of `mesh` and fits a tensor of
+/// rank `rank`.
+static LogicalResult verifySpec(ShardMapOp op, SpecAttr spec, int64_t rank,
+                                ArrayRef<StringAttr> manual, StringRef what,
+                                unsigned index) {
+  if (static_cast<int64_t>(spec.getDims().size()) > rank)
+    return op.emitOpError()
+           << what << "[" << index << "] has " << spec.getDims().size()
+           << " entries but the tensor has rank " << rank;
+  MeshOp mesh = op.getMeshOp();
+  for (StringAttr axis : spec.getAllAxes()) {
+    if (!mesh.getAxisIndex(axis.getValue()))
+      return op.emitOpError()
+             << what << "[" << index << "] names unknown mesh axis \""
+             << axis.getValue() << "\" (mesh @" << mesh.getSymName()
+             << " has axes " << mesh.getAxisNames() << ")";
+    if (!llvm::is_contained(manual, axis))
+      return op.emitOpError()
+             << what << "[" << index << "] names mesh axis \""
+             << axis.getValue()
+             << "\", which this shard_map does not make manual (manual axes: "
+             << formatAxisSet(manual) << ")";
+  }
+  return success();
+}
+
+LogicalResult ShardMapOp::verify() {
+  MeshOp mesh = getMeshOp();
+  if (!mesh)
+    return emitOpError("names unknown mesh ") << getMeshAttr();
+
+  if (std::optional<ArrayAttr> listed = getManualAxes()) {
+    llvm::SmallDenseSet<StringAttr> seen;
+    for (StringAttr axis : toAxes(*listed)) {
+      if (!mesh.getAxisIndex(axis.getValue()))
+        return emitOpError("manual_axes names unknown mesh axis \"")
+               << axis.getValue() << "\" (mesh @" << mesh.getSymName()
+               << " has axes " << mesh.getAxisNames() << ")";
+      if (!seen.insert(axis).second)
+        return emitOpError("manual_axes lists \"")
+               << axis.getValue() << "\" twice";
+      if (trellis::getAxisTypeAt(*this, mesh, axis.getValue()) ==
+          trellis::AxisType::Manual)
+        return emitOpError("mesh axis \"")
+               << axis.getValue() << "\" is already manual here";
+    }
+  }
+  SmallVector<StringAttr> manual = getOwnManualAxes();
+
+  if (getInSpecs().size() != getInputs().size())
+    return emitOpError("has ")
+           << getInputs().size() << " inputs but " << getInSpecs().size()
+           << " in_specs";
+  if (getOutSpecs().size() != getNumResults())
+    return emitOpError("has ")
+           << getNumResults() << " results but " << getOutSpecs().size()
+           << " out_specs";
+  Block &body = getBodyBlock();
+  if (body.getNumArguments() != getInputs().size())
+    return emitOpError("has ")
+           << getInputs().size() << " inputs but its body takes "
+           << body.getNumArguments() << " arguments";
+
+  for (auto [index, input] : llvm::enumerate(getInputs())) {
+    auto global = cast<RankedTensorType>(input.getType());
+    auto spec = cast<SpecAttr>(getInSpecs()[index]);
+    if (failed(verifySpec(*this, spec, global.getRank(), manual, "in_specs",
+                          index)))
+      return failure();
+    auto local = dyn_cast<RankedTensorType>(body.getArgument(index).getType());
+    if (!local)
+      return emitOpError("body argument #")
+             << index << " must be a ranked tensor, got "
+             << body.getArgument(index).getType();
+    if (local.getElementType() != global.getElementType())
+      return emitOpError("body argument #")
+             << index << " has element type " << local.getElementType()
+             << " but operand #" << index << " has "
+             << global.getElementType();
+    if (local.getRank() != global.getRank())
+      return emitOpError("body argument #")
+             << index << " has rank " << local.getRank() << " but operand #"
+             << index << " has rank " << global.getRank()
+             << " (shard_map preserves ranks)";
+    SmallVector<int64_t> expected(global.getShape());
+    for (int64_t dim = 0; dim < global.getRank(); ++dim) {
+      ArrayRef<StringAttr> axes = spec.getAxes(dim);
+      if (axes.empty() || ShapedType::isDynamic(expected[dim]))
+        continue;
+      int64_t parts = mesh.getAxesSize(axes);
+      if (expected[dim] % parts != 0)
+        return emitOpError("dimension ")
+               << dim << " of operand #" << index << " has size "
+               << expected[dim] << ", which is not divisible by " << parts
+               << ", the size of mesh axes " << formatAxisSet(axes)
+               << " in in_specs[" << index << "]";
+      expected[dim] /= parts;
+    }
+    if (local.getShape() != ArrayRef<int64_t>(expected))
+      return emitOpError("body argument #")
+             << index << " has shape " << formatShape(local.getShape())
+             << ", expected " << formatShape(expected) << " (operand shape "
+             << formatShape(global.getShape()) << " split by in_specs["
+             << index << "])";
+    if (VaryAttr vary = getVaryEncoding(local)) {
+      for (StringAttr axis : spec.getAllAxes())
+        if (!vary.contains(axis))
+          return emitOpError("body argument #")
+                 << index << " is split over mesh axis \"" << axis.getValue()
+                 << "\" by in_specs[" << index
+                 << "], so its type must vary over it";
+    }
+  }
+
+  Operation *terminator = body.getTerminator();
+  if (terminator->getNumOperands() != getNumResults())
+    return emitOpError("has ")
+           << getNumResults() << " results but its body yields "
+           << terminator->getNumOperands() << " values";
+  for (auto [index, pair] : llvm::enumerate(
+           llvm::zip(getResultTypes(), terminator->getOperandTypes()))) {
+    auto global = cast<RankedTensorType>(std::get<0>(pair));
+    auto local = dyn_cast<RankedTensorType>(std::get<1>(pair));
+    auto spec = cast<SpecAttr>(getOutSpecs()[index]);
+    if (failed(verifySpec(*this, spec, global.getRank(), manual, "out_specs",
+                          index)))
+      return failure();
+    if (!local)
+      return emitOpError("yielded value #")
+             << index << " must be a ranked tensor, got " << std::get<1>(pair);
+    if (local.getElementType() != global.getElementType())
+      return emitOpError("yielded value #")
+             << index << " has element type " << local.getElementType()
+             << " but result #" << index << " has "
+             << global.getElementType();
+    if (local.getRank() != global.getRank())
+      return emitOpError("yielded value #")
+             << index << " has rank " << local.getRank() << " but result #"
+             << index << " has rank " << global.getRank()
+             << " (shard_map preserves ranks)";
+    SmallVector<int64_t> expected(local.getShape());
+    for (int64_t dim = 0; dim < local.getRank(); ++dim)
+      if (!ShapedType::isDynamic(expected[dim]))
+        expected[dim] *= mesh.getAxesSize(spec.getAxes(dim));
+    if (global.getShape() != ArrayRef<int64_t>(expected))
+      return emitOpError("result #")
+             << index << " has shape " << formatShape(global.getShape())
+             << ", expected " << formatShape(expected) << " (yielded shape "
+             << formatShape(local.getShape()) << " concatenated by out_specs["
+             << index << "])";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Collectives
+//===----------------------------------------------------------------------===//
+
+#define DEFINE_GROUP_SIZE(OP)                                                  \
+  int64_t OP::getGroupSize() {                                                 \
+    std::optional<ManualContext> ctx = getManualContext(*this);                \
+    return ctx ? ctx->getGroupSize(toAxes(getAxes())) : 1;                     \
+  }
+DEFINE_GROUP_SIZE(PsumOp)
+DEFINE_GROUP_SIZE(PmaxOp)
+DEFINE_GROUP_SIZE(PminOp)
+DEFINE_GROUP_SIZE(PmeanOp)
+DEFINE_GROUP_SIZE(PvaryOp)
+DEFINE_GROUP_SIZE(AllGatherOp)
+DEFINE_GROUP_SIZE(AllGatherInvariantOp)
+DEFINE_GROUP_SIZE(PsumScatterOp)
+DEFINE_GROUP_SIZE(PscatterOp)
+DEFINE_GROUP_SIZE(AllToAllOp)
+DEFINE_GROUP_SIZE(PpermuteOp)
+DEFINE_GROUP_SIZE(AxisIndexOp)
+DEFINE_GROUP_SIZE(AxisSizeOp)
+#undef DEFINE_GROUP_SIZE
+
+/// Ops whose result has the operand's shape and element type.
+static LogicalResult verifyShapePreserving(Operation *op, ArrayAttr axes,
+                                           Type operandType, Type resultType) {
+  if (failed(verifyCollectiveAxes(op, axes)))
+    return failure();
+  auto in = cast<RankedTensorType>(operandType);
+  auto out = cast<RankedTensorType>(resultType);
+  if (in.getShape() != out.getShape() ||
+      in.getElementType() != out.getElementType())
+    return op->emitOpError("result type ")
+           << out << " must have the shape and element type of the operand "
+           << in;
+  return verifyVarianceTypes(op, operandType, resultType);
+}
+
+LogicalResult PsumOp::verify() {
+  return verifyShapePreserving(*this, getAxes(), getOperand().getType(),
+                               getType());
+}
+LogicalResult PmaxOp::verify() {
+  return verifyShapePreserving(*this, getAxes(), getOperand().getType(),
+                               getType());
+}
+LogicalResult PminOp::verify() {
+  return verifyShapePreserving(*this, getAxes(), getOperand().getType(),
+                               getType());
+}
+LogicalResult PmeanOp::verify() {
+  return verifyShapePreserving(*this, getAxes(), getOperand().getType(),
+                               getType());
+}
+LogicalResult PvaryOp::verify() {
+  return verifyShapePreserving(*this, getAxes(), getOperand().getType(),
+                               getType());
+}
+
+/// Checks a gather (growing `dim`) or a scatter (shrinking it); `tiled`
+/// concatenates/splits along `dim`, otherwise a dimension of the group size
+/// is inserted/removed at `dim`.
+static LogicalResult verifyDimCollective(Operation *op, ArrayAttr axes,
+                                         int64_t dim, bool tiled, bool gathers,
+                                         Type operandType, Type resultType) {
+  FailureOr<ManualContext> ctx = verifyCollectiveAxes(op, axes);
+  if (failed(ctx))
+    return failure();
+  if (failed(verifySameElementType(op, operandType, resultType)))
+    return failure();
+  auto in = cast<RankedTensorType>(operandType);
+  auto out = cast<RankedTensorType>(resultType);
+  int64_t n = ctx->getGroupSize(toAxes(axes));
+  SmallVector<int64_t> expected(in.getShape());
+  int64_t maxDim = (gathers && !tiled) ? in.getRank() : in.getRank() - 1;
+  if (dim < 0 || dim > maxDim)
+    return op->emitOpError("dim ")
+           << dim << " is out of range for operand " << in;
+  if (gathers) {
+    if (tiled) {
+      if (!ShapedType::isDynamic(expected[dim]))
+        expected[dim] *= n;
+    } else {
+      expected.insert(expected.begin() + dim, n);
+    }
+  } else {
+    int64_t size = expected[dim];
+    if (tiled) {
+      if (!ShapedType::isDynamic(size) && size % n != 0)
+        return op->emitOpError("dimension ")
+               << dim << " of the operand has size " << size
+               << ", which is not divisible by " << n
+               << ", the size of mesh axes " << formatAxisSet(toAxes(axes));
+      if (!ShapedType::isDynamic(size))
+        expected[dim] = size / n;
+    } else {
+      if (size != n)
+        return op->emitOpError("without 'tiled', dimension ")
+               << dim << " of the operand must have the group size " << n
+               << " of mesh axes " << formatAxisSet(toAxes(axes)) << ", got "
+               << size;
+      expected.erase(expected.begin() + dim);
+    }
+  }
+  if (out.getShape() != ArrayRef<int64_t>(expected))
+    return op->emitOpError("result shape ")
+           << formatShape(out.getShape()) << " should be "
+           << formatShape(expected) << " (operand shape "
+           << formatShape(in.getShape()) << ", group size " << n << ")";
+  return verifyVarianceTypes(op, operandType, resultType);
+}
+
+LogicalResult AllGatherOp::verify() {
+  return verifyDimCollective(*this, getAxes(), getDim(), getTiled(), true,
+                             getOperand().getType(), getType());
+}
+LogicalResult AllGatherInvariantOp::verify() {
+  return verifyDimCollective(*this, getAxes(), getDim(), getTiled(), true,
+                             getOperand().getType(), getType());
+}
+LogicalResult PsumScatterOp::verify() {
+  return verifyDimCollective(*this, getAxes(), getDim(), getTiled(), false,
+                             getOperand().getType(), getType());
+}
+LogicalResult PscatterOp::verify() {
+  return verifyDimCollective(*this, getAxes(), getDim(), getTiled(), false,
+                             getOperand().getType(), getType());
+}
+
+LogicalResult AllToAllOp::verify() {
+  FailureOr<ManualContext> ctx = verifyCollectiveAxes(*this, getAxes());
+  if (failed(ctx))
+    return failure();
+  if (failed(verifySameElementType(*this, getOperand().getType(), getType())))
+    return failure();
+  auto in = cast<RankedTensorType>(getOperand().getType());
+  auto out = cast<RankedTensorType>(getType());
+  int64_t split = getSplitDim(), concat = getConcatDim();
+  if (split < 0 || split >= in.getRank() || concat < 0 ||
+      concat >= in.getRank())
+    return emitOpError("split ")
+           << split << " and concat " << concat
+           << " must be dimensions of the operand " << in;
+  int64_t n = ctx->getGroupSize(toAxes(getAxes()));
+  SmallVector<int64_t> expected(in.getShape());
+  if (!ShapedType::isDynamic(expected[split])) {
+    if (expected[split] % n != 0)
+      return emitOpError("split dimension ")
+             << split << " has size " << expected[split]
+             << ", which is not divisible by " << n
+             << ", the size of mesh axes " << formatAxisSet(toAxes(getAxes()));
+    expected[split] /= n;
+  }
+  if (!ShapedType::isDynamic(expected[concat]))
+    expected[concat] *= n;
+  if (out.getShape() != ArrayRef<int64_t>(expected))
+    return emitOpError("result shape ")
+           << formatShape(out.getShape()) << " should be "
+           << formatShape(expected) << " (operand shape "
+           << formatShape(in.getShape()) << ", group size " << n << ")";
+  return verifyVarianceTypes(*this, getOperand().getType(), getType());
+}
+
+SmallVector<std::pair<int64_t, int64_t>> PpermuteOp::getPairList() {
+  SmallVector<std::pair<int64_t, int64_t>> list;
+  ArrayRef<int64_t> flat = getPairs();
+  for (size_t i = 0; i + 1 < flat.size(); i += 2)
+    list.emplace_back(flat[i], flat[i + 1]);
+  return list;
+}
+
+LogicalResult PpermuteOp::verify() {
+  if (failed(verifyShapePreserving(*this, getAxes(), getOperand().getType(),
+                                   getType())))
+    return failure();
+  if (getPairs().size() % 2 != 0)
+    return emitOpError("pairs must be [source, target] pairs");
+  int64_t n = getGroupSize();
+  llvm::SmallDenseSet<int64_t> sources, targets;
+  for (auto [source, target] : getPairList()) {
+    if (source < 0 || source >= n || target < 0 || target >= n)
+      return emitOpError("pair [")
+             << source << ", " << target << "] is out of range for group size "
+             << n << " of mesh axes " << formatAxisSet(toAxes(getAxes()));
+    if (!sources.insert(source).second)
+      return emitOpError("device ")
+             << source << " is the source of more than one pair";
+    if (!targets.insert(target).second)
+      return emitOpError("device ")
+             << target << " is the target of more than one pair";
+  }
+  return success();
+}
+
+LogicalResult AxisIndexOp::verify() {
+  return verifyCollectiveAxes(*this, getAxes());
+}
+LogicalResult AxisSizeOp::verify() {
+  return verifyCollectiveAxes(*this, getAxes());
+}

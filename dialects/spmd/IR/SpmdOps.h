@@ -1,0 +1,32 @@
+//===- SpmdOps.h - shard_map and collectives --------------------*- C++ -*-===//
+
+#ifndef TRELLIS_DIALECT_SPMD_IR_SPMDOPS_H
+#define TRELLIS_DIALECT_SPMD_IR_SPMDOPS_H
+
+#include "dialects/spmd/IR/SpmdDialect.h"
+#include "dialects/trellis/IR/TrellisOps.h"
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#define GET_OP_CLASSES
+#include "dialects/spmd/IR/SpmdOps.h.inc"
+
+#endif // TRELLIS_DIALECT_SPMD_IR_SPMDOPS_H
+
+namespace mlir::spmd {
+
+/// Seed 001's typing rule for collective `op` (a psum-like, pvary, gather,
+/// scatter, all_to_all or ppermute op): given the manual axes its operand
+/// varies over, the axes its result varies over (in the order of
+/// `operandVary`, new axes appended). Fails, explaining why in `reason`,
+/// when the operand's variance is wrong for the op: reductions, gathers,
+/// scatters, all_to_all and ppermute need an operand varying over all their
+/// axes; pvary and pscatter need one invariant over all of them.
+FailureOr<SmallVector<StringAttr>>
+inferCollectiveVariance(Operation *op, ArrayRef<StringAttr> operandVary,
+                        std::string &reason);
+
+} // namespace mlir::spmd

@@ -1,0 +1,18 @@
+//===- TrellisOps.h - Mesh and sharding ops ---------------------*- C++ -*-===//
+
+#ifndef TRELLIS_DIALECT_TRELLIS_IR_TRELLISOPS_H
+#define TRELLIS_DIALECT_TRELLIS_IR_TRELLISOPS_H
+
+#include "dialects/trellis/IR/TrellisDialect.h"
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#define GET_OP_CLASSES
+#include "dialects/trellis/IR/TrellisOps.h.inc"
+
+#endif // TRELLIS_DIALECT_TRELLIS_IR_TRELLISOPS_H

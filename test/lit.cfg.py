@@ -1,0 +1,29 @@
+# -*- Python -*-
+# lit configuration for Trellis.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "TRELLIS"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.trellis_obj_root, "test")
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%trellis_src", config.trellis_src_root))
+config.substitutions.append(("%python", config.python_executable))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+tool_dirs = [config.trellis_tools_dir, config.llvm_tools_dir]
+tools = ["trellis-opt", "trellis-run"]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+if config.trellis_has_mpi:
+    config.available_features.add("mpi")

@@ -1,0 +1,17 @@
+//===- trellis-lsp-server.cpp - LSP server for Trellis IR -----------------===//
+//
+// Point an editor's MLIR extension at this binary to get diagnostics from
+// Trellis's verifiers, go-to-definition and hovers on `.mlir` files.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Pipelines/Registration.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Tools/mlir-lsp-server/MlirLspServerMain.h"
+
+int main(int argc, char **argv) {
+  mlir::DialectRegistry registry;
+  trellis::registerAllDialects(registry);
+  return mlir::failed(mlir::MlirLspServerMain(argc, argv, registry));
+}
