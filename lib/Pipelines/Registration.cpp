@@ -3,26 +3,33 @@
 #include "lib/Pipelines/Registration.h"
 
 #include "dialects/spmd/IR/SpmdDialect.h"
+#include "dialects/spmd/Transforms/Passes.h"
 #include "dialects/trellis/IR/TrellisDialect.h"
+#include "lib/Conversion/Passes.h"
+#include "lib/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 
-void trellis::registerTrellisDialects(mlir::DialectRegistry &registry) {
+void mlir::trellis::registerTrellisDialects(mlir::DialectRegistry &registry) {
   registry.insert<mlir::trellis::TrellisDialect, mlir::spmd::SpmdDialect>();
 }
 
-void trellis::registerAllDialects(mlir::DialectRegistry &registry) {
+void mlir::trellis::registerAllDialects(mlir::DialectRegistry &registry) {
   registerTrellisDialects(registry);
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
 }
 
-void trellis::registerTrellisPasses() {}
+void mlir::trellis::registerTrellisPasses() {
+  mlir::spmd::registerSpmdPasses();
+  registerTrellisConversionPasses();
+  registerTrellisPipelines();
+}
 
-void trellis::registerAllPasses() {
+void mlir::trellis::registerAllPasses() {
   registerTrellisPasses();
   mlir::registerAllPasses();
 }

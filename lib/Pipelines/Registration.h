@@ -13,7 +13,7 @@ class DialectRegistry;
 class MLIRContext;
 } // namespace mlir
 
-namespace trellis {
+namespace mlir::trellis {
 
 /// Registers the `trellis` and `spmd` dialects and the external models
 /// (sharding rules, bufferization of collectives) they attach to upstream
@@ -29,6 +29,6 @@ void registerTrellisPasses();
 /// Registers Trellis's passes and pipelines plus every upstream pass.
 void registerAllPasses();
 
-} // namespace trellis
+} // namespace mlir::trellis
 
 #endif // TRELLIS_LIB_PIPELINES_REGISTRATION_H

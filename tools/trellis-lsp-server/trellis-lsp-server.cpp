@@ -12,6 +12,6 @@
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
-  trellis::registerAllDialects(registry);
+  mlir::trellis::registerAllDialects(registry);
   return mlir::failed(mlir::MlirLspServerMain(argc, argv, registry));
 }

@@ -6,9 +6,9 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
-  trellis::registerAllPasses();
+  mlir::trellis::registerAllPasses();
   mlir::DialectRegistry registry;
-  trellis::registerAllDialects(registry);
+  mlir::trellis::registerAllDialects(registry);
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "Trellis optimizer driver\n", registry));
 }

@@ -90,5 +90,17 @@ LogicalResult SpmdDialect::verifyOperationAttribute(Operation *op,
           [&] { return op->emitError(); });
     return success();
   }
+  if (attr.getName() == kSitesAttrName) {
+    if (!isa<ArrayAttr>(attr.getValue()))
+      return op->emitError() << "'" << kSitesAttrName
+                             << "' must be an array of site dictionaries";
+    return success();
+  }
+  if (attr.getName() == kDeviceFuncAttrName) {
+    if (!isa<ShardMapOp>(op) || !isa<FlatSymbolRefAttr>(attr.getValue()))
+      return op->emitError() << "'" << kDeviceFuncAttrName
+                             << "' must name a function on a spmd.shard_map";
+    return success();
+  }
   return op->emitError() << "unknown spmd attribute " << attr.getName();
 }

@@ -33,6 +33,12 @@ def Spmd_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kMeshAttrName = "spmd.mesh";
     static constexpr ::llvm::StringLiteral kManualAxesAttrName =
         "spmd.manual_axes";
+    /// The device function outlined from a shard_map (on the shard_map).
+    static constexpr ::llvm::StringLiteral kDeviceFuncAttrName =
+        "spmd.device_func";
+    /// Module attribute: per collective site, its op, location and pairs
+    /// (set by spmd-to-runtime, read by the executor).
+    static constexpr ::llvm::StringLiteral kSitesAttrName = "spmd.sites";
   }];
 }
 

@@ -43,6 +43,8 @@ def Trellis_Dialect : Dialect {
     /// Name of the discardable attribute that carries an auto-mode sharding on
     /// function arguments/results and on op results.
     static constexpr ::llvm::StringLiteral kShardingAttrName = "trellis.sharding";
+    /// Name of a function argument, for `trellis-run --input NAME=FILE`.
+    static constexpr ::llvm::StringLiteral kNameAttrName = "trellis.name";
   }];
 }
 

@@ -1,0 +1,73 @@
+//===- Passes.td - Trellis conversions ------------------------*- tablegen -*-===//
+
+#ifndef TRELLIS_CONVERSION_PASSES_TD
+#define TRELLIS_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def SpmdToRuntime : Pass<"spmd-to-runtime", "ModuleOp"> {
+  let summary = "Lower spmd collectives in device functions to runtime calls";
+  let description = [{
+    Rewrites every collective in device functions (functions with
+    `spmd.mesh`) into a call of the runtime's C ABI
+    (`lib/Runtime/TrellisRuntime.h`), still on tensors: the operand is
+    exposed as a buffer with `bufferization.to_buffer`, the result is a fresh
+    buffer wrapped by `bufferization.to_tensor`, so One-Shot Bufferize can
+    run afterwards. `spmd.pvary` disappears, `spmd.axis_size` becomes a
+    constant and `spmd.pscatter` a local `tensor.extract_slice`.
+
+    Each collective gets a site number; the module's `spmd.sites` attribute
+    lists, per site, the op, its source location and (for ppermute) its
+    pairs, which the executor hands to the runtime for errors and traces.
+
+    ```mlir
+    %s = spmd.psum %z over ["j"] : tensor<2x32xf32>
+    ```
+    becomes
+    ```mlir
+    %in = bufferization.to_buffer %z read_only : tensor<2x32xf32> to memref<2x32xf32>
+    %out = memref.alloc() {alignment = 64 : i64} : memref<2x32xf32>
+    ...
+    call @trellis_rt_all_reduce(%site, %axes, %dtype, %sum, %inp, %outp, %count)
+        : (i64, i64, i32, i32, i64, i64, i64) -> ()
+    %s = bufferization.to_tensor %out restrict writable : memref<2x32xf32> to tensor<2x32xf32>
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
+    "::mlir::func::FuncDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+  let options = [
+    Option<"async", "async-ppermute", "bool", /*default=*/"false",
+           "Lower spmd.ppermute to start/wait calls">,
+  ];
+}
+
+def TrellisLinalgToKernels : Pass<"trellis-linalg-to-kernels", "ModuleOp"> {
+  let summary = "Lower matmul-like linalg ops on buffers to Eigen kernels";
+  let description = [{
+    Replaces `linalg.matmul`, `linalg.batch_matmul` and every `linalg`
+    contraction on memrefs with one batch dimension at most and one M, N and
+    K dimension each (any operand layout, including transposed operands) by a
+    call to `trellis_rt_matmul`, which runs Eigen's GEMM on strided views.
+    Element types must agree and be f32, f64, i32 or i64; anything else stays
+    for the loop lowering.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
+}
+
+def TrellisEraseMeshes : Pass<"trellis-erase-meshes", "ModuleOp"> {
+  let summary = "Erase trellis.mesh declarations before translation to LLVM IR";
+  let description = [{
+    Once device functions are lowered to the LLVM dialect nothing refers to
+    meshes any more; this drops the `trellis.mesh` ops (and the `spmd.mesh` /
+    `spmd.manual_axes` function attributes naming them) so the module
+    translates to LLVM IR.
+  }];
+}
+
+#endif // TRELLIS_CONVERSION_PASSES_TD

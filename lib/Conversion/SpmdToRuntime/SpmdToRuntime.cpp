@@ -1,0 +1,298 @@
+//===- SpmdToRuntime.cpp - Collectives to runtime calls -------------------===//
+
+#include "dialects/spmd/IR/ManualContext.h"
+#include "dialects/spmd/IR/SpmdOps.h"
+#include "lib/Conversion/Passes.h"
+#include "lib/Conversion/RuntimeABI.h"
+#include "lib/Runtime/TrellisRuntime.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::trellis {
+#define GEN_PASS_DEF_SPMDTORUNTIME
+#include "lib/Conversion/Passes.h.inc"
+} // namespace mlir::trellis
+
+using namespace mlir;
+using namespace mlir::spmd;
+
+namespace {
+
+int64_t product(ArrayRef<int64_t> values) {
+  int64_t p = 1;
+  for (int64_t v : values)
+    p *= v;
+  return p;
+}
+
+std::string formatLocation(Location loc) {
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    if (!fused.getLocations().empty())
+      return formatLocation(fused.getLocations().front());
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return formatLocation(name.getChildLoc());
+  if (auto callSite = dyn_cast<CallSiteLoc>(loc))
+    return formatLocation(callSite.getCallee());
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    return (file.getFilename().getValue() + ":" + Twine(file.getLine()) + ":" +
+            Twine(file.getColumn()))
+        .str();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  loc.print(os);
+  return text;
+}
+
+struct SpmdToRuntimePass : mlir::trellis::impl::SpmdToRuntimeBase<SpmdToRuntimePass> {
+  using SpmdToRuntimeBase::SpmdToRuntimeBase;
+
+  ModuleOp module;
+  SmallVector<Attribute> sites;
+
+  void runOnOperation() override {
+    module = getOperation();
+    if (auto existing = module->getAttrOfType<ArrayAttr>(SpmdDialect::kSitesAttrName))
+      sites.assign(existing.begin(), existing.end());
+    SmallVector<Operation *> collectives;
+    module.walk([&](Operation *op) {
+      if (isa<SpmdDialect>(op->getDialect()) && !isa<ShardMapOp, YieldOp>(op))
+        collectives.push_back(op);
+    });
+    for (Operation *op : collectives)
+      if (failed(lower(op)))
+        return signalPassFailure();
+    module->setAttr(SpmdDialect::kSitesAttrName, ArrayAttr::get(&getContext(), sites));
+  }
+
+  /// Registers a site and returns its number.
+  int64_t addSite(Operation *op, ArrayRef<int64_t> pairs = {}) {
+    Builder b(op->getContext());
+    SmallVector<NamedAttribute> fields;
+    fields.push_back(b.getNamedAttr("op", b.getStringAttr(op->getName().getStringRef())));
+    fields.push_back(b.getNamedAttr("loc", b.getStringAttr(formatLocation(op->getLoc()))));
+    if (!pairs.empty())
+      fields.push_back(b.getNamedAttr("pairs", b.getDenseI64ArrayAttr(pairs)));
+    sites.push_back(b.getDictionaryAttr(fields));
+    return static_cast<int64_t>(sites.size() - 1);
+  }
+
+  /// The packed axis list of `axes` on `ctx`'s mesh.
+  int64_t packAxes(ManualContext &ctx, ArrayAttr axes) {
+    int64_t packed = 0;
+    int i = 0;
+    for (StringAttr axis : axes.getAsRange<StringAttr>())
+      packed |= static_cast<int64_t>(*ctx.mesh.getAxisIndex(axis.getValue()) + 1)
+                << (4 * i++);
+    return packed;
+  }
+
+  /// Address of a fresh identity-layout buffer holding `tensor`.
+  Value readBuffer(OpBuilder &b, Location loc, Value tensor) {
+    auto type = cast<RankedTensorType>(tensor.getType());
+    auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
+    Value buffer = bufferization::ToBufferOp::create(b, loc, memrefType, tensor,
+                                                     /*read_only=*/true);
+    return trellis::bufferAddress(b, loc, buffer);
+  }
+
+  LogicalResult lower(Operation *op) {
+    std::optional<ManualContext> ctx = getManualContext(op);
+    if (!ctx)
+      return op->emitOpError("is not in a device function; run "
+                             "spmd-outline-device-func first");
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+
+    if (auto pvary = dyn_cast<PvaryOp>(op)) {
+      pvary.replaceAllUsesWith(pvary.getOperand());
+      pvary.erase();
+      return success();
+    }
+    if (auto size = dyn_cast<AxisSizeOp>(op)) {
+      Value c = size.getType().isIndex()
+                    ? Value(arith::ConstantIndexOp::create(b, loc, size.getGroupSize()))
+                    : Value(arith::ConstantIntOp::create(b, loc, size.getType(),
+                                                         size.getGroupSize()));
+      size.replaceAllUsesWith(c);
+      size.erase();
+      return success();
+    }
+    if (auto index = dyn_cast<AxisIndexOp>(op)) {
+      Value idx = axisIndex(b, loc, *ctx, index.getAxes());
+      Value result = castIndex(b, loc, idx, index.getType());
+      index.replaceAllUsesWith(result);
+      index.erase();
+      return success();
+    }
+    if (auto scatter = dyn_cast<PscatterOp>(op))
+      return lowerPscatter(b, *ctx, scatter);
+
+    // The rest move data through the runtime.
+    auto operandType = cast<RankedTensorType>(op->getOperand(0).getType());
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    if (!operandType.hasStaticShape() || !resultType.hasStaticShape())
+      return op->emitOpError("has a dynamic shape; the executor lowers "
+                             "static shapes only");
+    std::optional<int32_t> dtype =
+        trellis::getRuntimeDtype(operandType.getElementType());
+    if (!dtype)
+      return op->emitOpError("has element type ")
+             << operandType.getElementType()
+             << ", which the runtime does not support";
+    auto axesAttr = op->getAttrOfType<ArrayAttr>("axes");
+    int64_t axes = packAxes(*ctx, axesAttr);
+    int64_t n = ctx->getGroupSize(llvm::to_vector(axesAttr.getAsRange<StringAttr>()));
+    ArrayRef<int64_t> shape = operandType.getShape();
+
+    auto resultMemref =
+        MemRefType::get(resultType.getShape(), resultType.getElementType());
+    Value in = readBuffer(b, loc, op->getOperand(0));
+    Value outBuffer = memref::AllocOp::create(b, loc, resultMemref,
+                                              b.getI64IntegerAttr(64));
+    Value out = trellis::bufferAddress(b, loc, outBuffer);
+
+    Type i64 = b.getI64Type(), i32 = b.getI32Type();
+    auto call = [&](StringRef name, SmallVector<Value> args) {
+      SmallVector<Type> types = llvm::map_to_vector(
+          args, [](Value v) { return v.getType(); });
+      func::FuncOp callee =
+          trellis::getOrDeclareRuntimeFunc(module, name, types, {});
+      func::CallOp::create(b, loc, callee, args);
+    };
+    (void)i64;
+    (void)i32;
+
+    auto reduction = [&](Operation *o) -> int32_t {
+      if (isa<PmaxOp>(o))
+        return TRELLIS_RT_MAX;
+      if (isa<PminOp>(o))
+        return TRELLIS_RT_MIN;
+      if (isa<PmeanOp>(o))
+        return TRELLIS_RT_MEAN;
+      return TRELLIS_RT_SUM;
+    };
+
+    if (isa<PsumOp, PmaxOp, PminOp, PmeanOp>(op)) {
+      int64_t site = addSite(op);
+      call("trellis_rt_all_reduce",
+           {trellis::i64Const(b, loc, site), trellis::i64Const(b, loc, axes),
+            trellis::i32Const(b, loc, *dtype),
+            trellis::i32Const(b, loc, reduction(op)), in, out,
+            trellis::i64Const(b, loc, product(shape))});
+    } else if (isa<AllGatherOp, AllGatherInvariantOp>(op)) {
+      int64_t dim = op->getAttrOfType<IntegerAttr>("dim").getInt();
+      int64_t outer = product(shape.take_front(dim));
+      int64_t inner = product(shape.drop_front(dim));
+      int64_t site = addSite(op);
+      call("trellis_rt_all_gather",
+           {trellis::i64Const(b, loc, site), trellis::i64Const(b, loc, axes),
+            trellis::i32Const(b, loc, *dtype), in, out,
+            trellis::i64Const(b, loc, outer), trellis::i64Const(b, loc, inner)});
+    } else if (auto scatter = dyn_cast<PsumScatterOp>(op)) {
+      int64_t dim = scatter.getDim();
+      int64_t outer = product(shape.take_front(dim));
+      int64_t inner = product(shape.drop_front(dim)) / n;
+      int64_t site = addSite(op);
+      call("trellis_rt_reduce_scatter",
+           {trellis::i64Const(b, loc, site), trellis::i64Const(b, loc, axes),
+            trellis::i32Const(b, loc, *dtype),
+            trellis::i32Const(b, loc, TRELLIS_RT_SUM), in, out,
+            trellis::i64Const(b, loc, outer), trellis::i64Const(b, loc, inner)});
+    } else if (auto a2a = dyn_cast<AllToAllOp>(op)) {
+      int64_t split = a2a.getSplitDim(), concat = a2a.getConcatDim();
+      SmallVector<int64_t> chunk(shape);
+      chunk[split] /= n;
+      int64_t splitOuter = product(shape.take_front(split));
+      int64_t splitInner = product(shape.drop_front(split)) / n;
+      int64_t concatOuter = product(ArrayRef<int64_t>(chunk).take_front(concat));
+      int64_t concatInner = product(ArrayRef<int64_t>(chunk).drop_front(concat));
+      int64_t site = addSite(op);
+      call("trellis_rt_all_to_all",
+           {trellis::i64Const(b, loc, site), trellis::i64Const(b, loc, axes),
+            trellis::i32Const(b, loc, *dtype), in, out,
+            trellis::i64Const(b, loc, splitOuter),
+            trellis::i64Const(b, loc, splitInner),
+            trellis::i64Const(b, loc, concatOuter),
+            trellis::i64Const(b, loc, concatInner)});
+    } else if (auto permute = dyn_cast<PpermuteOp>(op)) {
+      int64_t site = addSite(op, permute.getPairs());
+      SmallVector<Value> common = {
+          trellis::i64Const(b, loc, site), trellis::i64Const(b, loc, axes),
+          trellis::i32Const(b, loc, *dtype)};
+      if (async) {
+        SmallVector<Value> startArgs = common;
+        startArgs.push_back(in);
+        startArgs.push_back(trellis::i64Const(b, loc, product(shape)));
+        SmallVector<Type> types = llvm::map_to_vector(
+            startArgs, [](Value v) { return v.getType(); });
+        func::FuncOp start = trellis::getOrDeclareRuntimeFunc(
+            module, "trellis_rt_ppermute_start", types, {b.getI64Type()});
+        Value handle =
+            func::CallOp::create(b, loc, start, startArgs).getResult(0);
+        call("trellis_rt_ppermute_wait", {handle, out});
+      } else {
+        common.push_back(in);
+        common.push_back(out);
+        common.push_back(trellis::i64Const(b, loc, product(shape)));
+        call("trellis_rt_ppermute", common);
+      }
+    } else {
+      return op->emitOpError("has no lowering to the runtime");
+    }
+
+    Value result = bufferization::ToTensorOp::create(
+        b, loc, resultType, outBuffer, /*restrict=*/true, /*writable=*/true);
+    op->getResult(0).replaceAllUsesWith(result);
+    op->erase();
+    return success();
+  }
+
+  Value axisIndex(OpBuilder &b, Location loc, ManualContext &ctx,
+                  ArrayAttr axes) {
+    func::FuncOp callee = trellis::getOrDeclareRuntimeFunc(
+        module, "trellis_rt_axis_index", {b.getI64Type()}, {b.getI64Type()});
+    Value packed = trellis::i64Const(b, loc, packAxes(ctx, axes));
+    return func::CallOp::create(b, loc, callee, ValueRange{packed}).getResult(0);
+  }
+
+  static Value castIndex(OpBuilder &b, Location loc, Value i64Value, Type to) {
+    if (to.isIndex())
+      return arith::IndexCastOp::create(b, loc, to, i64Value);
+    unsigned width = to.getIntOrFloatBitWidth();
+    if (width < 64)
+      return arith::TruncIOp::create(b, loc, to, i64Value);
+    return i64Value;
+  }
+
+  LogicalResult lowerPscatter(OpBuilder &b, ManualContext &ctx,
+                              PscatterOp op) {
+    Location loc = op.getLoc();
+    auto inType = cast<RankedTensorType>(op.getOperand().getType());
+    auto outType = cast<RankedTensorType>(op.getType());
+    int64_t dim = op.getDim();
+    int64_t n = op.getGroupSize();
+    int64_t block = op.getTiled() ? inType.getDimSize(dim) / n : 1;
+    Value idx = castIndex(b, loc, axisIndex(b, loc, ctx, op.getAxes()),
+                          b.getIndexType());
+    Value offset = arith::MulIOp::create(
+        b, loc, idx, arith::ConstantIndexOp::create(b, loc, block));
+    SmallVector<OpFoldResult> offsets(inType.getRank(), b.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes, strides(inType.getRank(), b.getIndexAttr(1));
+    for (int64_t d = 0; d < inType.getRank(); ++d)
+      sizes.push_back(b.getIndexAttr(d == dim ? block : inType.getDimSize(d)));
+    offsets[dim] = offset;
+    auto slice = tensor::ExtractSliceOp::create(b, loc, outType, op.getOperand(),
+                                                offsets, sizes, strides);
+    op.replaceAllUsesWith(slice.getResult());
+    op.erase();
+    return success();
+  }
+};
+
+} // namespace

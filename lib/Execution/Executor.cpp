@@ -1,0 +1,483 @@
+//===- Executor.cpp - JIT a Trellis program and run it on a mesh ----------===//
+
+#include "lib/Execution/Executor.h"
+#include "dialects/spmd/IR/SpmdOps.h"
+#include "dialects/trellis/IR/TrellisOps.h"
+#include "lib/Conversion/RuntimeABI.h"
+#include "lib/Pipelines/Pipelines.h"
+#include "lib/Runtime/TrellisRuntime.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::trellis::exec;
+namespace rt = mlir::trellis::rt;
+
+extern "C" void memrefCopy(int64_t, void *, void *);
+
+namespace {
+
+/// Finds the entry function: `name`, else `main`, else the only public
+/// function with a body.
+func::FuncOp findEntry(ModuleOp module, StringRef name, std::string &error) {
+  if (!name.empty()) {
+    auto func = module.lookupSymbol<func::FuncOp>(name);
+    if (!func || func.isExternal())
+      error = "no function @" + name.str() + " with a body in the module";
+    return func;
+  }
+  if (auto main = module.lookupSymbol<func::FuncOp>("main"))
+    if (!main.isExternal())
+      return main;
+  func::FuncOp found;
+  int count = 0;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (!func.isExternal() && func.isPublic() &&
+        !func->hasAttr(spmd::SpmdDialect::kMeshAttrName)) {
+      found = func;
+      ++count;
+    }
+  if (count == 1)
+    return found;
+  error = count == 0 ? "the module has no public function to run"
+                     : "the module has " + std::to_string(count) +
+                           " public functions; choose one with --entry";
+  return {};
+}
+
+rt::Spec toSpec(trellis::SpecAttr spec, trellis::MeshOp mesh) {
+  rt::Spec out;
+  for (trellis::DimShardingAttr dim : spec.getDims()) {
+    rt::AxisList axes;
+    for (StringAttr axis : dim.getAxes())
+      axes.push_back(*mesh.getAxisIndex(axis.getValue()));
+    out.push_back(axes);
+  }
+  return out;
+}
+
+bool toTensorInfo(Type type, std::string name, TensorInfo &info,
+                  std::string &error) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape()) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << type;
+    error = name + " has type " + text +
+            "; the executor takes statically shaped tensors";
+    return false;
+  }
+  std::optional<int32_t> dtype =
+      trellis::getRuntimeDtype(tensor.getElementType());
+  if (!dtype) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << tensor.getElementType();
+    error = name + " has element type " + text +
+            ", which the executor does not support";
+    return false;
+  }
+  info.name = std::move(name);
+  info.dtype = *dtype;
+  info.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
+  return true;
+}
+
+void *alignedBuffer(int64_t bytes) {
+  size_t size = static_cast<size_t>((std::max<int64_t>(bytes, 1) + 63) / 64 * 64);
+  void *p = std::aligned_alloc(64, size);
+  if (p)
+    std::memset(p, 0, size);
+  return p;
+}
+
+/// A memref descriptor for the C interface: allocated and aligned pointers,
+/// offset, sizes, strides.
+std::vector<int64_t> descriptorFor(void *data, const std::vector<int64_t> &shape) {
+  std::vector<int64_t> d(3 + 2 * shape.size());
+  d[0] = reinterpret_cast<int64_t>(data);
+  d[1] = reinterpret_cast<int64_t>(data);
+  d[2] = 0;
+  int64_t stride = 1;
+  for (int i = static_cast<int>(shape.size()) - 1; i >= 0; --i) {
+    d[3 + i] = shape[i];
+    d[3 + shape.size() + i] = stride;
+    stride *= shape[i];
+  }
+  return d;
+}
+
+} // namespace
+
+Executor::~Executor() = default;
+
+std::unique_ptr<Executor> Executor::create(ModuleOp source,
+                                           const ExecutorOptions &options,
+                                           std::string &error) {
+  std::unique_ptr<Executor> exec(new Executor());
+  exec->options_ = options;
+  func::FuncOp entry = findEntry(source, options.entry, error);
+  if (!entry)
+    return nullptr;
+  exec->entry_ = entry.getSymName().str();
+  const std::string entryName = exec->entry_;
+
+  // Host-side signature.
+  for (auto [i, type] : llvm::enumerate(entry.getArgumentTypes())) {
+    std::string name = "arg" + std::to_string(i);
+    if (auto attr = entry.getArgAttrOfType<StringAttr>(i, "trellis.name"))
+      name = attr.getValue().str();
+    TensorInfo info;
+    if (!toTensorInfo(type, "argument " + name, info, error))
+      return nullptr;
+    info.name = name;
+    exec->inputs_.push_back(info);
+  }
+  for (auto [i, type] : llvm::enumerate(entry.getResultTypes())) {
+    TensorInfo info;
+    if (!toTensorInfo(type, "result #" + std::to_string(i), info, error))
+      return nullptr;
+    info.name = "out" + std::to_string(i);
+    exec->outputs_.push_back(info);
+  }
+
+  // The entry is either one fully-manual shard_map or a plain function.
+  Block &body = entry.getBody().front();
+  spmd::ShardMapOp map;
+  for (Operation &op : body) {
+    if (auto m = dyn_cast<spmd::ShardMapOp>(op)) {
+      if (map) {
+        error = "@" + entryName + " has more than one spmd.shard_map; the "
+                "executor runs one (run trellis-partition to merge them)";
+        return nullptr;
+      }
+      map = m;
+    }
+  }
+  bool hasSpmd = false;
+  entry.walk([&](Operation *op) {
+    if (isa<spmd::SpmdDialect, trellis::TrellisDialect>(op->getDialect()))
+      hasSpmd = true;
+  });
+
+  std::string deviceName;
+  if (map) {
+    trellis::MeshOp mesh = map.getMeshOp();
+    if (map.getAllManualAxes().size() != mesh.getNumAxes()) {
+      error = "the spmd.shard_map in @" + entryName +
+              " leaves some mesh axes automatic; run trellis-partition first";
+      return nullptr;
+    }
+    for (Operation &op : body)
+      if (&op != map.getOperation() && !isa<func::ReturnOp>(op)) {
+        error = "@" + entryName + " computes outside its spmd.shard_map ('" +
+                op.getName().getStringRef().str() +
+                "'); the executor runs a function whose body is one "
+                "shard_map (run trellis-partition on global-view programs)";
+        return nullptr;
+      }
+    for (auto [k, operand] : llvm::enumerate(map.getInputs())) {
+      auto arg = dyn_cast<BlockArgument>(operand);
+      if (!arg || arg.getOwner() != &body) {
+        error = "operand #" + std::to_string(k) + " of the spmd.shard_map in @" +
+                entryName + " is not a function argument";
+        return nullptr;
+      }
+      Operand o;
+      o.funcArg = arg.getArgNumber();
+      o.spec = toSpec(cast<trellis::SpecAttr>(map.getInSpecs()[k]), mesh);
+      auto local = cast<RankedTensorType>(map.getBodyBlock().getArgument(k).getType());
+      o.local.assign(local.getShape().begin(), local.getShape().end());
+      o.dtype = exec->inputs_[o.funcArg].dtype;
+      exec->operands_.push_back(o);
+    }
+    Operation *yield = map.getBodyBlock().getTerminator();
+    for (Type t : yield->getOperandTypes()) {
+      auto local = cast<RankedTensorType>(t);
+      exec->deviceResultShapes_.emplace_back(local.getShape().begin(),
+                                             local.getShape().end());
+      exec->deviceResultTypes_.push_back(
+          *trellis::getRuntimeDtype(local.getElementType()));
+    }
+    auto ret = cast<func::ReturnOp>(body.getTerminator());
+    for (auto [j, value] : llvm::enumerate(ret.getOperands())) {
+      auto result = dyn_cast<OpResult>(value);
+      if (!result || result.getOwner() != map.getOperation()) {
+        error = "result #" + std::to_string(j) + " of @" + entryName +
+                " does not come from its spmd.shard_map";
+        return nullptr;
+      }
+      Result r;
+      r.deviceResult = result.getResultNumber();
+      r.spec = toSpec(cast<trellis::SpecAttr>(map.getOutSpecs()[r.deviceResult]),
+                      mesh);
+      r.local = exec->deviceResultShapes_[r.deviceResult];
+      r.dtype = exec->deviceResultTypes_[r.deviceResult];
+      exec->results_.push_back(r);
+    }
+    for (Attribute name : mesh.getAxisNames())
+      exec->mesh_.axisNames.push_back(cast<StringAttr>(name).getValue().str());
+    exec->mesh_.axisSizes.assign(mesh.getAxisSizes().begin(),
+                                 mesh.getAxisSizes().end());
+    if (mesh.getDeviceIds())
+      exec->mesh_.deviceIds.assign(mesh.getDeviceIds()->begin(),
+                                    mesh.getDeviceIds()->end());
+    deviceName = entryName + "_device";
+  } else {
+    if (hasSpmd) {
+      error = "@" + entryName + " uses trellis/spmd ops outside a shard_map; "
+              "run trellis-partition first";
+      return nullptr;
+    }
+    // A plain function: one device runs it whole.
+    exec->mesh_.axisNames = {"device"};
+    exec->mesh_.axisSizes = {1};
+    for (auto [i, info] : llvm::enumerate(exec->inputs_)) {
+      Operand o;
+      o.funcArg = static_cast<int>(i);
+      o.local = info.shape;
+      o.dtype = info.dtype;
+      exec->operands_.push_back(o);
+    }
+    for (auto [j, info] : llvm::enumerate(exec->outputs_)) {
+      Result r;
+      r.deviceResult = static_cast<int>(j);
+      r.local = info.shape;
+      r.dtype = info.dtype;
+      exec->results_.push_back(r);
+      exec->deviceResultShapes_.push_back(info.shape);
+      exec->deviceResultTypes_.push_back(info.dtype);
+    }
+    deviceName = entryName;
+  }
+
+  // Lower a copy of the module.
+  OwningOpRef<ModuleOp> module(source.clone());
+  MLIRContext *ctx = module->getContext();
+  PassManager pm(ctx);
+  if (map) {
+    std::string outline = "spmd-outline-device-func{entry=" + entryName +
+                          " erase-host=true}";
+    if (failed(parsePassPipeline(outline, pm))) {
+      error = "internal error: cannot build the outlining pipeline";
+      return nullptr;
+    }
+  } else {
+    auto copy = module->lookupSymbol<func::FuncOp>(entryName);
+    copy->setAttr("llvm.emit_c_interface", UnitAttr::get(ctx));
+    for (auto func : llvm::make_early_inc_range(module->getOps<func::FuncOp>()))
+      if (func != copy && SymbolTable::symbolKnownUseEmpty(func, *module))
+        func.erase();
+  }
+  trellis::LowerToLLVMOptions lowering;
+  lowering.asyncPpermute = options.asyncPpermute;
+  lowering.kernels = options.kernels;
+  if (failed(trellis::buildLowerToLLVMPipeline(pm, lowering))) {
+    error = "internal error: cannot build the lowering pipeline";
+    return nullptr;
+  }
+  if (failed(pm.run(*module))) {
+    error = "lowering @" + entryName + " to LLVM failed";
+    return nullptr;
+  }
+  if (options.dumpLLVMDialect)
+    module->print(llvm::errs());
+
+  if (auto sites = (*module)->getAttrOfType<ArrayAttr>(
+          spmd::SpmdDialect::kSitesAttrName)) {
+    for (Attribute attr : sites) {
+      auto dict = cast<DictionaryAttr>(attr);
+      rt::SiteInfo site;
+      if (auto op = dict.getAs<StringAttr>("op"))
+        site.opName = op.getValue().str();
+      if (auto loc = dict.getAs<StringAttr>("loc"))
+        site.location = loc.getValue().str();
+      if (auto pairs = dict.getAs<DenseI64ArrayAttr>("pairs"))
+        for (int64_t i = 0; i + 1 < pairs.size(); i += 2)
+          site.pairs.emplace_back(pairs[i], pairs[i + 1]);
+      exec->sites_.push_back(site);
+    }
+  }
+
+  // JIT.
+  static bool targetInitialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)targetInitialized;
+  registerBuiltinDialectTranslation(*ctx);
+  registerLLVMDialectTranslation(*ctx);
+
+  auto machineBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!machineBuilder) {
+    error = "cannot detect the host target: " +
+            llvm::toString(machineBuilder.takeError());
+    return nullptr;
+  }
+  machineBuilder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  auto machine = machineBuilder->createTargetMachine();
+  if (!machine) {
+    error = "cannot create a target machine: " +
+            llvm::toString(machine.takeError());
+    return nullptr;
+  }
+  auto transformer = makeOptimizingTransformer(options.optLevel, /*sizeLevel=*/0,
+                                               machine->get());
+  ExecutionEngineOptions engineOptions;
+  engineOptions.transformer = transformer;
+  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  auto engine = ExecutionEngine::create(*module, engineOptions,
+                                        std::move(*machine));
+  if (!engine) {
+    error = "JIT compilation failed: " + llvm::toString(engine.takeError());
+    return nullptr;
+  }
+  exec->engine_ = std::move(*engine);
+  exec->engine_->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    auto add = [&](const char *name, void *address) {
+      symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                                 llvm::JITSymbolFlags::Exported};
+    };
+    add("trellis_rt_all_reduce", reinterpret_cast<void *>(&trellis_rt_all_reduce));
+    add("trellis_rt_all_gather", reinterpret_cast<void *>(&trellis_rt_all_gather));
+    add("trellis_rt_reduce_scatter",
+        reinterpret_cast<void *>(&trellis_rt_reduce_scatter));
+    add("trellis_rt_all_to_all", reinterpret_cast<void *>(&trellis_rt_all_to_all));
+    add("trellis_rt_ppermute", reinterpret_cast<void *>(&trellis_rt_ppermute));
+    add("trellis_rt_ppermute_start",
+        reinterpret_cast<void *>(&trellis_rt_ppermute_start));
+    add("trellis_rt_ppermute_wait",
+        reinterpret_cast<void *>(&trellis_rt_ppermute_wait));
+    add("trellis_rt_axis_index", reinterpret_cast<void *>(&trellis_rt_axis_index));
+    add("trellis_rt_matmul", reinterpret_cast<void *>(&trellis_rt_matmul));
+    add("memrefCopy", reinterpret_cast<void *>(&memrefCopy));
+    return symbols;
+  });
+  exec->engine_->initialize();
+  auto fn = exec->engine_->lookupPacked("_mlir_ciface_" + deviceName);
+  if (!fn) {
+    error = "cannot find the compiled device function: " +
+            llvm::toString(fn.takeError());
+    return nullptr;
+  }
+  exec->entryFn_ = *fn;
+  exec->session_ = std::make_unique<rt::Session>(exec->mesh_, exec->sites_,
+                                                 options.session);
+  return exec;
+}
+
+bool Executor::run(const std::vector<HostArray> &inputs,
+                   std::vector<HostArray> &outputs, std::string &error) {
+  if (inputs.size() != inputs_.size()) {
+    error = "@" + entry_ + " takes " + std::to_string(inputs_.size()) +
+            " inputs, got " + std::to_string(inputs.size());
+    return false;
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i].dtype != inputs_[i].dtype ||
+        inputs[i].shape != inputs_[i].shape) {
+      auto shapeText = [](const std::vector<int64_t> &s) {
+        std::string t = "(";
+        for (size_t k = 0; k < s.size(); ++k)
+          t += std::to_string(s[k]) + (s.size() == 1 ? "," : (k + 1 < s.size() ? ", " : ""));
+        return t + ")";
+      };
+      error = "input " + inputs_[i].name + " must be " +
+              numpyName(inputs_[i].dtype) + shapeText(inputs_[i].shape) +
+              ", got " + numpyName(inputs[i].dtype) + shapeText(inputs[i].shape);
+      return false;
+    }
+  }
+
+  const int64_t devices = mesh_.numDevices();
+  const size_t numArgs = operands_.size() + deviceResultShapes_.size();
+  std::vector<std::vector<void *>> buffers(devices, std::vector<void *>(numArgs));
+  std::vector<std::vector<std::vector<int64_t>>> descriptors(
+      devices, std::vector<std::vector<int64_t>>(numArgs));
+  std::vector<std::vector<void *>> descPtrs(devices, std::vector<void *>(numArgs));
+  std::vector<std::vector<void *>> packed(devices, std::vector<void *>(numArgs));
+  std::vector<void **> args(devices);
+  bool allocated = true;
+  for (int64_t p = 0; p < devices; ++p) {
+    for (size_t k = 0; k < operands_.size(); ++k) {
+      const Operand &o = operands_[k];
+      const HostArray &global = inputs[o.funcArg];
+      int64_t bytes = rt::product(o.local) * global.elementBytes();
+      void *buffer = alignedBuffer(bytes);
+      allocated &= buffer != nullptr;
+      if (!buffer)
+        break;
+      rt::copyBlock(global.shape, rt::blockOffset(mesh_, p, o.local, o.spec),
+                    o.local, global.elementBytes(), global.data.data(), buffer,
+                    /*toBlock=*/true);
+      buffers[p][k] = buffer;
+      descriptors[p][k] = descriptorFor(buffer, o.local);
+    }
+    for (size_t r = 0; r < deviceResultShapes_.size(); ++r) {
+      size_t slot = operands_.size() + r;
+      int64_t bytes = rt::product(deviceResultShapes_[r]) *
+                      rt::dtypeSize(deviceResultTypes_[r]);
+      void *buffer = alignedBuffer(bytes);
+      allocated &= buffer != nullptr;
+      buffers[p][slot] = buffer;
+      descriptors[p][slot] = descriptorFor(buffer, deviceResultShapes_[r]);
+    }
+    for (size_t a = 0; a < numArgs; ++a) {
+      descPtrs[p][a] = descriptors[p][a].data();
+      packed[p][a] = &descPtrs[p][a];
+    }
+    args[p] = packed[p].data();
+  }
+  auto freeAll = [&] {
+    for (auto &perDevice : buffers)
+      for (void *b : perDevice)
+        std::free(b);
+  };
+  if (!allocated) {
+    freeAll();
+    error = "out of memory allocating device buffers";
+    return false;
+  }
+
+  bool ok = session_->run(entryFn_, args, error);
+  if (ok) {
+    outputs.clear();
+    for (size_t j = 0; j < results_.size(); ++j) {
+      const Result &r = results_[j];
+      HostArray out;
+      out.allocate(outputs_[j].dtype, outputs_[j].shape);
+      for (int64_t p = 0; p < devices; ++p) {
+        if (!rt::ownsOutputBlock(mesh_, p, r.spec))
+          continue;
+        rt::copyBlock(out.shape, rt::blockOffset(mesh_, p, r.local, r.spec),
+                      r.local, out.elementBytes(),
+                      buffers[p][operands_.size() + r.deviceResult],
+                      out.data.data(), /*toBlock=*/false);
+      }
+      outputs.push_back(std::move(out));
+    }
+  }
+  freeAll();
+  return ok;
+}
+
+std::vector<std::vector<rt::TraceEvent>> Executor::traces() const {
+  return session_ ? session_->traces()
+                  : std::vector<std::vector<rt::TraceEvent>>();
+}

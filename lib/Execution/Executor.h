@@ -1,0 +1,104 @@
+//===- Executor.h - JIT a Trellis program and run it on a mesh --*- C++ -*-===//
+//
+// Takes a module whose entry function is a fully-manual `spmd.shard_map`
+// (what the partitioner produces, or what a user writes in manual mode) or a
+// plain single-device function, lowers the per-device program to LLVM, JITs
+// it with mlir::ExecutionEngine and runs it on every device of the mesh:
+// global inputs are sliced per `in_specs`, outputs assembled per
+// `out_specs`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRELLIS_LIB_EXECUTION_EXECUTOR_H
+#define TRELLIS_LIB_EXECUTION_EXECUTOR_H
+
+#include "lib/Execution/HostArray.h"
+#include "lib/Runtime/Runtime.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir {
+class ExecutionEngine;
+} // namespace mlir
+
+namespace mlir::trellis::exec {
+
+struct ExecutorOptions {
+  /// Entry function; empty: `main` if present, else the only public
+  /// function with a body.
+  std::string entry;
+  ::mlir::trellis::rt::SessionOptions session;
+  bool asyncPpermute = false;
+  bool kernels = true;
+  /// Print the module after lowering to LLVM dialect to this stream.
+  bool dumpLLVMDialect = false;
+  int optLevel = 3;
+};
+
+/// One function argument or result as the host sees it.
+struct TensorInfo {
+  std::string name;           ///< "arg0", or the `trellis.name` attribute
+  int32_t dtype = 0;          ///< TRELLIS_RT_* code
+  std::vector<int64_t> shape; ///< global shape
+};
+
+class Executor {
+public:
+  ~Executor();
+
+  /// Compiles `module` (which is cloned, not modified). On failure returns
+  /// null with `error` set; errors that have a location in the program are
+  /// also reported through the context's diagnostic handler.
+  static std::unique_ptr<Executor> create(mlir::ModuleOp module,
+                                          const ExecutorOptions &options,
+                                          std::string &error);
+
+  const std::vector<TensorInfo> &inputs() const { return inputs_; }
+  const std::vector<TensorInfo> &outputs() const { return outputs_; }
+  const ::mlir::trellis::rt::MeshShape &mesh() const { return mesh_; }
+  const std::string &entryName() const { return entry_; }
+
+  /// Runs once. `inputs` must match inputs() in dtype and shape.
+  bool run(const std::vector<HostArray> &inputs,
+           std::vector<HostArray> &outputs, std::string &error);
+
+  /// Events of the last run, per device id (with options.session.trace).
+  std::vector<std::vector<::mlir::trellis::rt::TraceEvent>> traces() const;
+
+private:
+  Executor() = default;
+  struct Operand {
+    int funcArg = -1;              ///< which function argument feeds it
+    ::mlir::trellis::rt::Spec spec;
+    std::vector<int64_t> local;    ///< per-device shape
+    int32_t dtype = 0;
+  };
+  struct Result {
+    int deviceResult = -1;         ///< which device-function result
+    ::mlir::trellis::rt::Spec spec;
+    std::vector<int64_t> local;
+    int32_t dtype = 0;
+  };
+
+  std::string entry_;
+  ExecutorOptions options_;
+  ::mlir::trellis::rt::MeshShape mesh_;
+  std::vector<TensorInfo> inputs_, outputs_;
+  std::vector<Operand> operands_;          ///< device-function arguments
+  std::vector<Result> results_;            ///< per function result
+  std::vector<std::vector<int64_t>> deviceResultShapes_;
+  std::vector<int32_t> deviceResultTypes_;
+  std::vector<::mlir::trellis::rt::SiteInfo> sites_;
+  std::unique_ptr<mlir::ExecutionEngine> engine_;
+  ::mlir::trellis::rt::Session::Entry entryFn_ = nullptr;
+  std::unique_ptr<::mlir::trellis::rt::Session> session_;
+};
+
+} // namespace mlir::trellis::exec
+
+#endif // TRELLIS_LIB_EXECUTION_EXECUTOR_H

@@ -1,0 +1,232 @@
+//===- RunMain.cpp - The trellis-run driver -------------------------------===//
+
+#include "lib/Execution/RunMain.h"
+#include "lib/Execution/Executor.h"
+#include "lib/Pipelines/Registration.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+using namespace mlir;
+using namespace mlir::trellis::exec;
+namespace cl = llvm::cl;
+namespace rt = mlir::trellis::rt;
+
+namespace {
+
+cl::OptionCategory category("trellis-run options");
+
+cl::opt<std::string> inputFile(cl::Positional, cl::desc("<program.mlir>"),
+                               cl::Required, cl::cat(category));
+cl::opt<std::string> entryName("entry", cl::desc("Function to run (default: "
+                                                 "main, or the only public one)"),
+                               cl::value_desc("name"), cl::cat(category));
+cl::list<std::string> inputArrays(
+    "input",
+    cl::desc("Read an argument from a .npy file; NAME is its index, argN, or "
+             "its trellis.name attribute"),
+    cl::value_desc("NAME=FILE.npy"), cl::cat(category));
+cl::opt<bool> iota("iota",
+                   cl::desc("Generate the other arguments as 0, 1, 2, ... in "
+                            "row-major order (the default)"),
+                   cl::cat(category));
+cl::opt<int64_t> randomSeed(
+    "random",
+    cl::desc("Generate the other arguments with seeded random values"),
+    cl::value_desc("SEED"), cl::init(-1), cl::cat(category));
+cl::opt<std::string> outputDir("output-dir",
+                               cl::desc("Write each result as DIR/outN.npy"),
+                               cl::value_desc("DIR"), cl::cat(category));
+cl::opt<bool> printResults("print",
+                           cl::desc("Print the results (the default without "
+                                    "--output-dir)"),
+                           cl::cat(category));
+cl::opt<std::string> traceFile(
+    "trace", cl::desc("Write a Chrome/Perfetto trace of the (last) run"),
+    cl::value_desc("trace.json"), cl::cat(category));
+cl::opt<double> timeoutSeconds(
+    "timeout", cl::desc("Stop and report a run that takes longer (seconds; 0: "
+                        "no limit)"),
+    cl::init(300), cl::cat(category));
+cl::opt<int> repeat("repeat", cl::desc("Run this many times and report times"),
+                    cl::init(1), cl::cat(category));
+cl::opt<int> warmup("warmup", cl::desc("Untimed runs before --repeat runs"),
+                    cl::init(0), cl::cat(category));
+cl::opt<double> latencyUs("link-latency-us",
+                          cl::desc("Modelled interconnect: per-transfer "
+                                   "latency in microseconds"),
+                          cl::init(0), cl::cat(category));
+cl::opt<double> bandwidthGBps("link-bandwidth-gbps",
+                              cl::desc("Modelled interconnect: link bandwidth "
+                                       "in GB/s per direction"),
+                              cl::init(0), cl::cat(category));
+cl::opt<bool> asyncPpermute("async-ppermute",
+                            cl::desc("Lower ppermute to asynchronous "
+                                     "start/wait runtime calls"),
+                            cl::cat(category));
+cl::opt<bool> noKernels("no-kernels",
+                        cl::desc("Lower matmuls to loops instead of Eigen"),
+                        cl::cat(category));
+cl::opt<bool> dumpLLVM("dump-llvm-dialect",
+                       cl::desc("Print the lowered module to stderr"),
+                       cl::cat(category));
+cl::opt<bool> quiet("quiet", cl::desc("No progress lines or summaries"),
+                    cl::cat(category));
+
+std::string shapeText(const std::vector<int64_t> &shape) {
+  std::string text = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    text += (i ? "," : "") + std::to_string(shape[i]);
+  return text + "]";
+}
+
+/// Index of the argument named `name` (an index, argN or trellis.name).
+int findInput(const Executor &exec, const std::string &name) {
+  const auto &inputs = exec.inputs();
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (inputs[i].name == name || "arg" + std::to_string(i) == name ||
+        std::to_string(i) == name)
+      return static_cast<int>(i);
+  return -1;
+}
+
+int fail(const std::string &message) {
+  llvm::errs() << "trellis-run: error: " << message << "\n";
+  return 1;
+}
+
+} // namespace
+
+int mlir::trellis::exec::runMain(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "trellis-run: compile a Trellis program and run it on a simulated mesh "
+      "of devices (one thread each)\n");
+
+  mlir::trellis::registerAllPasses();
+  DialectRegistry registry;
+  mlir::trellis::registerAllDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  context.disableMultithreading();
+
+  std::string errorMessage;
+  auto file = openInputFile(inputFile, &errorMessage);
+  if (!file)
+    return fail(errorMessage);
+  auto sourceMgr = std::make_shared<llvm::SourceMgr>();
+  sourceMgr->AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(*sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+
+  ExecutorOptions options;
+  options.entry = entryName;
+  options.asyncPpermute = asyncPpermute;
+  options.kernels = !noKernels;
+  options.dumpLLVMDialect = dumpLLVM;
+  options.session.timeoutSeconds = timeoutSeconds;
+  options.session.trace = !traceFile.empty();
+  options.session.progress = !quiet;
+  options.session.link.latencyUs = latencyUs;
+  options.session.link.bandwidthGBps = bandwidthGBps;
+
+  std::unique_ptr<Executor> exec = Executor::create(*module, options, errorMessage);
+  if (!exec)
+    return fail(errorMessage);
+
+  // Inputs: files first, the rest generated.
+  std::vector<HostArray> inputs(exec->inputs().size());
+  std::vector<bool> given(inputs.size(), false);
+  for (const std::string &spec : inputArrays) {
+    size_t eq = spec.find('=');
+    if (eq == std::string::npos)
+      return fail("--input expects NAME=FILE.npy, got '" + spec + "'");
+    std::string name = spec.substr(0, eq), path = spec.substr(eq + 1);
+    int index = findInput(*exec, name);
+    if (index < 0)
+      return fail("--input " + spec + ": @" + exec->entryName() +
+                  " has no argument named '" + name + "'");
+    if (!readNpy(path, inputs[index], errorMessage))
+      return fail(errorMessage);
+    const TensorInfo &info = exec->inputs()[index];
+    if (inputs[index].shape != info.shape || inputs[index].dtype != info.dtype)
+      return fail("--input " + spec + ": the file holds " +
+                  numpyName(inputs[index].dtype) + shapeText(inputs[index].shape) +
+                  " but argument " + info.name + " is " + numpyName(info.dtype) +
+                  shapeText(info.shape));
+    given[index] = true;
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (given[i])
+      continue;
+    const TensorInfo &info = exec->inputs()[i];
+    inputs[i].allocate(info.dtype, info.shape);
+    if (randomSeed >= 0)
+      fillRandom(inputs[i], static_cast<uint64_t>(randomSeed) * 1000003u + i);
+    else
+      fillIota(inputs[i]);
+  }
+
+  std::vector<HostArray> outputs;
+  for (int i = 0; i < warmup; ++i)
+    if (!exec->run(inputs, outputs, errorMessage))
+      return fail(errorMessage);
+  std::vector<double> times;
+  for (int i = 0; i < std::max(1, static_cast<int>(repeat)); ++i) {
+    auto start = std::chrono::steady_clock::now();
+    if (!exec->run(inputs, outputs, errorMessage))
+      return fail(errorMessage);
+    times.push_back(std::chrono::duration<double, std::milli>(
+                        std::chrono::steady_clock::now() - start)
+                        .count());
+  }
+
+  if (!traceFile.empty() &&
+      !rt::writeChromeTrace(traceFile, exec->mesh(), exec->traces(),
+                            errorMessage))
+    return fail(errorMessage);
+
+  if (!outputDir.empty()) {
+    if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
+      return fail("cannot create '" + outputDir + "': " + ec.message());
+    for (size_t j = 0; j < outputs.size(); ++j) {
+      llvm::SmallString<256> path(outputDir);
+      llvm::sys::path::append(path, "out" + std::to_string(j) + ".npy");
+      if (!writeNpy(path.str().str(), outputs[j], errorMessage))
+        return fail(errorMessage);
+    }
+  }
+  if (printResults || outputDir.empty()) {
+    for (size_t j = 0; j < outputs.size(); ++j) {
+      llvm::outs() << "out" << j << ": " << numpyName(outputs[j].dtype)
+                   << shapeText(outputs[j].shape) << "\n"
+                   << formatArray(outputs[j]) << "\n";
+    }
+  }
+  if (repeat > 1 && !quiet) {
+    std::vector<double> sorted = times;
+    std::sort(sorted.begin(), sorted.end());
+    llvm::errs() << llvm::format(
+        "trellis-run: %d runs on %lld devices: median %.3f ms, min %.3f ms\n",
+        static_cast<int>(times.size()),
+        static_cast<long long>(exec->mesh().numDevices()),
+        sorted[sorted.size() / 2], sorted.front());
+  }
+  return 0;
+}

@@ -1,0 +1,45 @@
+//===- Pipelines.cpp - Named Trellis pipelines ----------------------------===//
+
+#include "lib/Pipelines/Pipelines.h"
+
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+
+std::string mlir::trellis::lowerToLLVMPipelineText(const LowerToLLVMOptions &options) {
+  std::string text;
+  text += "spmd-erase-variance,canonicalize,cse,";
+  text += std::string("spmd-to-runtime{async-ppermute=") +
+          (options.asyncPpermute ? "true" : "false") + "},";
+  // Tensor-level cleanups the bufferizer and the loop lowering need.
+  text += "canonicalize,";
+  text += "one-shot-bufferize{bufferize-function-boundaries "
+          "function-boundary-type-conversion=identity-layout-map},";
+  text += "buffer-results-to-out-params{hoist-static-allocs modify-public-functions},";
+  text += "canonicalize,cse,";
+  text += "buffer-deallocation-pipeline,";
+  if (options.kernels)
+    text += "trellis-linalg-to-kernels,";
+  text += "convert-linalg-to-loops,canonicalize,cse,";
+  text += "expand-strided-metadata,lower-affine,convert-scf-to-cf,";
+  text += "convert-math-to-llvm,convert-math-to-libm,";
+  text += "convert-to-llvm,reconcile-unrealized-casts,trellis-erase-meshes";
+  return text;
+}
+
+LogicalResult
+mlir::trellis::buildLowerToLLVMPipeline(OpPassManager &pm,
+                                  const LowerToLLVMOptions &options) {
+  return parsePassPipeline(lowerToLLVMPipelineText(options), pm);
+}
+
+void mlir::trellis::registerTrellisPipelines() {
+  PassPipelineRegistration<LowerToLLVMOptions>(
+      "trellis-lower-to-llvm",
+      "Lower device functions (per-device tensors and spmd collectives) to "
+      "the LLVM dialect, calling the Trellis runtime",
+      [](OpPassManager &pm, const LowerToLLVMOptions &options) {
+        if (failed(buildLowerToLLVMPipeline(pm, options)))
+          llvm::report_fatal_error("invalid trellis-lower-to-llvm pipeline");
+      });
+}

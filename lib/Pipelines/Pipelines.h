@@ -1,0 +1,39 @@
+//===- Pipelines.h - Named Trellis pipelines --------------------*- C++ -*-===//
+
+#ifndef TRELLIS_LIB_PIPELINES_PIPELINES_H
+#define TRELLIS_LIB_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir::trellis {
+
+struct LowerToLLVMOptions
+    : public mlir::PassPipelineOptions<LowerToLLVMOptions> {
+  Option<bool> asyncPpermute{
+      *this, "async-ppermute",
+      llvm::cl::desc("Lower spmd.ppermute to asynchronous start/wait calls"),
+      llvm::cl::init(false)};
+  Option<bool> kernels{
+      *this, "kernels",
+      llvm::cl::desc("Lower matmul-like linalg ops to Eigen kernels"),
+      llvm::cl::init(true)};
+};
+
+/// Device functions (per-device tensors, spmd collectives) to the LLVM
+/// dialect: erase variance types, collectives to runtime calls, One-Shot
+/// Bufferize with identity layouts at function boundaries, results to out
+/// parameters, buffer deallocation, contractions to Eigen kernels, the rest
+/// to loops, then everything to LLVM.
+/// Registered as `trellis-lower-to-llvm`.
+mlir::LogicalResult buildLowerToLLVMPipeline(mlir::OpPassManager &pm,
+                                             const LowerToLLVMOptions &options);
+
+/// The textual form of the same pipeline (for error messages and docs).
+std::string lowerToLLVMPipelineText(const LowerToLLVMOptions &options);
+
+void registerTrellisPipelines();
+
+} // namespace mlir::trellis
+
+#endif // TRELLIS_LIB_PIPELINES_PIPELINES_H

@@ -1,0 +1,133 @@
+//===- CollectiveKernels.cpp - Local data movement of collectives ---------===//
+
+#include "lib/Runtime/CollectiveKernels.h"
+#include "lib/Runtime/TrellisRuntime.h"
+
+#include <algorithm>
+#include <cstring>
+
+using namespace mlir::trellis::rt;
+
+namespace {
+
+float bf16ToFloat(uint16_t v) {
+  uint32_t bits = static_cast<uint32_t>(v) << 16;
+  float f;
+  std::memcpy(&f, &bits, sizeof(f));
+  return f;
+}
+
+uint16_t floatToBf16(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof(bits));
+  if ((bits & 0x7f800000u) == 0x7f800000u && (bits & 0x007fffffu))
+    return static_cast<uint16_t>((bits >> 16) | 0x40); // quiet NaN
+  uint32_t rounding = 0x7fffu + ((bits >> 16) & 1u);   // round to nearest even
+  return static_cast<uint16_t>((bits + rounding) >> 16);
+}
+
+template <typename T>
+T combine(T a, T b, int32_t reduction) {
+  switch (reduction) {
+  case TRELLIS_RT_MAX:
+    return a < b ? b : a;
+  case TRELLIS_RT_MIN:
+    return b < a ? b : a;
+  default:
+    return a + b;
+  }
+}
+
+/// Reduces in blocks that stay in L1: accumulate into `acc`, then store.
+template <typename T, typename Acc, typename Load, typename Store>
+void reduceTyped(int32_t reduction, const std::vector<const void *> &inputs,
+                 int64_t offset, int64_t count, void *out, Load load,
+                 Store store) {
+  constexpr int64_t kBlock = 2048;
+  Acc acc[kBlock];
+  const size_t n = inputs.size();
+  T *dst = static_cast<T *>(out);
+  for (int64_t start = 0; start < count; start += kBlock) {
+    int64_t len = std::min(kBlock, count - start);
+    const T *first = static_cast<const T *>(inputs[0]) + offset + start;
+    for (int64_t e = 0; e < len; ++e)
+      acc[e] = load(first[e]);
+    for (size_t k = 1; k < n; ++k) {
+      const T *src = static_cast<const T *>(inputs[k]) + offset + start;
+      for (int64_t e = 0; e < len; ++e)
+        acc[e] = combine<Acc>(acc[e], load(src[e]), reduction);
+    }
+    if (reduction == TRELLIS_RT_MEAN)
+      for (int64_t e = 0; e < len; ++e)
+        acc[e] = acc[e] / static_cast<Acc>(n);
+    for (int64_t e = 0; e < len; ++e)
+      dst[start + e] = store(acc[e]);
+  }
+}
+
+template <typename T>
+void reducePlain(int32_t reduction, const std::vector<const void *> &inputs,
+                 int64_t offset, int64_t count, void *out) {
+  reduceTyped<T, T>(
+      reduction, inputs, offset, count, out, [](T v) { return v; },
+      [](T v) { return v; });
+}
+
+} // namespace
+
+bool mlir::trellis::rt::canReduce(int32_t dtype, int32_t reduction) {
+  switch (dtype) {
+  case TRELLIS_RT_F32:
+  case TRELLIS_RT_F64:
+  case TRELLIS_RT_BF16:
+    return true;
+  case TRELLIS_RT_I32:
+  case TRELLIS_RT_I64:
+  case TRELLIS_RT_I8:
+  case TRELLIS_RT_I16:
+    return reduction != TRELLIS_RT_MEAN;
+  default:
+    return false;
+  }
+}
+
+void mlir::trellis::rt::reduceBlocks(int32_t dtype, int32_t reduction,
+                               const std::vector<const void *> &inputs,
+                               int64_t offset, int64_t count, void *out) {
+  switch (dtype) {
+  case TRELLIS_RT_F32:
+    return reducePlain<float>(reduction, inputs, offset, count, out);
+  case TRELLIS_RT_F64:
+    return reducePlain<double>(reduction, inputs, offset, count, out);
+  case TRELLIS_RT_I32:
+    return reducePlain<int32_t>(reduction, inputs, offset, count, out);
+  case TRELLIS_RT_I64:
+    return reducePlain<int64_t>(reduction, inputs, offset, count, out);
+  case TRELLIS_RT_I8:
+    return reducePlain<int8_t>(reduction, inputs, offset, count, out);
+  case TRELLIS_RT_I16:
+    return reducePlain<int16_t>(reduction, inputs, offset, count, out);
+  case TRELLIS_RT_BF16:
+    return reduceTyped<uint16_t, float>(reduction, inputs, offset, count, out,
+                                        bf16ToFloat, floatToBf16);
+  default:
+    return;
+  }
+}
+
+void mlir::trellis::rt::copyChunk(int64_t elemBytes, const char *src,
+                            int64_t srcInner, int64_t srcBlocks,
+                            int64_t srcBlock, char *dst, int64_t dstInner,
+                            int64_t dstBlocks, int64_t dstBlock,
+                            int64_t count) {
+  int64_t f = 0;
+  while (f < count) {
+    int64_t si = f % srcInner, so = f / srcInner;
+    int64_t di = f % dstInner, dOuter = f / dstInner;
+    int64_t run = std::min({srcInner - si, dstInner - di, count - f});
+    const char *from = src + ((so * srcBlocks + srcBlock) * srcInner + si) * elemBytes;
+    char *to = dst + ((dOuter * dstBlocks + dstBlock) * dstInner + di) * elemBytes;
+    std::memcpy(to, from, run * elemBytes);
+    f += run;
+  }
+}

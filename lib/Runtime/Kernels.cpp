@@ -1,0 +1,182 @@
+//===- Kernels.cpp - Eigen-backed compute kernels -------------------------===//
+//
+// Matmul-like linalg ops are lowered to trellis_rt_matmul, which runs
+// Eigen's GEMM on strided views of the operands. Operands whose layout Eigen
+// cannot take directly (neither rows nor columns contiguous) are packed into
+// a temporary first.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Runtime/Runtime.h"
+#include "lib/Runtime/TrellisRuntime.h"
+
+#include <Eigen/Core>
+
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+namespace {
+
+using Eigen::Dynamic;
+using Eigen::OuterStride;
+
+template <typename T>
+using RowMajorMap = Eigen::Map<Eigen::Matrix<T, Dynamic, Dynamic, Eigen::RowMajor>,
+                               0, OuterStride<>>;
+template <typename T>
+using ColMajorMap = Eigen::Map<Eigen::Matrix<T, Dynamic, Dynamic, Eigen::ColMajor>,
+                               0, OuterStride<>>;
+template <typename T>
+using ConstRowMajorMap =
+    Eigen::Map<const Eigen::Matrix<T, Dynamic, Dynamic, Eigen::RowMajor>, 0,
+               OuterStride<>>;
+template <typename T>
+using ConstColMajorMap =
+    Eigen::Map<const Eigen::Matrix<T, Dynamic, Dynamic, Eigen::ColMajor>, 0,
+               OuterStride<>>;
+
+/// A read-only operand: a row- or column-major view, or a packed copy.
+template <typename T>
+struct Operand {
+  const T *data;
+  int64_t rows, cols, rowStride, colStride;
+  std::vector<T> packed;
+
+  Operand(const T *p, int64_t r, int64_t c, int64_t rs, int64_t cs)
+      : data(p), rows(r), cols(c), rowStride(rs), colStride(cs) {
+    bool rowMajor = cs == 1 || c == 1;
+    bool colMajor = rs == 1 || r == 1;
+    if (!rowMajor && !colMajor) {
+      packed.resize(r * c);
+      for (int64_t i = 0; i < r; ++i)
+        for (int64_t j = 0; j < c; ++j)
+          packed[i * c + j] = p[i * rs + j * cs];
+      data = packed.data();
+      rowStride = c;
+      colStride = 1;
+    }
+  }
+  bool isRowMajor() const { return colStride == 1 || cols == 1; }
+  int64_t outer() const {
+    // Eigen needs an outer stride of at least the inner extent.
+    if (isRowMajor())
+      return cols == 1 ? std::max<int64_t>(rowStride, 1) : rowStride;
+    return rows == 1 ? std::max<int64_t>(colStride, 1) : colStride;
+  }
+};
+
+template <typename T, typename MapA, typename MapB>
+void gemmInto(T *c, int64_t m, int64_t n, int64_t rowStride, const MapA &a,
+              const MapB &b) {
+  RowMajorMap<T> cm(c, m, n, OuterStride<>(rowStride));
+  cm.noalias() += a * b;
+}
+
+template <typename T>
+void gemm(int64_t m, int64_t n, int64_t k, const T *a, int64_t ars,
+          int64_t acs, const T *b, int64_t brs, int64_t bcs, T *c, int64_t crs,
+          int64_t ccs) {
+  if (m == 0 || n == 0 || k == 0)
+    return;
+  Operand<T> A(a, m, k, ars, acs), B(b, k, n, brs, bcs);
+  // The result must be row-major with unit column stride; otherwise compute
+  // into a temporary and add it in.
+  std::vector<T> temp;
+  T *cData = c;
+  int64_t cStride = crs;
+  bool direct = ccs == 1 || n == 1;
+  if (!direct) {
+    temp.assign(m * n, T(0));
+    cData = temp.data();
+    cStride = n;
+  } else if (n == 1) {
+    cStride = std::max<int64_t>(crs, 1);
+  }
+  if (A.isRowMajor()) {
+    ConstRowMajorMap<T> am(A.data, m, k, OuterStride<>(A.outer()));
+    if (B.isRowMajor())
+      gemmInto(cData, m, n, cStride, am,
+               ConstRowMajorMap<T>(B.data, k, n, OuterStride<>(B.outer())));
+    else
+      gemmInto(cData, m, n, cStride, am,
+               ConstColMajorMap<T>(B.data, k, n, OuterStride<>(B.outer())));
+  } else {
+    ConstColMajorMap<T> am(A.data, m, k, OuterStride<>(A.outer()));
+    if (B.isRowMajor())
+      gemmInto(cData, m, n, cStride, am,
+               ConstRowMajorMap<T>(B.data, k, n, OuterStride<>(B.outer())));
+    else
+      gemmInto(cData, m, n, cStride, am,
+               ConstColMajorMap<T>(B.data, k, n, OuterStride<>(B.outer())));
+  }
+  if (!direct)
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        c[i * crs + j * ccs] += temp[i * n + j];
+}
+
+template <typename T>
+void batchedGemm(int64_t batch, int64_t m, int64_t n, int64_t k, int64_t a,
+                 int64_t abs, int64_t ars, int64_t acs, int64_t b, int64_t bbs,
+                 int64_t brs, int64_t bcs, int64_t c, int64_t cbs, int64_t crs,
+                 int64_t ccs) {
+  const T *ap = reinterpret_cast<const T *>(a);
+  const T *bp = reinterpret_cast<const T *>(b);
+  T *cp = reinterpret_cast<T *>(c);
+  for (int64_t i = 0; i < batch; ++i)
+    gemm<T>(m, n, k, ap + i * abs, ars, acs, bp + i * bbs, brs, bcs,
+            cp + i * cbs, crs, ccs);
+}
+
+} // namespace
+
+extern "C" void trellis_rt_matmul(int32_t dtype, int64_t batch, int64_t m,
+                                  int64_t n, int64_t k, int64_t a,
+                                  int64_t aBatchStride, int64_t aRowStride,
+                                  int64_t aColStride, int64_t b,
+                                  int64_t bBatchStride, int64_t bRowStride,
+                                  int64_t bColStride, int64_t c,
+                                  int64_t cBatchStride, int64_t cRowStride,
+                                  int64_t cColStride) {
+  double start = mlir::trellis::rt::nowUs();
+  switch (dtype) {
+  case TRELLIS_RT_F32:
+    batchedGemm<float>(batch, m, n, k, a, aBatchStride, aRowStride, aColStride,
+                       b, bBatchStride, bRowStride, bColStride, c, cBatchStride,
+                       cRowStride, cColStride);
+    break;
+  case TRELLIS_RT_F64:
+    batchedGemm<double>(batch, m, n, k, a, aBatchStride, aRowStride,
+                        aColStride, b, bBatchStride, bRowStride, bColStride, c,
+                        cBatchStride, cRowStride, cColStride);
+    break;
+  case TRELLIS_RT_I32:
+    batchedGemm<int32_t>(batch, m, n, k, a, aBatchStride, aRowStride,
+                         aColStride, b, bBatchStride, bRowStride, bColStride,
+                         c, cBatchStride, cRowStride, cColStride);
+    break;
+  case TRELLIS_RT_I64:
+    batchedGemm<int64_t>(batch, m, n, k, a, aBatchStride, aRowStride,
+                         aColStride, b, bBatchStride, bRowStride, bColStride,
+                         c, cBatchStride, cRowStride, cColStride);
+    break;
+  default:
+    std::fprintf(stderr, "trellis runtime: matmul on element type %s is not "
+                         "supported\n",
+                 mlir::trellis::rt::dtypeName(dtype));
+    std::abort();
+  }
+  // Matmuls show up as their own spans within compute.
+  if (mlir::trellis::rt::DeviceContext *device = mlir::trellis::rt::currentDevice())
+    if (device->tracing) {
+      double end = mlir::trellis::rt::nowUs();
+      if (start > device->lastMarkUs)
+        device->events.push_back({"compute", "compute",
+                                  device->lastMarkUs - device->originUs,
+                                  start - device->lastMarkUs, 0});
+      device->events.push_back({"matmul", "compute", start - device->originUs,
+                                end - start, 0});
+      device->lastMarkUs = end;
+    }
+}

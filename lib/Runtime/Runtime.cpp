@@ -1,0 +1,500 @@
+//===- Runtime.cpp - C entry points, device threads, sessions -------------===//
+
+#include "lib/Runtime/Runtime.h"
+#include "lib/Runtime/CollectiveKernels.h"
+#include "lib/Runtime/TrellisRuntime.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+#include <unistd.h>
+
+using namespace mlir::trellis::rt;
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+int64_t mlir::trellis::rt::dtypeSize(int32_t dtype) {
+  switch (dtype) {
+  case TRELLIS_RT_F32:
+  case TRELLIS_RT_I32:
+    return 4;
+  case TRELLIS_RT_F64:
+  case TRELLIS_RT_I64:
+    return 8;
+  case TRELLIS_RT_BF16:
+  case TRELLIS_RT_F16:
+  case TRELLIS_RT_I16:
+    return 2;
+  case TRELLIS_RT_I8:
+  case TRELLIS_RT_I1:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+const char *mlir::trellis::rt::dtypeName(int32_t dtype) {
+  switch (dtype) {
+  case TRELLIS_RT_F32:
+    return "f32";
+  case TRELLIS_RT_F64:
+    return "f64";
+  case TRELLIS_RT_I32:
+    return "i32";
+  case TRELLIS_RT_I64:
+    return "i64";
+  case TRELLIS_RT_BF16:
+    return "bf16";
+  case TRELLIS_RT_F16:
+    return "f16";
+  case TRELLIS_RT_I8:
+    return "i8";
+  case TRELLIS_RT_I16:
+    return "i16";
+  case TRELLIS_RT_I1:
+    return "i1";
+  default:
+    return "unknown";
+  }
+}
+
+const char *mlir::trellis::rt::kindName(CollectiveKind kind) {
+  switch (kind) {
+  case CollectiveKind::AllReduce:
+    return "all_reduce";
+  case CollectiveKind::AllGather:
+    return "all_gather";
+  case CollectiveKind::ReduceScatter:
+    return "reduce_scatter";
+  case CollectiveKind::AllToAll:
+    return "all_to_all";
+  case CollectiveKind::Ppermute:
+    return "ppermute";
+  }
+  return "collective";
+}
+
+double mlir::trellis::rt::nowUs() {
+  using namespace std::chrono;
+  return duration<double, std::micro>(steady_clock::now().time_since_epoch())
+      .count();
+}
+
+static thread_local DeviceContext *tlsDevice = nullptr;
+
+DeviceContext *mlir::trellis::rt::currentDevice() { return tlsDevice; }
+void mlir::trellis::rt::setCurrentDevice(DeviceContext *device) {
+  tlsDevice = device;
+}
+
+void mlir::trellis::rt::abortDevice() {
+  DeviceContext *device = currentDevice();
+  if (!device) {
+    std::fprintf(stderr, "trellis runtime: a collective failed outside a "
+                         "device thread\n");
+    std::abort();
+  }
+  std::longjmp(device->abortJump, 1);
+}
+
+Communicator::~Communicator() = default;
+
+/// The device a runtime call comes from; aborts the process if none (the
+/// JIT'd function was called outside a Session).
+static DeviceContext &requireDevice(const char *what) {
+  DeviceContext *device = currentDevice();
+  if (!device) {
+    std::fprintf(stderr,
+                 "trellis runtime: %s called outside a device thread\n", what);
+    std::abort();
+  }
+  return *device;
+}
+
+static std::string siteName(const DeviceContext &device, int64_t site) {
+  if (device.sites && site >= 0 &&
+      site < static_cast<int64_t>(device.sites->size()))
+    return (*device.sites)[site].describe();
+  return "collective site #" + std::to_string(site);
+}
+
+/// Closes the compute span that ends now and returns the current time.
+static double markComputeEnd(DeviceContext &device) {
+  double now = nowUs();
+  if (device.tracing && now > device.lastMarkUs)
+    device.events.push_back({"compute", "compute",
+                             device.lastMarkUs - device.originUs,
+                             now - device.lastMarkUs, 0});
+  return now;
+}
+
+static void recordSpan(DeviceContext &device, int64_t site, const char *category,
+                       double startUs, int64_t bytes) {
+  double end = nowUs();
+  if (device.tracing) {
+    std::string name = device.sites && site >= 0 &&
+                               site < static_cast<int64_t>(device.sites->size())
+                           ? (*device.sites)[site].opName
+                           : std::string("collective");
+    device.events.push_back(
+        {name, category, startUs - device.originUs, end - startUs, bytes});
+  }
+  device.lastMarkUs = end;
+}
+
+static bool runCollective(CollectiveKind kind, int64_t site, int64_t axes,
+                          int32_t dtype, int32_t reduction,
+                          std::initializer_list<int64_t> geometry,
+                          int64_t count, int64_t in, int64_t out) {
+  DeviceContext &device = requireDevice(kindName(kind));
+  if (dtypeSize(dtype) == 0) {
+    device.comm->fail(siteName(device, site) + ": unsupported element type code " +
+                      std::to_string(dtype));
+    return false;
+  }
+  if ((kind == CollectiveKind::AllReduce ||
+       kind == CollectiveKind::ReduceScatter) &&
+      !canReduce(dtype, reduction)) {
+    device.comm->fail(siteName(device, site) + ": this reduction is not "
+                      "supported for " + dtypeName(dtype));
+    return false;
+  }
+  CollectiveDesc desc;
+  desc.site = site;
+  desc.kind = kind;
+  desc.axes = axes;
+  desc.dtype = dtype;
+  desc.reduction = reduction;
+  int i = 0;
+  for (int64_t g : geometry)
+    desc.geometry[i++] = g;
+  desc.bytes = count * dtypeSize(dtype);
+  double start = markComputeEnd(device);
+  bool ok = device.comm->execute(device, desc, reinterpret_cast<const void *>(in),
+                                 reinterpret_cast<void *>(out));
+  if (ok) {
+    ++device.collectives;
+    recordSpan(device, site, "collective", start, desc.bytes);
+  }
+  return ok;
+}
+
+//===----------------------------------------------------------------------===//
+// C ABI
+//===----------------------------------------------------------------------===//
+
+extern "C" {
+
+int32_t trellis_rt_abi_version(void) { return TRELLIS_RT_ABI_VERSION; }
+
+void trellis_rt_all_reduce(int64_t site, int64_t axes, int32_t dtype,
+                           int32_t reduction, int64_t in, int64_t out,
+                           int64_t count) {
+  if (!runCollective(CollectiveKind::AllReduce, site, axes, dtype, reduction,
+                     {count}, count, in, out))
+    abortDevice();
+}
+
+void trellis_rt_all_gather(int64_t site, int64_t axes, int32_t dtype,
+                           int64_t in, int64_t out, int64_t outer,
+                           int64_t inner) {
+  if (!runCollective(CollectiveKind::AllGather, site, axes, dtype, 0,
+                     {outer, inner}, outer * inner, in, out))
+    abortDevice();
+}
+
+void trellis_rt_reduce_scatter(int64_t site, int64_t axes, int32_t dtype,
+                               int32_t reduction, int64_t in, int64_t out,
+                               int64_t outer, int64_t inner) {
+  if (!runCollective(CollectiveKind::ReduceScatter, site, axes, dtype,
+                     reduction, {outer, inner}, outer * inner, in, out))
+    abortDevice();
+}
+
+void trellis_rt_all_to_all(int64_t site, int64_t axes, int32_t dtype,
+                           int64_t in, int64_t out, int64_t splitOuter,
+                           int64_t splitInner, int64_t concatOuter,
+                           int64_t concatInner) {
+  if (!runCollective(CollectiveKind::AllToAll, site, axes, dtype, 0,
+                     {splitOuter, splitInner, concatOuter, concatInner},
+                     splitOuter * splitInner, in, out))
+    abortDevice();
+}
+
+void trellis_rt_ppermute(int64_t site, int64_t axes, int32_t dtype, int64_t in,
+                         int64_t out, int64_t count) {
+  if (!runCollective(CollectiveKind::Ppermute, site, axes, dtype, 0, {count},
+                     count, in, out))
+    abortDevice();
+}
+
+int64_t trellis_rt_ppermute_start(int64_t site, int64_t axes, int32_t dtype,
+                                  int64_t in, int64_t count) {
+  DeviceContext &device = requireDevice("trellis_rt_ppermute_start");
+  CollectiveDesc desc;
+  desc.site = site;
+  desc.kind = CollectiveKind::Ppermute;
+  desc.axes = axes;
+  desc.dtype = dtype;
+  desc.geometry[0] = count;
+  desc.bytes = count * dtypeSize(dtype);
+  double start = markComputeEnd(device);
+  int64_t handle =
+      device.comm->startPermute(device, desc, reinterpret_cast<const void *>(in));
+  if (handle < 0)
+    abortDevice();
+  recordSpan(device, site, "transfer", start, desc.bytes);
+  return handle;
+}
+
+void trellis_rt_ppermute_wait(int64_t handle, int64_t out) {
+  DeviceContext &device = requireDevice("trellis_rt_ppermute_wait");
+  double start = markComputeEnd(device);
+  if (!device.comm->waitPermute(device, handle, reinterpret_cast<void *>(out)))
+    abortDevice();
+  ++device.collectives;
+  recordSpan(device, -1, "wait", start, 0);
+  if (device.tracing)
+    device.events.back().name = "ppermute wait";
+}
+
+int64_t trellis_rt_axis_index(int64_t axes) {
+  DeviceContext &device = requireDevice("trellis_rt_axis_index");
+  return device.mesh->rankInGroup(device.position, unpackAxes(axes));
+}
+
+/// Strided copy between two memrefs of any rank; the symbol the upstream
+/// memref-to-LLVM lowering calls for copies it cannot do with memcpy.
+struct UnrankedDescriptor {
+  int64_t rank;
+  void *descriptor;
+};
+
+void memrefCopy(int64_t elemSize, UnrankedDescriptor *src,
+                UnrankedDescriptor *dst) {
+  int64_t rank = src->rank;
+  auto *s = static_cast<int64_t *>(src->descriptor);
+  auto *d = static_cast<int64_t *>(dst->descriptor);
+  char *sData = reinterpret_cast<char *>(s[1]) + s[2] * elemSize;
+  char *dData = reinterpret_cast<char *>(d[1]) + d[2] * elemSize;
+  if (rank == 0) {
+    std::memcpy(dData, sData, elemSize);
+    return;
+  }
+  const int64_t *sizes = s + 3;
+  const int64_t *sStrides = s + 3 + rank;
+  const int64_t *dStrides = d + 3 + rank;
+  for (int64_t i = 0; i < rank; ++i)
+    if (sizes[i] == 0)
+      return;
+  std::vector<int64_t> idx(rank, 0);
+  while (true) {
+    int64_t so = 0, dof = 0;
+    for (int64_t i = 0; i < rank; ++i) {
+      so += idx[i] * sStrides[i];
+      dof += idx[i] * dStrides[i];
+    }
+    std::memcpy(dData + dof * elemSize, sData + so * elemSize, elemSize);
+    int64_t i = rank - 1;
+    for (; i >= 0; --i) {
+      if (++idx[i] < sizes[i])
+        break;
+      idx[i] = 0;
+    }
+    if (i < 0)
+      break;
+  }
+}
+
+} // extern "C"
+
+//===----------------------------------------------------------------------===//
+// Session
+//===----------------------------------------------------------------------===//
+
+Session::Session(MeshShape mesh, std::vector<SiteInfo> sites,
+                 SessionOptions options)
+    : mesh_(std::move(mesh)), sites_(std::move(sites)),
+      options_(std::move(options)) {}
+
+Session::~Session() = default;
+
+bool Session::run(Entry entry, const std::vector<void **> &args,
+                  std::string &error) {
+  const int64_t n = mesh_.numDevices();
+  if (static_cast<int64_t>(args.size()) != n) {
+    error = "internal error: " + std::to_string(args.size()) +
+            " argument lists for " + std::to_string(n) + " devices";
+    return false;
+  }
+  std::unique_ptr<Communicator> comm =
+      createInProcessCommunicator(mesh_, sites_, options_.link);
+  devices_.clear();
+  const double origin = nowUs();
+  for (int64_t p = 0; p < n; ++p) {
+    auto device = std::make_unique<DeviceContext>();
+    device->position = p;
+    device->deviceId = mesh_.deviceAt(p);
+    device->comm = comm.get();
+    device->mesh = &mesh_;
+    device->sites = &sites_;
+    device->tracing = options_.trace;
+    device->originUs = origin;
+    devices_.push_back(std::move(device));
+  }
+
+  std::atomic<int64_t> finished{0};
+  std::vector<std::thread> threads;
+  threads.reserve(n);
+  for (int64_t p = 0; p < n; ++p) {
+    threads.emplace_back([&, p] {
+      DeviceContext &device = *devices_[p];
+      setCurrentDevice(&device);
+      device.lastMarkUs = nowUs();
+      if (setjmp(device.abortJump) == 0) {
+        entry(args[p]);
+        markComputeEnd(device);
+      }
+      comm->deviceFinished(device);
+      setCurrentDevice(nullptr);
+      ++finished;
+    });
+  }
+
+  // Wait, printing progress on long runs and enforcing the time limit.
+  double lastProgress = origin;
+  bool timedOut = false;
+  while (finished.load() < n) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    double now = nowUs();
+    double elapsed = (now - origin) * 1e-6;
+    if (options_.progress && now - lastProgress >= 1e6) {
+      lastProgress = now;
+      std::fprintf(stderr,
+                   "[trellis] running on %lld devices: %.1f s, %lld/%lld "
+                   "finished, %lld collectives done\n",
+                   (long long)n, elapsed, (long long)finished.load(),
+                   (long long)n, (long long)collectivesCompleted());
+    }
+    if (!timedOut && options_.timeoutSeconds > 0 &&
+        elapsed > options_.timeoutSeconds) {
+      timedOut = true;
+      comm->fail("the run exceeded the time limit of " +
+                 std::to_string(static_cast<int>(options_.timeoutSeconds)) +
+                 " s (--timeout)");
+    }
+    if (timedOut && elapsed > options_.timeoutSeconds + 5) {
+      // A device is stuck in compiled code that never reaches the runtime
+      // again; it cannot be interrupted, so the process ends here.
+      std::string message;
+      comm->hasFailed(&message);
+      std::fprintf(stderr, "error: %s; %lld device(s) did not stop\n",
+                   message.c_str(), (long long)(n - finished.load()));
+      std::fflush(stderr);
+      std::_Exit(3);
+    }
+  }
+  for (std::thread &thread : threads)
+    thread.join();
+  std::string message;
+  if (comm->hasFailed(&message)) {
+    error = message;
+    return false;
+  }
+  return true;
+}
+
+std::vector<std::vector<TraceEvent>> Session::traces() const {
+  std::vector<std::vector<TraceEvent>> result(mesh_.numDevices());
+  for (const auto &device : devices_)
+    result[device->deviceId] = device->events;
+  return result;
+}
+
+int64_t Session::collectivesCompleted() const {
+  int64_t total = 0;
+  for (const auto &device : devices_)
+    total += device->collectives.load();
+  return total;
+}
+
+//===----------------------------------------------------------------------===//
+// Traces
+//===----------------------------------------------------------------------===//
+
+static std::string jsonEscape(const std::string &text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+    case '"':
+      out += "\\\"";
+      break;
+    case '\\':
+      out += "\\\\";
+      break;
+    case '\n':
+      out += "\\n";
+      break;
+    default:
+      if (static_cast<unsigned char>(c) < 0x20) {
+        char buf[8];
+        std::snprintf(buf, sizeof(buf), "\\u%04x", c);
+        out += buf;
+      } else {
+        out += c;
+      }
+    }
+  }
+  return out;
+}
+
+bool mlir::trellis::rt::writeChromeTrace(
+    const std::string &path, const MeshShape &mesh,
+    const std::vector<std::vector<TraceEvent>> &events, std::string &error) {
+  FILE *file = std::fopen(path.c_str(), "w");
+  if (!file) {
+    error = "cannot write trace file '" + path + "': " + std::strerror(errno);
+    return false;
+  }
+  std::fprintf(file, "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [\n");
+  std::fprintf(file, "  {\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 0, "
+                     "\"args\": {\"name\": \"trellis mesh\"}}");
+  for (size_t device = 0; device < events.size(); ++device) {
+    int64_t position = mesh.positionOf(device);
+    std::string label = "device " + std::to_string(device);
+    if (position >= 0 && mesh.numAxes() > 0) {
+      std::vector<int64_t> coords = mesh.coords(position);
+      label += " (";
+      for (int a = 0; a < mesh.numAxes(); ++a)
+        label += (a ? ", " : "") + mesh.axisNames[a] + "=" +
+                 std::to_string(coords[a]);
+      label += ")";
+    }
+    std::fprintf(file,
+                 ",\n  {\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 0, "
+                 "\"tid\": %zu, \"args\": {\"name\": \"%s\"}}",
+                 device, jsonEscape(label).c_str());
+    std::fprintf(file,
+                 ",\n  {\"name\": \"thread_sort_index\", \"ph\": \"M\", "
+                 "\"pid\": 0, \"tid\": %zu, \"args\": {\"sort_index\": %zu}}",
+                 device, device);
+    for (const TraceEvent &event : events[device])
+      std::fprintf(file,
+                   ",\n  {\"name\": \"%s\", \"cat\": \"%s\", \"ph\": \"X\", "
+                   "\"pid\": 0, \"tid\": %zu, \"ts\": %.3f, \"dur\": %.3f, "
+                   "\"args\": {\"bytes\": %lld}}",
+                   jsonEscape(event.name).c_str(),
+                   jsonEscape(event.category).c_str(), device, event.startUs,
+                   event.durUs, (long long)event.bytes);
+  }
+  std::fprintf(file, "\n]}\n");
+  if (std::fclose(file) != 0) {
+    error = "cannot write trace file '" + path + "'";
+    return false;
+  }
+  return true;
+}

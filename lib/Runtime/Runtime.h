@@ -1,0 +1,170 @@
+//===- Runtime.h - Host side of the Trellis runtime -------------*- C++ -*-===//
+//
+// The C++ API the executor uses to run a JIT-compiled device function on
+// every device of a mesh: sessions, device contexts, the Communicator
+// interface that collectives go through, and traces. JIT'd code talks to the
+// runtime only through the C ABI in TrellisRuntime.h.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRELLIS_LIB_RUNTIME_RUNTIME_H
+#define TRELLIS_LIB_RUNTIME_RUNTIME_H
+
+#include "lib/Runtime/MeshMath.h"
+
+#include <atomic>
+#include <csetjmp>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mlir::trellis::rt {
+
+/// Size in bytes and name of a TRELLIS_RT_* element type (0 if unknown).
+int64_t dtypeSize(int32_t dtype);
+const char *dtypeName(int32_t dtype);
+
+enum class CollectiveKind { AllReduce, AllGather, ReduceScatter, AllToAll, Ppermute };
+const char *kindName(CollectiveKind kind);
+
+/// One collective call as a device makes it.
+struct CollectiveDesc {
+  int64_t site = -1;
+  CollectiveKind kind = CollectiveKind::AllReduce;
+  int64_t axes = 0; ///< packed axis list
+  int32_t dtype = 0;
+  int32_t reduction = 0;
+  /// AllReduce/Ppermute: {count}; AllGather/ReduceScatter: {outer, inner};
+  /// AllToAll: {splitOuter, splitInner, concatOuter, concatInner}.
+  int64_t geometry[4] = {0, 0, 0, 0};
+  /// Bytes this device sends or receives, for traces and reports.
+  int64_t bytes = 0;
+};
+
+/// What the host knows about a collective op of the program.
+struct SiteInfo {
+  std::string opName;   ///< e.g. "spmd.psum"
+  std::string location; ///< e.g. "prog.mlir:12:5"
+  /// ppermute (source, target) pairs, as ranks in the group.
+  std::vector<std::pair<int64_t, int64_t>> pairs;
+  std::string describe() const { return opName + " at " + location; }
+};
+
+/// A span on a device's timeline.
+struct TraceEvent {
+  std::string name;
+  std::string category; ///< "compute", "collective" or "transfer"
+  double startUs = 0;
+  double durUs = 0;
+  int64_t bytes = 0;
+};
+
+class Communicator;
+
+/// Per-device state, reachable from runtime calls through a thread-local.
+struct DeviceContext {
+  int64_t position = 0; ///< row-major mesh position
+  int64_t deviceId = 0;
+  Communicator *comm = nullptr;
+  const MeshShape *mesh = nullptr;
+  const std::vector<SiteInfo> *sites = nullptr;
+  std::jmp_buf abortJump;
+  bool tracing = false;
+  double originUs = 0;     ///< session start, for trace timestamps
+  double lastMarkUs = 0;   ///< end of the last runtime call (compute spans)
+  std::vector<TraceEvent> events;
+  std::atomic<int64_t> collectives{0}; ///< collectives completed
+};
+
+/// The device the calling thread runs, or null outside a device.
+DeviceContext *currentDevice();
+void setCurrentDevice(DeviceContext *device);
+
+/// Microseconds on a monotonic clock.
+double nowUs();
+
+/// Ends the calling device's run after an error has been recorded: unwinds
+/// to the session (no C++ objects may be live between the runtime entry and
+/// this call).
+[[noreturn]] void abortDevice();
+
+/// Moves the data of collectives between devices.
+class Communicator {
+public:
+  virtual ~Communicator();
+  /// Runs one collective for `device`. Returns false when the run must stop
+  /// (mismatch, deadlock, another device failed); the error is recorded.
+  virtual bool execute(DeviceContext &device, const CollectiveDesc &desc,
+                       const void *in, void *out) = 0;
+  /// Starts an asynchronous ppermute; returns a handle, or -1 on failure.
+  virtual int64_t startPermute(DeviceContext &device,
+                               const CollectiveDesc &desc, const void *in) = 0;
+  virtual bool waitPermute(DeviceContext &device, int64_t handle,
+                           void *out) = 0;
+  /// The device's function returned.
+  virtual void deviceFinished(DeviceContext &device) = 0;
+  /// Records an error and stops every device at its next runtime call.
+  virtual void fail(const std::string &message) = 0;
+  /// Whether the run has failed, and why (the first error recorded).
+  virtual bool hasFailed(std::string *message) = 0;
+};
+
+/// How the in-process interconnect is modelled (issue 7); all zero means
+/// plain shared-memory copies.
+struct LinkModel {
+  double latencyUs = 0;
+  double bandwidthGBps = 0; ///< per link, each direction; 0 = unlimited
+  bool enabled() const { return latencyUs > 0 || bandwidthGBps > 0; }
+};
+
+struct SessionOptions {
+  /// A run that takes longer is stopped and reported (0: no limit).
+  double timeoutSeconds = 300;
+  bool trace = false;
+  /// Print a progress line to stderr on runs longer than a second.
+  bool progress = false;
+  LinkModel link;
+};
+
+/// Runs a device entry point on one thread per device of a mesh, collectives
+/// meeting in shared memory.
+class Session {
+public:
+  using Entry = void (*)(void **);
+
+  Session(MeshShape mesh, std::vector<SiteInfo> sites, SessionOptions options);
+  ~Session();
+
+  /// Calls `entry(args[p])` on the device at each mesh position p. Returns
+  /// false with `error` set if any device failed, the devices disagreed on a
+  /// collective, they deadlocked or the run timed out.
+  bool run(Entry entry, const std::vector<void **> &args, std::string &error);
+
+  const MeshShape &mesh() const { return mesh_; }
+  /// Per device id, the events of the last run (when tracing).
+  std::vector<std::vector<TraceEvent>> traces() const;
+  int64_t collectivesCompleted() const;
+
+private:
+  MeshShape mesh_;
+  std::vector<SiteInfo> sites_;
+  SessionOptions options_;
+  std::vector<std::unique_ptr<DeviceContext>> devices_;
+};
+
+/// Writes Chrome/Perfetto trace JSON: one track per device.
+bool writeChromeTrace(const std::string &path, const MeshShape &mesh,
+                      const std::vector<std::vector<TraceEvent>> &events,
+                      std::string &error);
+
+/// Creates the in-process communicator used by Session.
+std::unique_ptr<Communicator>
+createInProcessCommunicator(const MeshShape &mesh,
+                            const std::vector<SiteInfo> &sites,
+                            const LinkModel &link);
+
+} // namespace mlir::trellis::rt
+
+#endif // TRELLIS_LIB_RUNTIME_RUNTIME_H
