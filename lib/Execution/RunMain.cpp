@@ -49,6 +49,10 @@ cl::opt<int64_t> randomSeed(
 cl::opt<std::string> outputDir("output-dir",
                                cl::desc("Write each result as DIR/outN.npy"),
                                cl::value_desc("DIR"), cl::cat(category));
+cl::opt<bool> saveInputs("save-inputs",
+                         cl::desc("Also write the inputs as DIR/argN.npy "
+                                  "(with --output-dir)"),
+                         cl::cat(category));
 cl::opt<bool> printResults("print",
                            cl::desc("Print the results (the default without "
                                     "--output-dir)"),
@@ -197,14 +201,22 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
                         .count());
   }
 
+  if (!outputDir.empty())
+    if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
+      return fail("cannot create '" + outputDir + "': " + ec.message());
   if (!traceFile.empty() &&
       !rt::writeChromeTrace(traceFile, exec->mesh(), exec->traces(),
                             errorMessage))
     return fail(errorMessage);
 
+  if (!outputDir.empty() && saveInputs)
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      llvm::SmallString<256> path(outputDir);
+      llvm::sys::path::append(path, "arg" + std::to_string(i) + ".npy");
+      if (!writeNpy(path.str().str(), inputs[i], errorMessage))
+        return fail(errorMessage);
+    }
   if (!outputDir.empty()) {
-    if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
-      return fail("cannot create '" + outputDir + "': " + ec.message());
     for (size_t j = 0; j < outputs.size(); ++j) {
       llvm::SmallString<256> path(outputDir);
       llvm::sys::path::append(path, "out" + std::to_string(j) + ".npy");

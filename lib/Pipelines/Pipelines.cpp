@@ -11,9 +11,9 @@ std::string mlir::trellis::lowerToLLVMPipelineText(const LowerToLLVMOptions &opt
   text += "spmd-erase-variance,canonicalize,cse,";
   text += std::string("spmd-to-runtime{async-ppermute=") +
           (options.asyncPpermute ? "true" : "false") + "},";
-  // Tensor-level cleanups the bufferizer and the loop lowering need.
-  text += "canonicalize,";
-  text += "one-shot-bufferize{bufferize-function-boundaries "
+  // Elementwise arith/math on tensors become linalg so they bufferize.
+  text += "convert-elementwise-to-linalg,canonicalize,";
+  text += "one-shot-bufferize{bufferize-function-boundaries allow-return-allocs-from-loops "
           "function-boundary-type-conversion=identity-layout-map},";
   text += "buffer-results-to-out-params{hoist-static-allocs modify-public-functions},";
   text += "canonicalize,cse,";
