@@ -22,7 +22,7 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.trellis_tools_dir, config.llvm_tools_dir]
-tools = ["trellis-opt", "trellis-run"]
+tools = ["trellis-opt", "trellis-run", "not", "count", "split-file"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 if config.trellis_has_mpi:

@@ -147,6 +147,7 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
   options.session.timeoutSeconds = timeoutSeconds;
   options.session.trace = !traceFile.empty();
   options.session.progress = !quiet;
+  options.session.catchSignals = true;
   options.session.link.latencyUs = latencyUs;
   options.session.link.bandwidthGBps = bandwidthGBps;
 

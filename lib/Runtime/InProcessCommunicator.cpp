@@ -115,7 +115,8 @@ private:
 
   // All of these run with mu_ held.
   void failLocked(const std::string &message);
-  bool checkArrival(const Rendezvous &rv, int64_t rank, int64_t axes);
+  std::string describeMismatch(const Rendezvous &rv, int64_t axes) const;
+  bool checkComplete(const Rendezvous &rv, int64_t axes);
   void checkStuckLocked();
   void work(const Rendezvous &rv, int64_t rank, const CollectiveDesc &desc);
   /// Modelled duration of a collective on the interconnect.
@@ -163,40 +164,57 @@ void InProcessCommunicator::failLocked(const std::string &message) {
   cv_.notify_all();
 }
 
-/// Checks the newest arrival against the first one. Returns false (after
-/// failing) on a mismatch.
-bool InProcessCommunicator::checkArrival(const Rendezvous &rv, int64_t rank,
-                                         int64_t axes) {
-  int64_t first = -1;
-  for (int64_t k = 0; k < rv.n; ++k)
-    if (rv.arrived[k] && k != rank) {
-      first = k;
-      break;
+/// Describes the devices of `rv` that arrived, grouped by the site they
+/// reached (ordered by their lowest device), or "" when they all agree.
+std::string InProcessCommunicator::describeMismatch(const Rendezvous &rv,
+                                                    int64_t axes) const {
+  std::vector<int64_t> sites;
+  std::vector<std::vector<int64_t>> devices;
+  for (int64_t k = 0; k < rv.n; ++k) {
+    if (!rv.arrived[k])
+      continue;
+    int64_t site = rv.descs[k].site;
+    auto it = std::find(sites.begin(), sites.end(), site);
+    if (it == sites.end()) {
+      sites.push_back(site);
+      devices.push_back({});
+      it = sites.end() - 1;
     }
-  if (first < 0)
-    return true;
-  const CollectiveDesc &a = rv.descs[first];
-  const CollectiveDesc &b = rv.descs[rank];
-  if (a.site != b.site || a.kind != b.kind) {
-    std::vector<int64_t> same, other;
-    for (int64_t k = 0; k < rv.n; ++k)
-      if (rv.arrived[k])
-        (rv.descs[k].site == a.site ? same : other).push_back(rv.members[k]);
-    failLocked("collective mismatch in " + groupName(rv, axes) + ": " +
-               deviceList(same) + " reached " + siteName(a.site) + ", but " +
-               deviceList(other) + " reached " + siteName(b.site));
+    devices[it - sites.begin()].push_back(rv.members[k]);
+  }
+  if (sites.size() <= 1)
+    return "";
+  std::string text = "collective mismatch in " + groupName(rv, axes) + ": ";
+  for (size_t g = 0; g < sites.size(); ++g) {
+    if (g)
+      text += g + 1 == sites.size() ? ", but " : ", ";
+    text += deviceList(devices[g]) + " reached " + siteName(sites[g]);
+  }
+  return text;
+}
+
+/// Checks a complete rendezvous: every member reached the same site with
+/// the same shape. Returns false (after failing) otherwise.
+bool InProcessCommunicator::checkComplete(const Rendezvous &rv, int64_t axes) {
+  std::string mismatch = describeMismatch(rv, axes);
+  if (!mismatch.empty()) {
+    failLocked(mismatch);
     return false;
   }
-  if (a.dtype != b.dtype ||
-      !std::equal(std::begin(a.geometry), std::end(a.geometry),
-                  std::begin(b.geometry))) {
-    failLocked("devices disagree on the shape of " + siteName(a.site) +
-               " in " + groupName(rv, axes) + ": " +
-               deviceName(rv.members[first]) + " passes " +
-               std::to_string(a.bytes) + " bytes of " + dtypeName(a.dtype) +
-               ", " + deviceName(rv.members[rank]) + " passes " +
-               std::to_string(b.bytes) + " bytes of " + dtypeName(b.dtype));
-    return false;
+  const CollectiveDesc &a = rv.descs[0];
+  for (int64_t k = 1; k < rv.n; ++k) {
+    const CollectiveDesc &b = rv.descs[k];
+    if (a.dtype != b.dtype ||
+        !std::equal(std::begin(a.geometry), std::end(a.geometry),
+                    std::begin(b.geometry))) {
+      failLocked("devices disagree on the shape of " + siteName(a.site) +
+                 " in " + groupName(rv, axes) + ": " +
+                 deviceName(rv.members[0]) + " passes " +
+                 std::to_string(a.bytes) + " bytes of " + dtypeName(a.dtype) +
+                 ", " + deviceName(rv.members[k]) + " passes " +
+                 std::to_string(b.bytes) + " bytes of " + dtypeName(b.dtype));
+      return false;
+    }
   }
   return true;
 }
@@ -204,39 +222,69 @@ bool InProcessCommunicator::checkArrival(const Rendezvous &rv, int64_t rank,
 void InProcessCommunicator::checkStuckLocked() {
   if (aborted_)
     return;
-  // A rendezvous waiting for a device that has finished can never complete.
-  for (auto &[key, rv] : table_) {
-    std::vector<int64_t> waiting;
-    int64_t finished = -1;
-    int64_t site = -1;
-    for (int64_t k = 0; k < rv->n; ++k) {
-      if (rv->arrived[k]) {
-        waiting.push_back(rv->members[k]);
-        site = rv->descs[k].site;
-      } else if (state_[rv->members[k]] == State::Finished) {
-        finished = rv->members[k];
-      }
-    }
-    if (finished >= 0 && !rv->ready) {
-      failLocked(deviceName(finished) + " finished without reaching " +
-                 siteName(site) + ", which " + deviceList(waiting) +
-                 (waiting.size() == 1 ? " waits in" : " wait in") + " (" +
-                 groupName(*rv, key.axes) + ")");
-      return;
-    }
-  }
-  // Every running device waits for another: nothing can progress.
+  // Only a quiescent mesh is stuck: every device that has not finished
+  // waits for another. Diagnosing then (not at the first wait) makes the
+  // report complete and independent of thread timing.
   int64_t waiting = 0;
   for (State s : state_)
     waiting += s == State::Waiting;
-  if (live_ > 0 && waiting == live_) {
-    std::string report = "deadlock: every running device waits for a "
-                         "collective that another device never reaches:";
-    for (int64_t p = 0; p < mesh_.numDevices(); ++p)
-      if (state_[p] == State::Waiting)
-        report += "\n  " + deviceName(p) + " waits in " + waitingOn_[p];
-    failLocked(report);
+  if (waiting == 0 || waiting != live_)
+    return;
+  // Rendezvous in order of their lowest waiting device.
+  std::vector<std::pair<int64_t, std::pair<InstanceKey, Rendezvous *>>> open;
+  for (auto &[key, rv] : table_) {
+    int64_t lowest = -1;
+    for (int64_t k = 0; k < rv->n; ++k)
+      if (rv->arrived[k]) {
+        int64_t id = mesh_.deviceAt(rv->members[k]);
+        if (lowest < 0 || id < lowest)
+          lowest = id;
+      }
+    if (lowest >= 0 && !rv->ready)
+      open.push_back({lowest, {key, rv.get()}});
   }
+  std::sort(open.begin(), open.end(),
+            [](const auto &a, const auto &b) { return a.first < b.first; });
+  // Devices that reached different collectives at the same step.
+  for (auto &[lowest, entry] : open) {
+    std::string mismatch = describeMismatch(*entry.second, entry.first.axes);
+    if (!mismatch.empty()) {
+      failLocked(mismatch);
+      return;
+    }
+  }
+  // A collective waiting for a device that has finished.
+  for (auto &[lowest, entry] : open) {
+    Rendezvous &rv = *entry.second;
+    std::vector<int64_t> arrived, finished;
+    int64_t site = -1;
+    for (int64_t k = 0; k < rv.n; ++k) {
+      if (rv.arrived[k]) {
+        arrived.push_back(rv.members[k]);
+        site = rv.descs[k].site;
+      } else if (state_[rv.members[k]] == State::Finished) {
+        finished.push_back(rv.members[k]);
+      }
+    }
+    if (!finished.empty()) {
+      failLocked(deviceList(finished) + " finished without reaching " +
+                 siteName(site) + ", which " + deviceList(arrived) +
+                 (arrived.size() == 1 ? " waits in" : " wait in") + " (" +
+                 groupName(rv, entry.first.axes) + ")");
+      return;
+    }
+  }
+  // Otherwise the waits form cycles.
+  std::string report = "deadlock: every running device waits for a "
+                       "collective that another device never reaches:";
+  std::vector<std::pair<int64_t, int64_t>> byId;
+  for (int64_t p = 0; p < mesh_.numDevices(); ++p)
+    if (state_[p] == State::Waiting)
+      byId.push_back({mesh_.deviceAt(p), p});
+  std::sort(byId.begin(), byId.end());
+  for (auto [id, p] : byId)
+    report += "\n  " + deviceName(p) + " waits in " + waitingOn_[p];
+  failLocked(report);
 }
 
 double InProcessCommunicator::modelledUs(const CollectiveDesc &desc,
@@ -364,9 +412,9 @@ bool InProcessCommunicator::execute(DeviceContext &device,
     rv->descs[rank] = desc;
     rv->arrived[rank] = true;
     ++rv->numArrived;
-    if (!checkArrival(*rv, rank, desc.axes))
-      return false;
     if (rv->numArrived == n) {
+      if (!checkComplete(*rv, desc.axes))
+        return false;
       rv->ready = true;
       cv_.notify_all();
     } else {

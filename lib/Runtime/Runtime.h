@@ -125,6 +125,9 @@ struct SessionOptions {
   bool trace = false;
   /// Print a progress line to stderr on runs longer than a second.
   bool progress = false;
+  /// Report a device that crashes (SIGSEGV, SIGFPE, SIGBUS, SIGILL) by
+  /// name and end the process with status 1, instead of dying silently.
+  bool catchSignals = false;
   LinkModel link;
 };
 
