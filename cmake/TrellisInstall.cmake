@@ -1,1 +1,40 @@
-# placeholder
+# Install rules and the exported CMake package: another project does
+#   find_package(Trellis REQUIRED CONFIG)
+#   target_link_libraries(my-tool PRIVATE Trellis::TrellisRegistration)
+# and gets the dialects, passes, pipelines and runtime with their headers.
+include(CMakePackageConfigHelpers)
+include(GNUInstallDirs)
+
+set(CMAKE_INSTALL_RPATH_USE_LINK_PATH ON)
+
+get_property(trellis_libs GLOBAL PROPERTY TRELLIS_EXPORTED_LIBS)
+install(TARGETS ${trellis_libs} EXPORT TrellisTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+
+# Headers keep their repository paths under include/trellis, generated ones
+# included, so `#include "dialects/spmd/IR/SpmdOps.h"` works the same
+# installed as in-tree.
+foreach(dir dialects lib)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}
+    DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/trellis
+    FILES_MATCHING PATTERN "*.h" PATTERN "*.td")
+  install(DIRECTORY ${PROJECT_BINARY_DIR}/${dir}
+    DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/trellis
+    FILES_MATCHING PATTERN "*.h.inc"
+    PATTERN "CMakeFiles" EXCLUDE)
+endforeach()
+
+set(TRELLIS_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/Trellis)
+install(EXPORT TrellisTargets NAMESPACE Trellis::
+  DESTINATION ${TRELLIS_CMAKE_DIR})
+configure_package_config_file(
+  ${PROJECT_SOURCE_DIR}/cmake/TrellisConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/TrellisConfig.cmake
+  INSTALL_DESTINATION ${TRELLIS_CMAKE_DIR})
+write_basic_package_version_file(
+  ${PROJECT_BINARY_DIR}/TrellisConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/TrellisConfig.cmake
+              ${PROJECT_BINARY_DIR}/TrellisConfigVersion.cmake
+        DESTINATION ${TRELLIS_CMAKE_DIR})

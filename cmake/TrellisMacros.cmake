@@ -19,6 +19,10 @@ function(trellis_add_library name)
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
     $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}>
     $<INSTALL_INTERFACE:include/trellis>)
+  # Debian's imported MLIR/LLVM targets carry no include directories;
+  # users of the installed package need them too.
+  target_include_directories(${name} SYSTEM PUBLIC
+    ${LLVM_INCLUDE_DIRS} ${MLIR_INCLUDE_DIRS})
   set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
   set_property(GLOBAL APPEND PROPERTY TRELLIS_EXPORTED_LIBS ${name})
 endfunction()

@@ -16,7 +16,8 @@ struct EraseMeshesPass
     : mlir::trellis::impl::TrellisEraseMeshesBase<EraseMeshesPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    for (auto mesh : llvm::make_early_inc_range(module.getOps<trellis::MeshOp>()))
+    for (auto mesh :
+         llvm::make_early_inc_range(module.getOps<trellis::MeshOp>()))
       mesh.erase();
     for (Operation &op : module.getBody()->getOperations()) {
       op.removeAttr(spmd::SpmdDialect::kMeshAttrName);

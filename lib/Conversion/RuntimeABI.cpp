@@ -30,9 +30,10 @@ std::optional<int32_t> mlir::trellis::getRuntimeDtype(Type type) {
   return std::nullopt;
 }
 
-func::FuncOp mlir::trellis::getOrDeclareRuntimeFunc(ModuleOp module, StringRef name,
-                                              TypeRange args,
-                                              TypeRange results) {
+func::FuncOp mlir::trellis::getOrDeclareRuntimeFunc(ModuleOp module,
+                                                    StringRef name,
+                                                    TypeRange args,
+                                                    TypeRange results) {
   if (auto existing = module.lookupSymbol<func::FuncOp>(name))
     return existing;
   OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
@@ -51,7 +52,7 @@ Value mlir::trellis::i32Const(OpBuilder &b, Location loc, int32_t value) {
 }
 
 Value mlir::trellis::bufferAddress(OpBuilder &b, Location loc, Value memref,
-                             SmallVectorImpl<Value> *strides) {
+                                   SmallVectorImpl<Value> *strides) {
   auto type = cast<MemRefType>(memref.getType());
   auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);

@@ -33,9 +33,9 @@ mlir::Value i32Const(mlir::OpBuilder &b, mlir::Location loc, int32_t value);
 
 /// The address of element 0 of `memref` (aligned pointer plus offset) as an
 /// i64, and its strides as i64 values (static or extracted).
-mlir::Value bufferAddress(mlir::OpBuilder &b, mlir::Location loc,
-                          mlir::Value memref,
-                          llvm::SmallVectorImpl<mlir::Value> *strides = nullptr);
+mlir::Value
+bufferAddress(mlir::OpBuilder &b, mlir::Location loc, mlir::Value memref,
+              llvm::SmallVectorImpl<mlir::Value> *strides = nullptr);
 
 } // namespace mlir::trellis
 

@@ -98,7 +98,8 @@ bool toTensorInfo(Type type, std::string name, TensorInfo &info,
 }
 
 void *alignedBuffer(int64_t bytes) {
-  size_t size = static_cast<size_t>((std::max<int64_t>(bytes, 1) + 63) / 64 * 64);
+  size_t size =
+      static_cast<size_t>((std::max<int64_t>(bytes, 1) + 63) / 64 * 64);
   void *p = std::aligned_alloc(64, size);
   if (p)
     std::memset(p, 0, size);
@@ -107,7 +108,8 @@ void *alignedBuffer(int64_t bytes) {
 
 /// A memref descriptor for the C interface: allocated and aligned pointers,
 /// offset, sizes, strides.
-std::vector<int64_t> descriptorFor(void *data, const std::vector<int64_t> &shape) {
+std::vector<int64_t> descriptorFor(void *data,
+                                   const std::vector<int64_t> &shape) {
   std::vector<int64_t> d(3 + 2 * shape.size());
   d[0] = reinterpret_cast<int64_t>(data);
   d[1] = reinterpret_cast<int64_t>(data);
@@ -161,7 +163,8 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
   for (Operation &op : body) {
     if (auto m = dyn_cast<spmd::ShardMapOp>(op)) {
       if (map) {
-        error = "@" + entryName + " has more than one spmd.shard_map; the "
+        error = "@" + entryName +
+                " has more than one spmd.shard_map; the "
                 "executor runs one (run trellis-partition to merge them)";
         return nullptr;
       }
@@ -193,14 +196,16 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
     for (auto [k, operand] : llvm::enumerate(map.getInputs())) {
       auto arg = dyn_cast<BlockArgument>(operand);
       if (!arg || arg.getOwner() != &body) {
-        error = "operand #" + std::to_string(k) + " of the spmd.shard_map in @" +
-                entryName + " is not a function argument";
+        error = "operand #" + std::to_string(k) +
+                " of the spmd.shard_map in @" + entryName +
+                " is not a function argument";
         return nullptr;
       }
       Operand o;
       o.funcArg = arg.getArgNumber();
       o.spec = toSpec(cast<trellis::SpecAttr>(map.getInSpecs()[k]), mesh);
-      auto local = cast<RankedTensorType>(map.getBodyBlock().getArgument(k).getType());
+      auto local =
+          cast<RankedTensorType>(map.getBodyBlock().getArgument(k).getType());
       o.local.assign(local.getShape().begin(), local.getShape().end());
       o.dtype = exec->inputs_[o.funcArg].dtype;
       exec->operands_.push_back(o);
@@ -223,8 +228,8 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
       }
       Result r;
       r.deviceResult = result.getResultNumber();
-      r.spec = toSpec(cast<trellis::SpecAttr>(map.getOutSpecs()[r.deviceResult]),
-                      mesh);
+      r.spec = toSpec(
+          cast<trellis::SpecAttr>(map.getOutSpecs()[r.deviceResult]), mesh);
       r.local = exec->deviceResultShapes_[r.deviceResult];
       r.dtype = exec->deviceResultTypes_[r.deviceResult];
       exec->results_.push_back(r);
@@ -235,11 +240,12 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
                                  mesh.getAxisSizes().end());
     if (mesh.getDeviceIds())
       exec->mesh_.deviceIds.assign(mesh.getDeviceIds()->begin(),
-                                    mesh.getDeviceIds()->end());
+                                   mesh.getDeviceIds()->end());
     deviceName = entryName + "_device";
   } else {
     if (hasSpmd) {
-      error = "@" + entryName + " uses trellis/spmd ops outside a shard_map; "
+      error = "@" + entryName +
+              " uses trellis/spmd ops outside a shard_map; "
               "run trellis-partition first";
       return nullptr;
     }
@@ -270,8 +276,8 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
   MLIRContext *ctx = module->getContext();
   PassManager pm(ctx);
   if (map) {
-    std::string outline = "spmd-outline-device-func{entry=" + entryName +
-                          " erase-host=true}";
+    std::string outline =
+        "spmd-outline-device-func{entry=" + entryName + " erase-host=true}";
     if (failed(parsePassPipeline(outline, pm))) {
       error = "internal error: cannot build the outlining pipeline";
       return nullptr;
@@ -336,13 +342,13 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
             llvm::toString(machine.takeError());
     return nullptr;
   }
-  auto transformer = makeOptimizingTransformer(options.optLevel, /*sizeLevel=*/0,
-                                               machine->get());
+  auto transformer = makeOptimizingTransformer(options.optLevel,
+                                               /*sizeLevel=*/0, machine->get());
   ExecutionEngineOptions engineOptions;
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
-  auto engine = ExecutionEngine::create(*module, engineOptions,
-                                        std::move(*machine));
+  auto engine =
+      ExecutionEngine::create(*module, engineOptions, std::move(*machine));
   if (!engine) {
     error = "JIT compilation failed: " + llvm::toString(engine.takeError());
     return nullptr;
@@ -354,17 +360,21 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
       symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
                                  llvm::JITSymbolFlags::Exported};
     };
-    add("trellis_rt_all_reduce", reinterpret_cast<void *>(&trellis_rt_all_reduce));
-    add("trellis_rt_all_gather", reinterpret_cast<void *>(&trellis_rt_all_gather));
+    add("trellis_rt_all_reduce",
+        reinterpret_cast<void *>(&trellis_rt_all_reduce));
+    add("trellis_rt_all_gather",
+        reinterpret_cast<void *>(&trellis_rt_all_gather));
     add("trellis_rt_reduce_scatter",
         reinterpret_cast<void *>(&trellis_rt_reduce_scatter));
-    add("trellis_rt_all_to_all", reinterpret_cast<void *>(&trellis_rt_all_to_all));
+    add("trellis_rt_all_to_all",
+        reinterpret_cast<void *>(&trellis_rt_all_to_all));
     add("trellis_rt_ppermute", reinterpret_cast<void *>(&trellis_rt_ppermute));
     add("trellis_rt_ppermute_start",
         reinterpret_cast<void *>(&trellis_rt_ppermute_start));
     add("trellis_rt_ppermute_wait",
         reinterpret_cast<void *>(&trellis_rt_ppermute_wait));
-    add("trellis_rt_axis_index", reinterpret_cast<void *>(&trellis_rt_axis_index));
+    add("trellis_rt_axis_index",
+        reinterpret_cast<void *>(&trellis_rt_axis_index));
     add("trellis_rt_matmul", reinterpret_cast<void *>(&trellis_rt_matmul));
     add("memrefCopy", reinterpret_cast<void *>(&memrefCopy));
     return symbols;
@@ -377,8 +387,8 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
     return nullptr;
   }
   exec->entryFn_ = *fn;
-  exec->session_ = std::make_unique<rt::Session>(exec->mesh_, exec->sites_,
-                                                 options.session);
+  exec->session_ =
+      std::make_unique<rt::Session>(exec->mesh_, exec->sites_, options.session);
   return exec;
 }
 
@@ -395,23 +405,28 @@ bool Executor::run(const std::vector<HostArray> &inputs,
       auto shapeText = [](const std::vector<int64_t> &s) {
         std::string t = "(";
         for (size_t k = 0; k < s.size(); ++k)
-          t += std::to_string(s[k]) + (s.size() == 1 ? "," : (k + 1 < s.size() ? ", " : ""));
+          t += std::to_string(s[k]) +
+               (s.size() == 1 ? "," : (k + 1 < s.size() ? ", " : ""));
         return t + ")";
       };
       error = "input " + inputs_[i].name + " must be " +
               numpyName(inputs_[i].dtype) + shapeText(inputs_[i].shape) +
-              ", got " + numpyName(inputs[i].dtype) + shapeText(inputs[i].shape);
+              ", got " + numpyName(inputs[i].dtype) +
+              shapeText(inputs[i].shape);
       return false;
     }
   }
 
   const int64_t devices = mesh_.numDevices();
   const size_t numArgs = operands_.size() + deviceResultShapes_.size();
-  std::vector<std::vector<void *>> buffers(devices, std::vector<void *>(numArgs));
+  std::vector<std::vector<void *>> buffers(devices,
+                                           std::vector<void *>(numArgs));
   std::vector<std::vector<std::vector<int64_t>>> descriptors(
       devices, std::vector<std::vector<int64_t>>(numArgs));
-  std::vector<std::vector<void *>> descPtrs(devices, std::vector<void *>(numArgs));
-  std::vector<std::vector<void *>> packed(devices, std::vector<void *>(numArgs));
+  std::vector<std::vector<void *>> descPtrs(devices,
+                                            std::vector<void *>(numArgs));
+  std::vector<std::vector<void *>> packed(devices,
+                                          std::vector<void *>(numArgs));
   std::vector<void **> args(devices);
   bool allocated = true;
   for (int64_t p = 0; p < devices; ++p) {

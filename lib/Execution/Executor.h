@@ -73,13 +73,13 @@ public:
 private:
   Executor() = default;
   struct Operand {
-    int funcArg = -1;              ///< which function argument feeds it
+    int funcArg = -1; ///< which function argument feeds it
     ::mlir::trellis::rt::Spec spec;
-    std::vector<int64_t> local;    ///< per-device shape
+    std::vector<int64_t> local; ///< per-device shape
     int32_t dtype = 0;
   };
   struct Result {
-    int deviceResult = -1;         ///< which device-function result
+    int deviceResult = -1; ///< which device-function result
     ::mlir::trellis::rt::Spec spec;
     std::vector<int64_t> local;
     int32_t dtype = 0;
@@ -89,8 +89,8 @@ private:
   ExecutorOptions options_;
   ::mlir::trellis::rt::MeshShape mesh_;
   std::vector<TensorInfo> inputs_, outputs_;
-  std::vector<Operand> operands_;          ///< device-function arguments
-  std::vector<Result> results_;            ///< per function result
+  std::vector<Operand> operands_; ///< device-function arguments
+  std::vector<Result> results_;   ///< per function result
   std::vector<std::vector<int64_t>> deviceResultShapes_;
   std::vector<int32_t> deviceResultTypes_;
   std::vector<::mlir::trellis::rt::SiteInfo> sites_;

@@ -25,7 +25,9 @@ int64_t HostArray::numElements() const {
   return n;
 }
 
-int64_t HostArray::elementBytes() const { return mlir::trellis::rt::dtypeSize(dtype); }
+int64_t HostArray::elementBytes() const {
+  return mlir::trellis::rt::dtypeSize(dtype);
+}
 
 void HostArray::allocate(int32_t type, std::vector<int64_t> dims) {
   dtype = type;
@@ -175,7 +177,8 @@ void HostArray::set(int64_t i, double value) {
     float f = static_cast<float>(value);
     uint32_t bits;
     std::memcpy(&bits, &f, 4);
-    uint16_t h = static_cast<uint16_t>((bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16);
+    uint16_t h =
+        static_cast<uint16_t>((bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16);
     std::memcpy(p, &h, 2);
     return;
   }
@@ -244,7 +247,7 @@ std::string mlir::trellis::exec::numpyName(int32_t dtype) {
 //===----------------------------------------------------------------------===//
 
 bool mlir::trellis::exec::readNpy(const std::string &path, HostArray &array,
-                            std::string &error) {
+                                  std::string &error) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = "cannot open '" + path + "': " + std::strerror(errno);
@@ -270,7 +273,8 @@ bool mlir::trellis::exec::readNpy(const std::string &path, HostArray &array,
       error = "'" + path + "': truncated header";
       return false;
     }
-    headerLen = len[0] | (len[1] << 8) | (len[2] << 16) | (uint32_t(len[3]) << 24);
+    headerLen =
+        len[0] | (len[1] << 8) | (len[2] << 16) | (uint32_t(len[3]) << 24);
   } else {
     error = "'" + path + "': unsupported .npy version " + std::to_string(major);
     return false;
@@ -298,7 +302,8 @@ bool mlir::trellis::exec::readNpy(const std::string &path, HostArray &array,
       return "";
     if (header[pos] == '\'') {
       size_t end = header.find('\'', pos + 1);
-      return end == std::string::npos ? "" : header.substr(pos + 1, end - pos - 1);
+      return end == std::string::npos ? ""
+                                      : header.substr(pos + 1, end - pos - 1);
     }
     if (header[pos] == '(') {
       size_t end = header.find(')', pos);
@@ -314,14 +319,15 @@ bool mlir::trellis::exec::readNpy(const std::string &path, HostArray &array,
     return false;
   }
   if (order.find("True") != std::string::npos) {
-    error = "'" + path + "': Fortran-order arrays are not supported (save "
+    error = "'" + path +
+            "': Fortran-order arrays are not supported (save "
             "with np.ascontiguousarray)";
     return false;
   }
   int32_t dtype = -1;
-  for (int32_t t : {TRELLIS_RT_F32, TRELLIS_RT_F64, TRELLIS_RT_F16,
-                    TRELLIS_RT_I32, TRELLIS_RT_I64, TRELLIS_RT_I16,
-                    TRELLIS_RT_I8, TRELLIS_RT_I1}) {
+  for (int32_t t :
+       {TRELLIS_RT_F32, TRELLIS_RT_F64, TRELLIS_RT_F16, TRELLIS_RT_I32,
+        TRELLIS_RT_I64, TRELLIS_RT_I16, TRELLIS_RT_I8, TRELLIS_RT_I1}) {
     std::string d = npyDescr(t);
     if (descr == d || (d[0] == '<' && descr == "=" + d.substr(1)) ||
         (d[0] == '|' && descr == d.substr(1)))
@@ -358,11 +364,14 @@ bool mlir::trellis::exec::readNpy(const std::string &path, HostArray &array,
   return true;
 }
 
-bool mlir::trellis::exec::writeNpy(const std::string &path, const HostArray &array,
-                             std::string &error) {
+bool mlir::trellis::exec::writeNpy(const std::string &path,
+                                   const HostArray &array, std::string &error) {
   std::string shape = "(";
   for (size_t i = 0; i < array.shape.size(); ++i)
-    shape += std::to_string(array.shape[i]) + (array.shape.size() == 1 ? "," : (i + 1 < array.shape.size() ? ", " : ""));
+    shape +=
+        std::to_string(array.shape[i]) +
+        (array.shape.size() == 1 ? ","
+                                 : (i + 1 < array.shape.size() ? ", " : ""));
   shape += ")";
   std::string header = "{'descr': '" + npyDescr(array.dtype) +
                        "', 'fortran_order': False, 'shape': " + shape + ", }";
@@ -492,8 +501,8 @@ struct Printer {
       }
       // numpy: exponent notation when max >= 1e8, min < 1e-4 or the
       // ratio exceeds 1000 (over non-zero finite values).
-      fmt.scientific = minAbs != INFINITY &&
-                       (maxAbs >= 1e8 || minAbs < 1e-4 || maxAbs / minAbs > 1e3);
+      fmt.scientific = minAbs != INFINITY && (maxAbs >= 1e8 || minAbs < 1e-4 ||
+                                              maxAbs / minAbs > 1e3);
       if (fmt.scientific)
         for (int64_t i : shown) {
           char buf[64];
@@ -502,8 +511,9 @@ struct Printer {
           m = m.substr(0, m.find('e'));
           size_t last = m.find_last_not_of('0'), dot = m.find('.');
           if (dot != std::string::npos && last != std::string::npos)
-            fmt.sciDecimals = std::max(
-                fmt.sciDecimals, last <= dot ? 0 : static_cast<int>(last - dot));
+            fmt.sciDecimals =
+                std::max(fmt.sciDecimals,
+                         last <= dot ? 0 : static_cast<int>(last - dot));
         }
     }
     for (int64_t i : shown)
@@ -552,9 +562,11 @@ struct Printer {
     std::vector<int64_t> idx = indices(dim);
     if (dim + 1 == rank) {
       size_t lineStart = out.rfind('\n');
-      size_t column = out.size() - (lineStart == std::string::npos ? 0 : lineStart + 1);
+      size_t column =
+          out.size() - (lineStart == std::string::npos ? 0 : lineStart + 1);
       for (size_t k = 0; k < idx.size(); ++k) {
-        std::string item = idx[k] < 0 ? "..." : element(base + idx[k] * strides[dim]);
+        std::string item =
+            idx[k] < 0 ? "..." : element(base + idx[k] * strides[dim]);
         if (k) {
           if (column + 1 + item.size() + 1 > 75) {
             out += '\n' + std::string(indent + 1, ' ');
@@ -621,8 +633,8 @@ void mlir::trellis::exec::fillRandom(HostArray &array, uint64_t seed) {
 }
 
 Comparison mlir::trellis::exec::compareArrays(const HostArray &expected,
-                                        const HostArray &actual, double rtol,
-                                        double atol) {
+                                              const HostArray &actual,
+                                              double rtol, double atol) {
   Comparison c;
   if (expected.shape != actual.shape || expected.dtype != actual.dtype) {
     c.equal = false;
@@ -661,8 +673,9 @@ std::string Comparison::describe(const HostArray &expected,
     return "shape or dtype differs";
   if (equal) {
     char buf[128];
-    std::snprintf(buf, sizeof(buf), "match (max abs error %.3g, max rel error %.3g)",
-                  maxAbsError, maxRelError);
+    std::snprintf(buf, sizeof(buf),
+                  "match (max abs error %.3g, max rel error %.3g)", maxAbsError,
+                  maxRelError);
     return buf;
   }
   // Index of the first mismatch as coordinates.

@@ -53,7 +53,8 @@ struct Comparison {
   double maxAbsError = 0;
   double maxRelError = 0;
   int64_t firstMismatch = -1;
-  std::string describe(const HostArray &expected, const HostArray &actual) const;
+  std::string describe(const HostArray &expected,
+                       const HostArray &actual) const;
 };
 
 /// Compares element-wise: exactly for integers, within `rtol`/`atol` for

@@ -30,8 +30,9 @@ cl::OptionCategory category("trellis-run options");
 
 cl::opt<std::string> inputFile(cl::Positional, cl::desc("<program.mlir>"),
                                cl::Required, cl::cat(category));
-cl::opt<std::string> entryName("entry", cl::desc("Function to run (default: "
-                                                 "main, or the only public one)"),
+cl::opt<std::string> entryName("entry",
+                               cl::desc("Function to run (default: "
+                                        "main, or the only public one)"),
                                cl::value_desc("name"), cl::cat(category));
 cl::list<std::string> inputArrays(
     "input",
@@ -57,12 +58,14 @@ cl::opt<bool> printResults("print",
                            cl::desc("Print the results (the default without "
                                     "--output-dir)"),
                            cl::cat(category));
-cl::opt<std::string> traceFile(
-    "trace", cl::desc("Write a Chrome/Perfetto trace of the (last) run"),
-    cl::value_desc("trace.json"), cl::cat(category));
+cl::opt<std::string>
+    traceFile("trace",
+              cl::desc("Write a Chrome/Perfetto trace of the (last) run"),
+              cl::value_desc("trace.json"), cl::cat(category));
 cl::opt<double> timeoutSeconds(
-    "timeout", cl::desc("Stop and report a run that takes longer (seconds; 0: "
-                        "no limit)"),
+    "timeout",
+    cl::desc("Stop and report a run that takes longer (seconds; 0: "
+             "no limit)"),
     cl::init(300), cl::cat(category));
 cl::opt<int> repeat("repeat", cl::desc("Run this many times and report times"),
                     cl::init(1), cl::cat(category));
@@ -151,7 +154,8 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
   options.session.link.latencyUs = latencyUs;
   options.session.link.bandwidthGBps = bandwidthGBps;
 
-  std::unique_ptr<Executor> exec = Executor::create(*module, options, errorMessage);
+  std::unique_ptr<Executor> exec =
+      Executor::create(*module, options, errorMessage);
   if (!exec)
     return fail(errorMessage);
 
@@ -172,8 +176,9 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
     const TensorInfo &info = exec->inputs()[index];
     if (inputs[index].shape != info.shape || inputs[index].dtype != info.dtype)
       return fail("--input " + spec + ": the file holds " +
-                  numpyName(inputs[index].dtype) + shapeText(inputs[index].shape) +
-                  " but argument " + info.name + " is " + numpyName(info.dtype) +
+                  numpyName(inputs[index].dtype) +
+                  shapeText(inputs[index].shape) + " but argument " +
+                  info.name + " is " + numpyName(info.dtype) +
                   shapeText(info.shape));
     given[index] = true;
   }
@@ -205,9 +210,8 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
   if (!outputDir.empty())
     if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
       return fail("cannot create '" + outputDir + "': " + ec.message());
-  if (!traceFile.empty() &&
-      !rt::writeChromeTrace(traceFile, exec->mesh(), exec->traces(),
-                            errorMessage))
+  if (!traceFile.empty() && !rt::writeChromeTrace(traceFile, exec->mesh(),
+                                                  exec->traces(), errorMessage))
     return fail(errorMessage);
 
   if (!outputDir.empty() && saveInputs)

@@ -6,16 +6,19 @@
 
 using namespace mlir;
 
-std::string mlir::trellis::lowerToLLVMPipelineText(const LowerToLLVMOptions &options) {
+std::string
+mlir::trellis::lowerToLLVMPipelineText(const LowerToLLVMOptions &options) {
   std::string text;
   text += "spmd-erase-variance,canonicalize,cse,";
   text += std::string("spmd-to-runtime{async-ppermute=") +
           (options.asyncPpermute ? "true" : "false") + "},";
   // Elementwise arith/math on tensors become linalg so they bufferize.
   text += "convert-elementwise-to-linalg,canonicalize,";
-  text += "one-shot-bufferize{bufferize-function-boundaries allow-return-allocs-from-loops "
+  text += "one-shot-bufferize{bufferize-function-boundaries "
+          "allow-return-allocs-from-loops "
           "function-boundary-type-conversion=identity-layout-map},";
-  text += "buffer-results-to-out-params{hoist-static-allocs modify-public-functions},";
+  text += "buffer-results-to-out-params{hoist-static-allocs "
+          "modify-public-functions},";
   text += "canonicalize,cse,";
   text += "buffer-deallocation-pipeline,";
   if (options.kernels)
@@ -29,7 +32,7 @@ std::string mlir::trellis::lowerToLLVMPipelineText(const LowerToLLVMOptions &opt
 
 LogicalResult
 mlir::trellis::buildLowerToLLVMPipeline(OpPassManager &pm,
-                                  const LowerToLLVMOptions &options) {
+                                        const LowerToLLVMOptions &options) {
   return parsePassPipeline(lowerToLLVMPipelineText(options), pm);
 }
 

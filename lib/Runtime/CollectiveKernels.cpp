@@ -26,8 +26,7 @@ uint16_t floatToBf16(float f) {
   return static_cast<uint16_t>((bits + rounding) >> 16);
 }
 
-template <typename T>
-T combine(T a, T b, int32_t reduction) {
+template <typename T> T combine(T a, T b, int32_t reduction) {
   switch (reduction) {
   case TRELLIS_RT_MAX:
     return a < b ? b : a;
@@ -92,8 +91,8 @@ bool mlir::trellis::rt::canReduce(int32_t dtype, int32_t reduction) {
 }
 
 void mlir::trellis::rt::reduceBlocks(int32_t dtype, int32_t reduction,
-                               const std::vector<const void *> &inputs,
-                               int64_t offset, int64_t count, void *out) {
+                                     const std::vector<const void *> &inputs,
+                                     int64_t offset, int64_t count, void *out) {
   switch (dtype) {
   case TRELLIS_RT_F32:
     return reducePlain<float>(reduction, inputs, offset, count, out);
@@ -116,17 +115,19 @@ void mlir::trellis::rt::reduceBlocks(int32_t dtype, int32_t reduction,
 }
 
 void mlir::trellis::rt::copyChunk(int64_t elemBytes, const char *src,
-                            int64_t srcInner, int64_t srcBlocks,
-                            int64_t srcBlock, char *dst, int64_t dstInner,
-                            int64_t dstBlocks, int64_t dstBlock,
-                            int64_t count) {
+                                  int64_t srcInner, int64_t srcBlocks,
+                                  int64_t srcBlock, char *dst, int64_t dstInner,
+                                  int64_t dstBlocks, int64_t dstBlock,
+                                  int64_t count) {
   int64_t f = 0;
   while (f < count) {
     int64_t si = f % srcInner, so = f / srcInner;
     int64_t di = f % dstInner, dOuter = f / dstInner;
     int64_t run = std::min({srcInner - si, dstInner - di, count - f});
-    const char *from = src + ((so * srcBlocks + srcBlock) * srcInner + si) * elemBytes;
-    char *to = dst + ((dOuter * dstBlocks + dstBlock) * dstInner + di) * elemBytes;
+    const char *from =
+        src + ((so * srcBlocks + srcBlock) * srcInner + si) * elemBytes;
+    char *to =
+        dst + ((dOuter * dstBlocks + dstBlock) * dstInner + di) * elemBytes;
     std::memcpy(to, from, run * elemBytes);
     f += run;
   }

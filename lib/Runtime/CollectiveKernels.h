@@ -27,9 +27,8 @@ void reduceBlocks(int32_t dtype, int32_t reduction,
 /// (block `blockA`) to a [outerB][nB][innerB] view (block `blockB`); the
 /// chunk is row-major with outerA * innerA == outerB * innerB == count.
 void copyChunk(int64_t elemBytes, const char *src, int64_t srcInner,
-               int64_t srcBlocks, int64_t srcBlock, char *dst,
-               int64_t dstInner, int64_t dstBlocks, int64_t dstBlock,
-               int64_t count);
+               int64_t srcBlocks, int64_t srcBlock, char *dst, int64_t dstInner,
+               int64_t dstBlocks, int64_t dstBlock, int64_t count);
 
 } // namespace mlir::trellis::rt
 

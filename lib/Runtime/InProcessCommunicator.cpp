@@ -21,6 +21,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -74,11 +75,11 @@ public:
   InProcessCommunicator(const MeshShape &mesh,
                         const std::vector<SiteInfo> &sites,
                         const LinkModel &link)
-      : mesh_(mesh), sites_(sites), link_(link),
-        seq_(mesh.numDevices()), asyncSeq_(mesh.numDevices()),
-        pending_(mesh.numDevices()),
+      : mesh_(mesh), sites_(sites), link_(link), seq_(mesh.numDevices()),
+        asyncSeq_(mesh.numDevices()), pending_(mesh.numDevices()),
         state_(mesh.numDevices(), State::Running),
-        waitingOn_(mesh.numDevices()), live_(mesh.numDevices()) {
+        waitingOn_(mesh.numDevices()), waitSatisfied_(mesh.numDevices()),
+        live_(mesh.numDevices()) {
     int64_t n = mesh.numDevices();
     linkFreeAtUs_.assign(n * n, 0.0);
   }
@@ -137,6 +138,9 @@ private:
   std::vector<State> state_;
   /// What each waiting device waits for, for reports.
   std::vector<std::string> waitingOn_;
+  /// Whether a waiting device's wait is already satisfied (it just has not
+  /// woken up yet); such a device is not stuck.
+  std::vector<std::function<bool()>> waitSatisfied_;
   std::vector<double> linkFreeAtUs_;
   int64_t live_;
   bool aborted_ = false;
@@ -226,8 +230,9 @@ void InProcessCommunicator::checkStuckLocked() {
   // waits for another. Diagnosing then (not at the first wait) makes the
   // report complete and independent of thread timing.
   int64_t waiting = 0;
-  for (State s : state_)
-    waiting += s == State::Waiting;
+  for (size_t p = 0; p < state_.size(); ++p)
+    if (state_[p] == State::Waiting && !waitSatisfied_[p]())
+      ++waiting;
   if (waiting == 0 || waiting != live_)
     return;
   // Rendezvous in order of their lowest waiting device.
@@ -304,12 +309,14 @@ double InProcessCommunicator::modelledUs(const CollectiveDesc &desc,
     return 2.0 * (n - 1) * transfer(chunk);
   }
   case CollectiveKind::AllGather:
-    return (n - 1) * transfer(double(desc.geometry[0] * desc.geometry[1]) * elem);
+    return (n - 1) *
+           transfer(double(desc.geometry[0] * desc.geometry[1]) * elem);
   case CollectiveKind::ReduceScatter:
-    return (n - 1) * transfer(double(desc.geometry[0] * desc.geometry[1]) * elem);
+    return (n - 1) *
+           transfer(double(desc.geometry[0] * desc.geometry[1]) * elem);
   case CollectiveKind::AllToAll:
-    return (n - 1) * transfer(double(desc.geometry[0] * desc.geometry[1]) *
-                              elem);
+    return (n - 1) *
+           transfer(double(desc.geometry[0] * desc.geometry[1]) * elem);
   case CollectiveKind::Ppermute:
     return transfer(double(desc.geometry[0]) * elem);
   }
@@ -419,8 +426,9 @@ bool InProcessCommunicator::execute(DeviceContext &device,
       cv_.notify_all();
     } else {
       state_[position] = State::Waiting;
-      waitingOn_[position] = siteName(desc.site) + " (" +
-                             groupName(*rv, desc.axes) + ")";
+      waitingOn_[position] =
+          siteName(desc.site) + " (" + groupName(*rv, desc.axes) + ")";
+      waitSatisfied_[position] = [rv] { return rv->ready; };
       checkStuckLocked();
       cv_.wait(lock, [&] { return rv->ready || aborted_; });
       state_[position] = State::Running;
@@ -449,7 +457,8 @@ bool InProcessCommunicator::execute(DeviceContext &device,
     double until = startUs + cost;
     double now = nowUs();
     if (until > now)
-      std::this_thread::sleep_for(std::chrono::duration<double, std::micro>(until - now));
+      std::this_thread::sleep_for(
+          std::chrono::duration<double, std::micro>(until - now));
   }
   return true;
 }
@@ -527,7 +536,8 @@ bool InProcessCommunicator::waitPermute(DeviceContext &device, int64_t handle,
   }
   PendingReceive &receive = pending_[position][handle];
   receive.used = true;
-  const int64_t bytes = receive.desc.geometry[0] * dtypeSize(receive.desc.dtype);
+  const int64_t bytes =
+      receive.desc.geometry[0] * dtypeSize(receive.desc.dtype);
   if (receive.sourceRank < 0) {
     std::memset(out, 0, bytes);
     return true;
@@ -545,8 +555,8 @@ bool InProcessCommunicator::waitPermute(DeviceContext &device, int64_t handle,
       mailbox_.erase(it);
       if (message.desc.site != receive.desc.site ||
           message.desc.geometry[0] != receive.desc.geometry[0]) {
-        failLocked("ppermute mismatch: " + deviceName(position) + " waits for " +
-                   siteName(receive.desc.site) + " but " +
+        failLocked("ppermute mismatch: " + deviceName(position) +
+                   " waits for " + siteName(receive.desc.site) + " but " +
                    deviceName(sourcePosition) + " sent " +
                    siteName(message.desc.site) + " (" +
                    std::to_string(message.data.size()) + " bytes, expected " +
@@ -569,6 +579,9 @@ bool InProcessCommunicator::waitPermute(DeviceContext &device, int64_t handle,
     state_[position] = State::Waiting;
     waitingOn_[position] = siteName(receive.desc.site) + " (data from " +
                            deviceName(sourcePosition) + ")";
+    waitSatisfied_[position] = [this, slot] {
+      return mailbox_.count(slot) > 0;
+    };
     checkStuckLocked();
     cv_.wait(lock);
     state_[position] = State::Running;
@@ -586,9 +599,8 @@ void InProcessCommunicator::deviceFinished(DeviceContext &device) {
 
 } // namespace
 
-std::unique_ptr<Communicator>
-mlir::trellis::rt::createInProcessCommunicator(const MeshShape &mesh,
-                                         const std::vector<SiteInfo> &sites,
-                                         const LinkModel &link) {
+std::unique_ptr<Communicator> mlir::trellis::rt::createInProcessCommunicator(
+    const MeshShape &mesh, const std::vector<SiteInfo> &sites,
+    const LinkModel &link) {
   return std::make_unique<InProcessCommunicator>(mesh, sites, link);
 }

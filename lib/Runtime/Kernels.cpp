@@ -22,11 +22,13 @@ using Eigen::Dynamic;
 using Eigen::OuterStride;
 
 template <typename T>
-using RowMajorMap = Eigen::Map<Eigen::Matrix<T, Dynamic, Dynamic, Eigen::RowMajor>,
-                               0, OuterStride<>>;
+using RowMajorMap =
+    Eigen::Map<Eigen::Matrix<T, Dynamic, Dynamic, Eigen::RowMajor>, 0,
+               OuterStride<>>;
 template <typename T>
-using ColMajorMap = Eigen::Map<Eigen::Matrix<T, Dynamic, Dynamic, Eigen::ColMajor>,
-                               0, OuterStride<>>;
+using ColMajorMap =
+    Eigen::Map<Eigen::Matrix<T, Dynamic, Dynamic, Eigen::ColMajor>, 0,
+               OuterStride<>>;
 template <typename T>
 using ConstRowMajorMap =
     Eigen::Map<const Eigen::Matrix<T, Dynamic, Dynamic, Eigen::RowMajor>, 0,
@@ -37,8 +39,7 @@ using ConstColMajorMap =
                OuterStride<>>;
 
 /// A read-only operand: a row- or column-major view, or a packed copy.
-template <typename T>
-struct Operand {
+template <typename T> struct Operand {
   const T *data;
   int64_t rows, cols, rowStride, colStride;
   std::vector<T> packed;
@@ -74,8 +75,8 @@ void gemmInto(T *c, int64_t m, int64_t n, int64_t rowStride, const MapA &a,
 }
 
 template <typename T>
-void gemm(int64_t m, int64_t n, int64_t k, const T *a, int64_t ars,
-          int64_t acs, const T *b, int64_t brs, int64_t bcs, T *c, int64_t crs,
+void gemm(int64_t m, int64_t n, int64_t k, const T *a, int64_t ars, int64_t acs,
+          const T *b, int64_t brs, int64_t bcs, T *c, int64_t crs,
           int64_t ccs) {
   if (m == 0 || n == 0 || k == 0)
     return;
@@ -131,14 +132,11 @@ void batchedGemm(int64_t batch, int64_t m, int64_t n, int64_t k, int64_t a,
 
 } // namespace
 
-extern "C" void trellis_rt_matmul(int32_t dtype, int64_t batch, int64_t m,
-                                  int64_t n, int64_t k, int64_t a,
-                                  int64_t aBatchStride, int64_t aRowStride,
-                                  int64_t aColStride, int64_t b,
-                                  int64_t bBatchStride, int64_t bRowStride,
-                                  int64_t bColStride, int64_t c,
-                                  int64_t cBatchStride, int64_t cRowStride,
-                                  int64_t cColStride) {
+extern "C" void trellis_rt_matmul(
+    int32_t dtype, int64_t batch, int64_t m, int64_t n, int64_t k, int64_t a,
+    int64_t aBatchStride, int64_t aRowStride, int64_t aColStride, int64_t b,
+    int64_t bBatchStride, int64_t bRowStride, int64_t bColStride, int64_t c,
+    int64_t cBatchStride, int64_t cRowStride, int64_t cColStride) {
   double start = mlir::trellis::rt::nowUs();
   switch (dtype) {
   case TRELLIS_RT_F32:
@@ -147,36 +145,38 @@ extern "C" void trellis_rt_matmul(int32_t dtype, int64_t batch, int64_t m,
                        cRowStride, cColStride);
     break;
   case TRELLIS_RT_F64:
-    batchedGemm<double>(batch, m, n, k, a, aBatchStride, aRowStride,
-                        aColStride, b, bBatchStride, bRowStride, bColStride, c,
+    batchedGemm<double>(batch, m, n, k, a, aBatchStride, aRowStride, aColStride,
+                        b, bBatchStride, bRowStride, bColStride, c,
                         cBatchStride, cRowStride, cColStride);
     break;
   case TRELLIS_RT_I32:
     batchedGemm<int32_t>(batch, m, n, k, a, aBatchStride, aRowStride,
-                         aColStride, b, bBatchStride, bRowStride, bColStride,
-                         c, cBatchStride, cRowStride, cColStride);
+                         aColStride, b, bBatchStride, bRowStride, bColStride, c,
+                         cBatchStride, cRowStride, cColStride);
     break;
   case TRELLIS_RT_I64:
     batchedGemm<int64_t>(batch, m, n, k, a, aBatchStride, aRowStride,
-                         aColStride, b, bBatchStride, bRowStride, bColStride,
-                         c, cBatchStride, cRowStride, cColStride);
+                         aColStride, b, bBatchStride, bRowStride, bColStride, c,
+                         cBatchStride, cRowStride, cColStride);
     break;
   default:
-    std::fprintf(stderr, "trellis runtime: matmul on element type %s is not "
-                         "supported\n",
+    std::fprintf(stderr,
+                 "trellis runtime: matmul on element type %s is not "
+                 "supported\n",
                  mlir::trellis::rt::dtypeName(dtype));
     std::abort();
   }
   // Matmuls show up as their own spans within compute.
-  if (mlir::trellis::rt::DeviceContext *device = mlir::trellis::rt::currentDevice())
+  if (mlir::trellis::rt::DeviceContext *device =
+          mlir::trellis::rt::currentDevice())
     if (device->tracing) {
       double end = mlir::trellis::rt::nowUs();
       if (start > device->lastMarkUs)
         device->events.push_back({"compute", "compute",
                                   device->lastMarkUs - device->originUs,
                                   start - device->lastMarkUs, 0});
-      device->events.push_back({"matmul", "compute", start - device->originUs,
-                                end - start, 0});
+      device->events.push_back(
+          {"matmul", "compute", start - device->originUs, end - start, 0});
       device->lastMarkUs = end;
     }
 }

@@ -119,9 +119,10 @@ std::string MeshShape::formatAxes(const AxisList &axes) const {
 }
 
 bool mlir::trellis::rt::localShape(const MeshShape &mesh,
-                             const std::vector<int64_t> &shape,
-                             const Spec &spec, std::vector<int64_t> &local,
-                             std::string *error) {
+                                   const std::vector<int64_t> &shape,
+                                   const Spec &spec,
+                                   std::vector<int64_t> &local,
+                                   std::string *error) {
   if (spec.size() > shape.size()) {
     if (error)
       *error = "spec has " + std::to_string(spec.size()) +
@@ -145,10 +146,10 @@ bool mlir::trellis::rt::localShape(const MeshShape &mesh,
   return true;
 }
 
-std::vector<int64_t> mlir::trellis::rt::blockOffset(const MeshShape &mesh,
-                                              int64_t position,
-                                              const std::vector<int64_t> &local,
-                                              const Spec &spec) {
+std::vector<int64_t>
+mlir::trellis::rt::blockOffset(const MeshShape &mesh, int64_t position,
+                               const std::vector<int64_t> &local,
+                               const Spec &spec) {
   std::vector<int64_t> offset(local.size(), 0);
   for (size_t d = 0; d < spec.size() && d < local.size(); ++d)
     offset[d] = mesh.rankInGroup(position, spec[d]) * local[d];
@@ -156,7 +157,7 @@ std::vector<int64_t> mlir::trellis::rt::blockOffset(const MeshShape &mesh,
 }
 
 bool mlir::trellis::rt::ownsOutputBlock(const MeshShape &mesh, int64_t position,
-                                  const Spec &spec) {
+                                        const Spec &spec) {
   std::vector<bool> mentioned(mesh.numAxes(), false);
   for (const AxisList &dim : spec)
     for (int a : dim)
@@ -169,10 +170,10 @@ bool mlir::trellis::rt::ownsOutputBlock(const MeshShape &mesh, int64_t position,
 }
 
 void mlir::trellis::rt::copyBlock(const std::vector<int64_t> &shape,
-                            const std::vector<int64_t> &offset,
-                            const std::vector<int64_t> &block,
-                            int64_t elemBytes, const void *src, void *dst,
-                            bool toBlock) {
+                                  const std::vector<int64_t> &offset,
+                                  const std::vector<int64_t> &block,
+                                  int64_t elemBytes, const void *src, void *dst,
+                                  bool toBlock) {
   const size_t rank = shape.size();
   if (rank == 0) {
     std::memcpy(dst, src, elemBytes);

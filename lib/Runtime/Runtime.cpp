@@ -5,11 +5,11 @@
 #include "lib/Runtime/TrellisRuntime.h"
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
-#include <csignal>
 #include <unistd.h>
 
 using namespace mlir::trellis::rt;
@@ -109,8 +109,8 @@ Communicator::~Communicator() = default;
 static DeviceContext &requireDevice(const char *what) {
   DeviceContext *device = currentDevice();
   if (!device) {
-    std::fprintf(stderr,
-                 "trellis runtime: %s called outside a device thread\n", what);
+    std::fprintf(stderr, "trellis runtime: %s called outside a device thread\n",
+                 what);
     std::abort();
   }
   return *device;
@@ -133,8 +133,8 @@ static double markComputeEnd(DeviceContext &device) {
   return now;
 }
 
-static void recordSpan(DeviceContext &device, int64_t site, const char *category,
-                       double startUs, int64_t bytes) {
+static void recordSpan(DeviceContext &device, int64_t site,
+                       const char *category, double startUs, int64_t bytes) {
   double end = nowUs();
   if (device.tracing) {
     std::string name = device.sites && site >= 0 &&
@@ -153,15 +153,18 @@ static bool runCollective(CollectiveKind kind, int64_t site, int64_t axes,
                           int64_t count, int64_t in, int64_t out) {
   DeviceContext &device = requireDevice(kindName(kind));
   if (dtypeSize(dtype) == 0) {
-    device.comm->fail(siteName(device, site) + ": unsupported element type code " +
+    device.comm->fail(siteName(device, site) +
+                      ": unsupported element type code " +
                       std::to_string(dtype));
     return false;
   }
   if ((kind == CollectiveKind::AllReduce ||
        kind == CollectiveKind::ReduceScatter) &&
       !canReduce(dtype, reduction)) {
-    device.comm->fail(siteName(device, site) + ": this reduction is not "
-                      "supported for " + dtypeName(dtype));
+    device.comm->fail(siteName(device, site) +
+                      ": this reduction is not "
+                      "supported for " +
+                      dtypeName(dtype));
     return false;
   }
   CollectiveDesc desc;
@@ -175,8 +178,9 @@ static bool runCollective(CollectiveKind kind, int64_t site, int64_t axes,
     desc.geometry[i++] = g;
   desc.bytes = count * dtypeSize(dtype);
   double start = markComputeEnd(device);
-  bool ok = device.comm->execute(device, desc, reinterpret_cast<const void *>(in),
-                                 reinterpret_cast<void *>(out));
+  bool ok =
+      device.comm->execute(device, desc, reinterpret_cast<const void *>(in),
+                           reinterpret_cast<void *>(out));
   if (ok) {
     ++device.collectives;
     recordSpan(device, site, "collective", start, desc.bytes);
@@ -244,8 +248,8 @@ int64_t trellis_rt_ppermute_start(int64_t site, int64_t axes, int32_t dtype,
   desc.geometry[0] = count;
   desc.bytes = count * dtypeSize(dtype);
   double start = markComputeEnd(device);
-  int64_t handle =
-      device.comm->startPermute(device, desc, reinterpret_cast<const void *>(in));
+  int64_t handle = device.comm->startPermute(
+      device, desc, reinterpret_cast<const void *>(in));
   if (handle < 0)
     abortDevice();
   recordSpan(device, site, "transfer", start, desc.bytes);
@@ -330,8 +334,8 @@ static void writeStderr(const char *text) {
 }
 
 static void onDeviceCrash(int signal) {
-  const char *what = signal == SIGFPE    ? "SIGFPE (arithmetic error, such as an "
-                                           "integer division by zero)"
+  const char *what = signal == SIGFPE ? "SIGFPE (arithmetic error, such as an "
+                                        "integer division by zero)"
                      : signal == SIGSEGV ? "SIGSEGV (invalid memory access)"
                      : signal == SIGBUS  ? "SIGBUS (invalid memory access)"
                                          : "SIGILL (illegal instruction)";
@@ -524,8 +528,9 @@ bool mlir::trellis::rt::writeChromeTrace(
     return false;
   }
   std::fprintf(file, "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [\n");
-  std::fprintf(file, "  {\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 0, "
-                     "\"args\": {\"name\": \"trellis mesh\"}}");
+  std::fprintf(file,
+               "  {\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 0, "
+               "\"args\": {\"name\": \"trellis mesh\"}}");
   for (size_t device = 0; device < events.size(); ++device) {
     int64_t position = mesh.positionOf(device);
     std::string label = "device " + std::to_string(device);

@@ -26,7 +26,13 @@ namespace mlir::trellis::rt {
 int64_t dtypeSize(int32_t dtype);
 const char *dtypeName(int32_t dtype);
 
-enum class CollectiveKind { AllReduce, AllGather, ReduceScatter, AllToAll, Ppermute };
+enum class CollectiveKind {
+  AllReduce,
+  AllGather,
+  ReduceScatter,
+  AllToAll,
+  Ppermute
+};
 const char *kindName(CollectiveKind kind);
 
 /// One collective call as a device makes it.
@@ -72,8 +78,8 @@ struct DeviceContext {
   const std::vector<SiteInfo> *sites = nullptr;
   std::jmp_buf abortJump;
   bool tracing = false;
-  double originUs = 0;     ///< session start, for trace timestamps
-  double lastMarkUs = 0;   ///< end of the last runtime call (compute spans)
+  double originUs = 0;   ///< session start, for trace timestamps
+  double lastMarkUs = 0; ///< end of the last runtime call (compute spans)
   std::vector<TraceEvent> events;
   std::atomic<int64_t> collectives{0}; ///< collectives completed
 };

@@ -2,4 +2,6 @@
 
 #include "lib/Execution/RunMain.h"
 
-int main(int argc, char **argv) { return mlir::trellis::exec::runMain(argc, argv); }
+int main(int argc, char **argv) {
+  return mlir::trellis::exec::runMain(argc, argv);
+}

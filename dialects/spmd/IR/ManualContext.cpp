@@ -39,8 +39,8 @@ std::optional<ManualContext> mlir::spmd::getManualContext(Operation *op) {
     if (!mesh)
       return std::nullopt;
     SmallVector<StringAttr> axes;
-    if (auto list = parent->getAttrOfType<ArrayAttr>(
-            SpmdDialect::kManualAxesAttrName))
+    if (auto list =
+            parent->getAttrOfType<ArrayAttr>(SpmdDialect::kManualAxesAttrName))
       axes = llvm::to_vector(list.getAsRange<StringAttr>());
     else
       for (Attribute name : mesh.getAxisNames())

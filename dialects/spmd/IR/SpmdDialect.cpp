@@ -43,7 +43,8 @@ Attribute VaryAttr::parse(AsmParser &parser, Type) {
   SmallVector<StringAttr> axes;
   if (parser.parseLess() ||
       parser.parseCommaSeparatedList(
-          AsmParser::Delimiter::Square, [&]() -> ParseResult {
+          AsmParser::Delimiter::Square,
+          [&]() -> ParseResult {
             std::string axis;
             if (parser.parseString(&axis))
               return failure();
@@ -68,11 +69,11 @@ LogicalResult SpmdDialect::verifyOperationAttribute(Operation *op,
   if (attr.getName() == kMeshAttrName) {
     auto meshRef = dyn_cast<FlatSymbolRefAttr>(attr.getValue());
     if (!meshRef || !isa<FunctionOpInterface>(op))
-      return op->emitError() << "'" << kMeshAttrName
-                             << "' must be a mesh symbol on a function";
+      return op->emitError()
+             << "'" << kMeshAttrName << "' must be a mesh symbol on a function";
     if (!trellis::lookupMesh(op, meshRef))
-      return op->emitError() << "'" << kMeshAttrName << "' names unknown mesh "
-                             << meshRef;
+      return op->emitError()
+             << "'" << kMeshAttrName << "' names unknown mesh " << meshRef;
     return success();
   }
   if (attr.getName() == kManualAxesAttrName) {

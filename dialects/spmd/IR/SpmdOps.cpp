@@ -5,8 +5,8 @@
 #include "dialects/trellis/IR/ShardingUtils.h"
 
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -90,9 +90,9 @@ static std::string formatAxisSet(ArrayRef<StringAttr> axes) {
 static std::string formatShape(ArrayRef<int64_t> shape) {
   std::string text = "[";
   for (auto [i, size] : llvm::enumerate(shape))
-    text += (i ? ", " : "") +
-            (ShapedType::isDynamic(size) ? std::string("?")
-                                         : std::to_string(size));
+    text +=
+        (i ? ", " : "") +
+        (ShapedType::isDynamic(size) ? std::string("?") : std::to_string(size));
   return text + "]";
 }
 
@@ -116,8 +116,7 @@ static FailureOr<ManualContext> verifyCollectiveAxes(Operation *op,
              << axis.getValue() << "\" twice";
     if (!ctx->isManual(axis))
       return op->emitOpError("names mesh axis \"")
-             << axis.getValue()
-             << "\", which is not manual here (manual axes: "
+             << axis.getValue() << "\", which is not manual here (manual axes: "
              << formatAxisSet(ctx->manualAxes) << ")";
   }
   return *ctx;
@@ -158,10 +157,8 @@ static LogicalResult verifyVarianceTypes(Operation *op, Type operandType,
 // Variance rules (seed 001)
 //===----------------------------------------------------------------------===//
 
-FailureOr<SmallVector<StringAttr>>
-mlir::spmd::inferCollectiveVariance(Operation *op,
-                                    ArrayRef<StringAttr> operandVary,
-                                    std::string &reason) {
+FailureOr<SmallVector<StringAttr>> mlir::spmd::inferCollectiveVariance(
+    Operation *op, ArrayRef<StringAttr> operandVary, std::string &reason) {
   auto axesAttr = op->getAttrOfType<ArrayAttr>("axes");
   if (!axesAttr) {
     reason = "is not a collective";
@@ -188,11 +185,12 @@ mlir::spmd::inferCollectiveVariance(Operation *op,
   }
   for (StringAttr axis : axes) {
     if (need == NeedVarying && !varies(axis)) {
-      reason = ("needs an operand that varies over mesh axis \"" +
-                axis.getValue() + "\", but it is invariant there; insert "
-                "spmd.pvary over it (spmd-check-variance does so "
-                "automatically)")
-                   .str();
+      reason =
+          ("needs an operand that varies over mesh axis \"" + axis.getValue() +
+           "\", but it is invariant there; insert "
+           "spmd.pvary over it (spmd-check-variance does so "
+           "automatically)")
+              .str();
       return failure();
     }
     if (need == NeedInvariant && varies(axis)) {
@@ -309,7 +307,9 @@ void ShardMapOp::print(OpAsmPrinter &printer) {
                       /*printBlockTerminators=*/true);
 }
 
-MeshOp ShardMapOp::getMeshOp() { return trellis::lookupMesh(*this, getMeshAttr()); }
+MeshOp ShardMapOp::getMeshOp() {
+  return trellis::lookupMesh(*this, getMeshAttr());
+}
 
 SmallVector<StringAttr> ShardMapOp::getOwnManualAxes() {
   MeshOp mesh = getMeshOp();
@@ -400,13 +400,11 @@ LogicalResult ShardMapOp::verify() {
   SmallVector<StringAttr> manual = getOwnManualAxes();
 
   if (getInSpecs().size() != getInputs().size())
-    return emitOpError("has ")
-           << getInputs().size() << " inputs but " << getInSpecs().size()
-           << " in_specs";
+    return emitOpError("has ") << getInputs().size() << " inputs but "
+                               << getInSpecs().size() << " in_specs";
   if (getOutSpecs().size() != getNumResults())
-    return emitOpError("has ")
-           << getNumResults() << " results but " << getOutSpecs().size()
-           << " out_specs";
+    return emitOpError("has ") << getNumResults() << " results but "
+                               << getOutSpecs().size() << " out_specs";
   Block &body = getBodyBlock();
   if (body.getNumArguments() != getInputs().size())
     return emitOpError("has ")
@@ -427,8 +425,7 @@ LogicalResult ShardMapOp::verify() {
     if (local.getElementType() != global.getElementType())
       return emitOpError("body argument #")
              << index << " has element type " << local.getElementType()
-             << " but operand #" << index << " has "
-             << global.getElementType();
+             << " but operand #" << index << " has " << global.getElementType();
     if (local.getRank() != global.getRank())
       return emitOpError("body argument #")
              << index << " has rank " << local.getRank() << " but operand #"
@@ -452,8 +449,8 @@ LogicalResult ShardMapOp::verify() {
       return emitOpError("body argument #")
              << index << " has shape " << formatShape(local.getShape())
              << ", expected " << formatShape(expected) << " (operand shape "
-             << formatShape(global.getShape()) << " split by in_specs["
-             << index << "])";
+             << formatShape(global.getShape()) << " split by in_specs[" << index
+             << "])";
     if (VaryAttr vary = getVaryEncoding(local)) {
       for (StringAttr axis : spec.getAllAxes())
         if (!vary.contains(axis))
@@ -483,8 +480,7 @@ LogicalResult ShardMapOp::verify() {
     if (local.getElementType() != global.getElementType())
       return emitOpError("yielded value #")
              << index << " has element type " << local.getElementType()
-             << " but result #" << index << " has "
-             << global.getElementType();
+             << " but result #" << index << " has " << global.getElementType();
     if (local.getRank() != global.getRank())
       return emitOpError("yielded value #")
              << index << " has rank " << local.getRank() << " but result #"
@@ -645,9 +641,8 @@ LogicalResult AllToAllOp::verify() {
   int64_t split = getSplitDim(), concat = getConcatDim();
   if (split < 0 || split >= in.getRank() || concat < 0 ||
       concat >= in.getRank())
-    return emitOpError("split ")
-           << split << " and concat " << concat
-           << " must be dimensions of the operand " << in;
+    return emitOpError("split ") << split << " and concat " << concat
+                                 << " must be dimensions of the operand " << in;
   int64_t n = ctx->getGroupSize(toAxes(getAxes()));
   SmallVector<int64_t> expected(in.getShape());
   if (!ShapedType::isDynamic(expected[split])) {

@@ -35,8 +35,10 @@ struct EraseVariancePass
             arg.setType(eraseVariance(arg.getType()));
       auto func = dyn_cast<FunctionOpInterface>(op);
       if (func && isa<FunctionType>(func.getFunctionType())) {
-        auto inputs = llvm::map_to_vector(func.getArgumentTypes(), eraseVariance);
-        auto results = llvm::map_to_vector(func.getResultTypes(), eraseVariance);
+        auto inputs =
+            llvm::map_to_vector(func.getArgumentTypes(), eraseVariance);
+        auto results =
+            llvm::map_to_vector(func.getResultTypes(), eraseVariance);
         func.setType(FunctionType::get(op->getContext(), inputs, results));
       }
     });

@@ -73,7 +73,8 @@ struct OutlineDeviceFuncPass
     }
 
     if (eraseHost)
-      for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+      for (auto func :
+           llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
         if (!func->hasAttr(SpmdDialect::kMeshAttrName))
           func.erase();
   }

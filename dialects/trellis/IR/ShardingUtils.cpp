@@ -146,8 +146,7 @@ AxisType mlir::trellis::getAxisTypeAt(Operation *op, MeshOp mesh,
   for (Operation *parent = op->getParentOp(); parent;
        parent = parent->getParentOp()) {
     auto region = dyn_cast<AxisTypeRegionInterface>(parent);
-    if (!region ||
-        region.getSwitchedMesh().getValue() != mesh.getSymName())
+    if (!region || region.getSwitchedMesh().getValue() != mesh.getSymName())
       continue;
     if (std::optional<AxisType> type = region.getAxisTypeInside(axis))
       return *type;

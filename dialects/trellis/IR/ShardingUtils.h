@@ -45,10 +45,10 @@ LogicalResult verifyAxesExist(ArrayRef<StringAttr> axes, MeshOp mesh,
 /// Checks `sharding` against `mesh` and, if given, the tensor `shape`: every
 /// axis exists and each static dimension is divisible by the product of its
 /// axes' sizes.
-LogicalResult verifyShardingForShape(ShardingAttr sharding,
-                                     std::optional<ArrayRef<int64_t>> shape,
-                                     MeshOp mesh,
-                                     function_ref<InFlightDiagnostic()> emitError);
+LogicalResult
+verifyShardingForShape(ShardingAttr sharding,
+                       std::optional<ArrayRef<int64_t>> shape, MeshOp mesh,
+                       function_ref<InFlightDiagnostic()> emitError);
 
 /// Checks every `#trellis.sharding` encoding in the types of values and
 /// function signatures nested under `root` against the mesh it names.

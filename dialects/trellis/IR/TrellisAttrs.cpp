@@ -255,11 +255,11 @@ void ShardingAttr::print(AsmPrinter &printer) const {
   printer << '>';
 }
 
-LogicalResult
-ShardingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                     FlatSymbolRefAttr mesh, ArrayRef<DimShardingAttr> dims,
-                     ArrayRef<StringAttr> replicated,
-                     ArrayRef<StringAttr> unreduced) {
+LogicalResult ShardingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   FlatSymbolRefAttr mesh,
+                                   ArrayRef<DimShardingAttr> dims,
+                                   ArrayRef<StringAttr> replicated,
+                                   ArrayRef<StringAttr> unreduced) {
   if (!mesh)
     return emitError() << "a sharding must name a mesh";
   SmallVector<StringAttr> all = collectAxes(dims);

@@ -54,19 +54,19 @@ LogicalResult TrellisDialect::verifyOperationAttribute(Operation *op,
   // otherwise.
   if (auto array = dyn_cast<ArrayAttr>(attr.getValue())) {
     if (array.size() != op->getNumResults())
-      return op->emitError() << "'" << kShardingAttrName << "' has "
-                             << array.size() << " shardings for "
-                             << op->getNumResults() << " results";
+      return op->emitError()
+             << "'" << kShardingAttrName << "' has " << array.size()
+             << " shardings for " << op->getNumResults() << " results";
     for (auto [index, element] : llvm::enumerate(array))
-      if (failed(verifyValueSharding(
-              op, element, op->getResult(index).getType(),
-              ("result #" + llvm::Twine(index)).str())))
+      if (failed(verifyValueSharding(op, element,
+                                     op->getResult(index).getType(),
+                                     ("result #" + llvm::Twine(index)).str())))
         return failure();
     return success();
   }
   if (op->getNumResults() != 1)
-    return op->emitError() << "'" << kShardingAttrName
-                           << "' on an op with " << op->getNumResults()
+    return op->emitError() << "'" << kShardingAttrName << "' on an op with "
+                           << op->getNumResults()
                            << " results must be an array of shardings";
   return verifyValueSharding(op, attr.getValue(), op->getResult(0).getType(),
                              "result #0");

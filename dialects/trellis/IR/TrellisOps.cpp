@@ -24,8 +24,7 @@ using namespace mlir::trellis;
 ParseResult MeshOp::parse(OpAsmParser &parser, OperationState &result) {
   Builder &b = parser.getBuilder();
   StringAttr name;
-  if (parser.parseSymbolName(name) || parser.parseEqual() ||
-      parser.parseLess())
+  if (parser.parseSymbolName(name) || parser.parseEqual() || parser.parseLess())
     return failure();
   SmallVector<Attribute> names;
   SmallVector<int64_t> sizes;
@@ -41,8 +40,8 @@ ParseResult MeshOp::parse(OpAsmParser &parser, OperationState &result) {
             return success();
           }))
     return failure();
-  SmallVector<Attribute> types(names.size(),
-                               AxisTypeAttr::get(b.getContext(), AxisType::Auto));
+  SmallVector<Attribute> types(
+      names.size(), AxisTypeAttr::get(b.getContext(), AxisType::Auto));
   std::optional<SmallVector<int64_t>> devices;
   while (succeeded(parser.parseOptionalComma())) {
     StringRef keyword;
@@ -68,22 +67,21 @@ ParseResult MeshOp::parse(OpAsmParser &parser, OperationState &result) {
         return failure();
     } else if (keyword == "devices") {
       devices.emplace();
-      if (parser.parseCommaSeparatedList(
-              OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
-                int64_t id;
-                if (parser.parseInteger(id))
-                  return failure();
-                devices->push_back(id);
-                return success();
-              }))
+      if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square,
+                                         [&]() -> ParseResult {
+                                           int64_t id;
+                                           if (parser.parseInteger(id))
+                                             return failure();
+                                           devices->push_back(id);
+                                           return success();
+                                         }))
         return failure();
     } else {
       return parser.emitError(loc)
              << "expected 'types' or 'devices', got '" << keyword << "'";
     }
   }
-  if (parser.parseGreater() ||
-      parser.parseOptionalAttrDict(result.attributes))
+  if (parser.parseGreater() || parser.parseOptionalAttrDict(result.attributes))
     return failure();
   auto &props = result.getOrAddProperties<MeshOp::Properties>();
   props.sym_name = name;
@@ -121,9 +119,9 @@ void MeshOp::print(OpAsmPrinter &printer) {
     printer << ']';
   }
   printer << '>';
-  printer.printOptionalAttrDict((*this)->getAttrs(),
-                                {"sym_name", "axis_names", "axis_sizes",
-                                 "axis_types", "device_ids"});
+  printer.printOptionalAttrDict(
+      (*this)->getAttrs(),
+      {"sym_name", "axis_names", "axis_sizes", "axis_types", "device_ids"});
 }
 
 LogicalResult MeshOp::verify() {
@@ -132,8 +130,8 @@ LogicalResult MeshOp::verify() {
   if (getAxisNames().size() != getAxisSizes().size() ||
       getAxisNames().size() != getAxisTypes().size())
     return emitOpError("has ")
-           << getAxisNames().size() << " axis names, "
-           << getAxisSizes().size() << " sizes and " << getAxisTypes().size()
+           << getAxisNames().size() << " axis names, " << getAxisSizes().size()
+           << " sizes and " << getAxisTypes().size()
            << " types; they must match";
   llvm::SmallDenseSet<StringAttr> seen;
   for (auto [attr, size] : llvm::zip(getAxisNames(), getAxisSizes())) {
@@ -141,7 +139,8 @@ LogicalResult MeshOp::verify() {
     if (axis.getValue().empty())
       return emitOpError("axis names must be non-empty");
     if (!seen.insert(axis).second)
-      return emitOpError("axis \"") << axis.getValue() << "\" is declared twice";
+      return emitOpError("axis \"")
+             << axis.getValue() << "\" is declared twice";
     if (size <= 0)
       return emitOpError("axis \"")
              << axis.getValue() << "\" must have a positive size, got " << size;
@@ -233,8 +232,8 @@ LogicalResult ShardingConstraintOp::verify() {
   ShardingAttr sharding = getSharding();
   if (sharding.getDims().size() != static_cast<size_t>(type.getRank()))
     return emitOpError("sharding has ")
-           << sharding.getDims().size() << " dimensions but the tensor has rank "
-           << type.getRank();
+           << sharding.getDims().size()
+           << " dimensions but the tensor has rank " << type.getRank();
   MeshOp mesh = lookupMesh(*this, sharding.getMesh());
   if (!mesh)
     return emitOpError("names unknown mesh ") << sharding.getMesh();
@@ -299,8 +298,8 @@ static LogicalResult verifyAxisRegion(Operation *op, FlatSymbolRefAttr meshRef,
            << ", which without the listed axes is " << stripped << ", but "
            << outsideWhat << " #" << index << " has type " << outside;
   };
-  for (auto [index, pair] :
-       llvm::enumerate(llvm::zip(op->getOperandTypes(), body.getArgumentTypes())))
+  for (auto [index, pair] : llvm::enumerate(
+           llvm::zip(op->getOperandTypes(), body.getArgumentTypes())))
     if (failed(check(std::get<0>(pair), std::get<1>(pair), "body argument",
                      "operand", index)))
       return failure();

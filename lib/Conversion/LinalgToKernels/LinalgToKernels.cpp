@@ -100,19 +100,27 @@ struct LinalgToKernelsPass
       views.push_back(view);
     }
     auto c64 = [&](int64_t v) { return trellis::i64Const(b, loc, v); };
-    SmallVector<Value> args = {
-        trellis::i32Const(b, loc, *dtype), c64(batch ? ranges[*batch] : 1),
-        c64(ranges[m]), c64(ranges[n]), c64(ranges[k]),
-        views[0].address, views[0].stride(b, loc, batch),
-        views[0].stride(b, loc, m), views[0].stride(b, loc, k),
-        views[1].address, views[1].stride(b, loc, batch),
-        views[1].stride(b, loc, k), views[1].stride(b, loc, n),
-        views[2].address, views[2].stride(b, loc, batch),
-        views[2].stride(b, loc, m), views[2].stride(b, loc, n)};
+    SmallVector<Value> args = {trellis::i32Const(b, loc, *dtype),
+                               c64(batch ? ranges[*batch] : 1),
+                               c64(ranges[m]),
+                               c64(ranges[n]),
+                               c64(ranges[k]),
+                               views[0].address,
+                               views[0].stride(b, loc, batch),
+                               views[0].stride(b, loc, m),
+                               views[0].stride(b, loc, k),
+                               views[1].address,
+                               views[1].stride(b, loc, batch),
+                               views[1].stride(b, loc, k),
+                               views[1].stride(b, loc, n),
+                               views[2].address,
+                               views[2].stride(b, loc, batch),
+                               views[2].stride(b, loc, m),
+                               views[2].stride(b, loc, n)};
     SmallVector<Type> types =
         llvm::map_to_vector(args, [](Value v) { return v.getType(); });
-    func::FuncOp callee =
-        trellis::getOrDeclareRuntimeFunc(module, "trellis_rt_matmul", types, {});
+    func::FuncOp callee = trellis::getOrDeclareRuntimeFunc(
+        module, "trellis_rt_matmul", types, {});
     func::CallOp::create(b, loc, callee, args);
     op->erase();
     return success();

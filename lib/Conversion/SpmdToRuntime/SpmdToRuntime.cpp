@@ -49,7 +49,8 @@ std::string formatLocation(Location loc) {
   return text;
 }
 
-struct SpmdToRuntimePass : mlir::trellis::impl::SpmdToRuntimeBase<SpmdToRuntimePass> {
+struct SpmdToRuntimePass
+    : mlir::trellis::impl::SpmdToRuntimeBase<SpmdToRuntimePass> {
   using SpmdToRuntimeBase::SpmdToRuntimeBase;
 
   ModuleOp module;
@@ -57,7 +58,8 @@ struct SpmdToRuntimePass : mlir::trellis::impl::SpmdToRuntimeBase<SpmdToRuntimeP
 
   void runOnOperation() override {
     module = getOperation();
-    if (auto existing = module->getAttrOfType<ArrayAttr>(SpmdDialect::kSitesAttrName))
+    if (auto existing =
+            module->getAttrOfType<ArrayAttr>(SpmdDialect::kSitesAttrName))
       sites.assign(existing.begin(), existing.end());
     SmallVector<Operation *> collectives;
     module.walk([&](Operation *op) {
@@ -67,15 +69,18 @@ struct SpmdToRuntimePass : mlir::trellis::impl::SpmdToRuntimeBase<SpmdToRuntimeP
     for (Operation *op : collectives)
       if (failed(lower(op)))
         return signalPassFailure();
-    module->setAttr(SpmdDialect::kSitesAttrName, ArrayAttr::get(&getContext(), sites));
+    module->setAttr(SpmdDialect::kSitesAttrName,
+                    ArrayAttr::get(&getContext(), sites));
   }
 
   /// Registers a site and returns its number.
   int64_t addSite(Operation *op, ArrayRef<int64_t> pairs = {}) {
     Builder b(op->getContext());
     SmallVector<NamedAttribute> fields;
-    fields.push_back(b.getNamedAttr("op", b.getStringAttr(op->getName().getStringRef())));
-    fields.push_back(b.getNamedAttr("loc", b.getStringAttr(formatLocation(op->getLoc()))));
+    fields.push_back(
+        b.getNamedAttr("op", b.getStringAttr(op->getName().getStringRef())));
+    fields.push_back(
+        b.getNamedAttr("loc", b.getStringAttr(formatLocation(op->getLoc()))));
     if (!pairs.empty())
       fields.push_back(b.getNamedAttr("pairs", b.getDenseI64ArrayAttr(pairs)));
     sites.push_back(b.getDictionaryAttr(fields));
@@ -87,8 +92,9 @@ struct SpmdToRuntimePass : mlir::trellis::impl::SpmdToRuntimeBase<SpmdToRuntimeP
     int64_t packed = 0;
     int i = 0;
     for (StringAttr axis : axes.getAsRange<StringAttr>())
-      packed |= static_cast<int64_t>(*ctx.mesh.getAxisIndex(axis.getValue()) + 1)
-                << (4 * i++);
+      packed |=
+          static_cast<int64_t>(*ctx.mesh.getAxisIndex(axis.getValue()) + 1)
+          << (4 * i++);
     return packed;
   }
 
@@ -116,7 +122,8 @@ struct SpmdToRuntimePass : mlir::trellis::impl::SpmdToRuntimeBase<SpmdToRuntimeP
     }
     if (auto size = dyn_cast<AxisSizeOp>(op)) {
       Value c = size.getType().isIndex()
-                    ? Value(arith::ConstantIndexOp::create(b, loc, size.getGroupSize()))
+                    ? Value(arith::ConstantIndexOp::create(b, loc,
+                                                           size.getGroupSize()))
                     : Value(arith::ConstantIntOp::create(b, loc, size.getType(),
                                                          size.getGroupSize()));
       size.replaceAllUsesWith(c);
@@ -147,20 +154,21 @@ struct SpmdToRuntimePass : mlir::trellis::impl::SpmdToRuntimeBase<SpmdToRuntimeP
              << ", which the runtime does not support";
     auto axesAttr = op->getAttrOfType<ArrayAttr>("axes");
     int64_t axes = packAxes(*ctx, axesAttr);
-    int64_t n = ctx->getGroupSize(llvm::to_vector(axesAttr.getAsRange<StringAttr>()));
+    int64_t n =
+        ctx->getGroupSize(llvm::to_vector(axesAttr.getAsRange<StringAttr>()));
     ArrayRef<int64_t> shape = operandType.getShape();
 
     auto resultMemref =
         MemRefType::get(resultType.getShape(), resultType.getElementType());
     Value in = readBuffer(b, loc, op->getOperand(0));
-    Value outBuffer = memref::AllocOp::create(b, loc, resultMemref,
-                                              b.getI64IntegerAttr(64));
+    Value outBuffer =
+        memref::AllocOp::create(b, loc, resultMemref, b.getI64IntegerAttr(64));
     Value out = trellis::bufferAddress(b, loc, outBuffer);
 
     Type i64 = b.getI64Type(), i32 = b.getI32Type();
     auto call = [&](StringRef name, SmallVector<Value> args) {
-      SmallVector<Type> types = llvm::map_to_vector(
-          args, [](Value v) { return v.getType(); });
+      SmallVector<Type> types =
+          llvm::map_to_vector(args, [](Value v) { return v.getType(); });
       func::FuncOp callee =
           trellis::getOrDeclareRuntimeFunc(module, name, types, {});
       func::CallOp::create(b, loc, callee, args);
@@ -193,7 +201,8 @@ struct SpmdToRuntimePass : mlir::trellis::impl::SpmdToRuntimeBase<SpmdToRuntimeP
       call("trellis_rt_all_gather",
            {trellis::i64Const(b, loc, site), trellis::i64Const(b, loc, axes),
             trellis::i32Const(b, loc, *dtype), in, out,
-            trellis::i64Const(b, loc, outer), trellis::i64Const(b, loc, inner)});
+            trellis::i64Const(b, loc, outer),
+            trellis::i64Const(b, loc, inner)});
     } else if (auto scatter = dyn_cast<PsumScatterOp>(op)) {
       int64_t dim = scatter.getDim();
       int64_t outer = product(shape.take_front(dim));
@@ -203,15 +212,18 @@ struct SpmdToRuntimePass : mlir::trellis::impl::SpmdToRuntimeBase<SpmdToRuntimeP
            {trellis::i64Const(b, loc, site), trellis::i64Const(b, loc, axes),
             trellis::i32Const(b, loc, *dtype),
             trellis::i32Const(b, loc, TRELLIS_RT_SUM), in, out,
-            trellis::i64Const(b, loc, outer), trellis::i64Const(b, loc, inner)});
+            trellis::i64Const(b, loc, outer),
+            trellis::i64Const(b, loc, inner)});
     } else if (auto a2a = dyn_cast<AllToAllOp>(op)) {
       int64_t split = a2a.getSplitDim(), concat = a2a.getConcatDim();
       SmallVector<int64_t> chunk(shape);
       chunk[split] /= n;
       int64_t splitOuter = product(shape.take_front(split));
       int64_t splitInner = product(shape.drop_front(split)) / n;
-      int64_t concatOuter = product(ArrayRef<int64_t>(chunk).take_front(concat));
-      int64_t concatInner = product(ArrayRef<int64_t>(chunk).drop_front(concat));
+      int64_t concatOuter =
+          product(ArrayRef<int64_t>(chunk).take_front(concat));
+      int64_t concatInner =
+          product(ArrayRef<int64_t>(chunk).drop_front(concat));
       int64_t site = addSite(op);
       call("trellis_rt_all_to_all",
            {trellis::i64Const(b, loc, site), trellis::i64Const(b, loc, axes),
@@ -222,15 +234,15 @@ struct SpmdToRuntimePass : mlir::trellis::impl::SpmdToRuntimeBase<SpmdToRuntimeP
             trellis::i64Const(b, loc, concatInner)});
     } else if (auto permute = dyn_cast<PpermuteOp>(op)) {
       int64_t site = addSite(op, permute.getPairs());
-      SmallVector<Value> common = {
-          trellis::i64Const(b, loc, site), trellis::i64Const(b, loc, axes),
-          trellis::i32Const(b, loc, *dtype)};
+      SmallVector<Value> common = {trellis::i64Const(b, loc, site),
+                                   trellis::i64Const(b, loc, axes),
+                                   trellis::i32Const(b, loc, *dtype)};
       if (async) {
         SmallVector<Value> startArgs = common;
         startArgs.push_back(in);
         startArgs.push_back(trellis::i64Const(b, loc, product(shape)));
-        SmallVector<Type> types = llvm::map_to_vector(
-            startArgs, [](Value v) { return v.getType(); });
+        SmallVector<Type> types =
+            llvm::map_to_vector(startArgs, [](Value v) { return v.getType(); });
         func::FuncOp start = trellis::getOrDeclareRuntimeFunc(
             module, "trellis_rt_ppermute_start", types, {b.getI64Type()});
         Value handle =
@@ -258,7 +270,8 @@ struct SpmdToRuntimePass : mlir::trellis::impl::SpmdToRuntimeBase<SpmdToRuntimeP
     func::FuncOp callee = trellis::getOrDeclareRuntimeFunc(
         module, "trellis_rt_axis_index", {b.getI64Type()}, {b.getI64Type()});
     Value packed = trellis::i64Const(b, loc, packAxes(ctx, axes));
-    return func::CallOp::create(b, loc, callee, ValueRange{packed}).getResult(0);
+    return func::CallOp::create(b, loc, callee, ValueRange{packed})
+        .getResult(0);
   }
 
   static Value castIndex(OpBuilder &b, Location loc, Value i64Value, Type to) {
@@ -270,8 +283,7 @@ struct SpmdToRuntimePass : mlir::trellis::impl::SpmdToRuntimeBase<SpmdToRuntimeP
     return i64Value;
   }
 
-  LogicalResult lowerPscatter(OpBuilder &b, ManualContext &ctx,
-                              PscatterOp op) {
+  LogicalResult lowerPscatter(OpBuilder &b, ManualContext &ctx, PscatterOp op) {
     Location loc = op.getLoc();
     auto inType = cast<RankedTensorType>(op.getOperand().getType());
     auto outType = cast<RankedTensorType>(op.getType());
@@ -283,12 +295,13 @@ struct SpmdToRuntimePass : mlir::trellis::impl::SpmdToRuntimeBase<SpmdToRuntimeP
     Value offset = arith::MulIOp::create(
         b, loc, idx, arith::ConstantIndexOp::create(b, loc, block));
     SmallVector<OpFoldResult> offsets(inType.getRank(), b.getIndexAttr(0));
-    SmallVector<OpFoldResult> sizes, strides(inType.getRank(), b.getIndexAttr(1));
+    SmallVector<OpFoldResult> sizes,
+        strides(inType.getRank(), b.getIndexAttr(1));
     for (int64_t d = 0; d < inType.getRank(); ++d)
       sizes.push_back(b.getIndexAttr(d == dim ? block : inType.getDimSize(d)));
     offsets[dim] = offset;
-    auto slice = tensor::ExtractSliceOp::create(b, loc, outType, op.getOperand(),
-                                                offsets, sizes, strides);
+    auto slice = tensor::ExtractSliceOp::create(
+        b, loc, outType, op.getOperand(), offsets, sizes, strides);
     op.replaceAllUsesWith(slice.getResult());
     op.erase();
     return success();

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs the build tree into a scratch prefix, builds examples/consumer
+# against the installed Trellis CMake package, and runs a Trellis pass with
+# the resulting out-of-tree tool.
+# Usage: consumer-test.sh BUILD_DIR SOURCE_DIR WORK_DIR FILECHECK
+set -euo pipefail
+BUILD=$1 SRC=$2 WORK=$3 FILECHECK=$4
+rm -rf "$WORK"
+mkdir -p "$WORK"
+cmake --install "$BUILD" --prefix "$WORK/prefix" > "$WORK/install.log"
+launcher=()
+if command -v ccache >/dev/null; then
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+cmake -G Ninja -S "$SRC/examples/consumer" -B "$WORK/build" \
+  -DTrellis_DIR="$WORK/prefix/lib/cmake/Trellis" \
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++-22 \
+  -DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld "${launcher[@]}" > "$WORK/configure.log"
+ninja -C "$WORK/build" > "$WORK/build.log"
+"$WORK/build/consumer-opt" "$SRC/test/Consumer/input.mlir" \
+  --spmd-outline-device-func=erase-host | "$FILECHECK" "$SRC/test/Consumer/input.mlir"
+echo "consumer: OK"
