@@ -50,6 +50,7 @@ struct OutlineDeviceFuncPass
         if (auto map = dyn_cast<ShardMapOp>(op))
           maps.push_back(map);
       unsigned index = 0;
+      Operation *insertAfter = host;
       for (ShardMapOp map : maps) {
         if (!isFullyManual(map)) {
           if (!entry.empty()) {
@@ -64,7 +65,8 @@ struct OutlineDeviceFuncPass
         if (maps.size() > 1)
           name += "_" + std::to_string(index);
         ++index;
-        func::FuncOp device = outline(map, name);
+        func::FuncOp device = outline(map, name, insertAfter);
+        insertAfter = device;
         symbols.insert(device);
         map->setAttr(SpmdDialect::kDeviceFuncAttrName,
                      FlatSymbolRefAttr::get(device.getSymNameAttr()));
@@ -79,12 +81,13 @@ struct OutlineDeviceFuncPass
           func.erase();
   }
 
-  func::FuncOp outline(ShardMapOp map, StringRef name) {
+  func::FuncOp outline(ShardMapOp map, StringRef name, Operation *after) {
     Block &body = map.getBodyBlock();
     Operation *yield = body.getTerminator();
     auto type = FunctionType::get(map.getContext(), body.getArgumentTypes(),
                                   yield->getOperandTypes());
-    OpBuilder builder(map->getParentOfType<func::FuncOp>());
+    OpBuilder builder(map.getContext());
+    builder.setInsertionPointAfter(after);
     auto device = func::FuncOp::create(builder, map.getLoc(), name, type);
     Builder b(map.getContext());
     device->setAttr(SpmdDialect::kMeshAttrName, map.getMeshAttr());

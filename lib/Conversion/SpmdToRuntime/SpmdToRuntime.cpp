@@ -109,7 +109,7 @@ struct SpmdToRuntimePass
 
   LogicalResult lower(Operation *op) {
     std::optional<ManualContext> ctx = getManualContext(op);
-    if (!ctx)
+    if (!ctx || isa<ShardMapOp>(ctx->owner))
       return op->emitOpError("is not in a device function; run "
                              "spmd-outline-device-func first");
     OpBuilder b(op);

@@ -1,0 +1,30 @@
+// RUN: trellis-opt %s --spmd-to-runtime --split-input-file --verify-diagnostics
+
+trellis.mesh @mesh = <["i"=4]>
+func.func @f(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %r = spmd.shard_map @mesh in_specs = [[]] out_specs = [[]] (%x) : (tensor<8xf32>) -> tensor<8xf32> {
+  ^bb0(%b: tensor<8xf32>):
+    // expected-error @below {{is not in a device function; run spmd-outline-device-func first}}
+    %s = spmd.psum %b over ["i"] : tensor<8xf32>
+    spmd.yield %s : tensor<8xf32>
+  }
+  return %r : tensor<8xf32>
+}
+
+// -----
+
+trellis.mesh @mesh = <["i"=4]>
+func.func @f(%x: tensor<?xf32>) -> tensor<?xf32> attributes {spmd.mesh = @mesh} {
+  // expected-error @below {{has a dynamic shape; the executor lowers static shapes only}}
+  %s = spmd.psum %x over ["i"] : tensor<?xf32>
+  return %s : tensor<?xf32>
+}
+
+// -----
+
+trellis.mesh @mesh = <["i"=4]>
+func.func @f(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> attributes {spmd.mesh = @mesh} {
+  // expected-error @below {{has element type 'complex<f32>', which the runtime does not support}}
+  %s = spmd.psum %x over ["i"] : tensor<4xcomplex<f32>>
+  return %s : tensor<4xcomplex<f32>>
+}
