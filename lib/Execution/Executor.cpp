@@ -125,7 +125,11 @@ std::vector<int64_t> descriptorFor(void *data,
 
 } // namespace
 
-Executor::~Executor() = default;
+Executor::~Executor() {
+  for (auto &perDevice : scratch_)
+    for (void *buffer : perDevice)
+      std::free(buffer);
+}
 
 std::unique_ptr<Executor> Executor::create(ModuleOp source,
                                            const ExecutorOptions &options,
@@ -285,6 +289,8 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
   } else {
     auto copy = module->lookupSymbol<func::FuncOp>(entryName);
     copy->setAttr("llvm.emit_c_interface", UnitAttr::get(ctx));
+    for (unsigned i = 0; i < copy.getNumArguments(); ++i)
+      copy.setArgAttr(i, "bufferization.writable", BoolAttr::get(ctx, false));
     for (auto func : llvm::make_early_inc_range(module->getOps<func::FuncOp>()))
       if (func != copy && SymbolTable::symbolKnownUseEmpty(func, *module))
         func.erase();
@@ -392,6 +398,29 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
   return exec;
 }
 
+/// If the block at `offset` of shape `block` is one contiguous run of a
+/// row-major array of `shape`, its first element's index; otherwise -1.
+static int64_t contiguousOffset(const std::vector<int64_t> &shape,
+                                const std::vector<int64_t> &offset,
+                                const std::vector<int64_t> &block) {
+  size_t first = 0;
+  while (first < shape.size() && block[first] == shape[first])
+    ++first;
+  // Dimensions before `first` are whole; a partial dimension may be
+  // preceded only by size-1 blocks and followed only by whole dimensions.
+  for (size_t d = 0; d < first; ++d)
+    if (offset[d] != 0)
+      return -1;
+  size_t partial = first;
+  for (size_t d = partial + 1; d < shape.size(); ++d)
+    if (block[d] != shape[d])
+      return -1;
+  int64_t index = 0;
+  for (size_t d = 0; d < shape.size(); ++d)
+    index = index * shape[d] + offset[d];
+  return index;
+}
+
 bool Executor::run(const std::vector<HostArray> &inputs,
                    std::vector<HostArray> &outputs, std::string &error) {
   if (inputs.size() != inputs_.size()) {
@@ -399,28 +428,49 @@ bool Executor::run(const std::vector<HostArray> &inputs,
             " inputs, got " + std::to_string(inputs.size());
     return false;
   }
-  for (size_t i = 0; i < inputs.size(); ++i) {
+  auto shapeText = [](const std::vector<int64_t> &s) {
+    std::string t = "(";
+    for (size_t k = 0; k < s.size(); ++k)
+      t += std::to_string(s[k]) +
+           (s.size() == 1 ? "," : (k + 1 < s.size() ? ", " : ""));
+    return t + ")";
+  };
+  for (size_t i = 0; i < inputs.size(); ++i)
     if (inputs[i].dtype != inputs_[i].dtype ||
         inputs[i].shape != inputs_[i].shape) {
-      auto shapeText = [](const std::vector<int64_t> &s) {
-        std::string t = "(";
-        for (size_t k = 0; k < s.size(); ++k)
-          t += std::to_string(s[k]) +
-               (s.size() == 1 ? "," : (k + 1 < s.size() ? ", " : ""));
-        return t + ")";
-      };
       error = "input " + inputs_[i].name + " must be " +
               numpyName(inputs_[i].dtype) + shapeText(inputs_[i].shape) +
               ", got " + numpyName(inputs[i].dtype) +
               shapeText(inputs[i].shape);
       return false;
     }
-  }
+
+  // Outputs: reuse the caller's arrays when they already fit.
+  outputs.resize(results_.size());
+  for (size_t j = 0; j < results_.size(); ++j)
+    if (outputs[j].dtype != outputs_[j].dtype ||
+        outputs[j].shape != outputs_[j].shape)
+      outputs[j].allocate(outputs_[j].dtype, outputs_[j].shape);
 
   const int64_t devices = mesh_.numDevices();
-  const size_t numArgs = operands_.size() + deviceResultShapes_.size();
-  std::vector<std::vector<void *>> buffers(devices,
-                                           std::vector<void *>(numArgs));
+  const size_t numOperands = operands_.size();
+  const size_t numArgs = numOperands + deviceResultShapes_.size();
+  if (scratch_.empty())
+    scratch_.assign(devices, std::vector<void *>(numArgs, nullptr));
+  auto scratchFor = [&](int64_t p, size_t slot, int64_t bytes) -> void * {
+    if (!scratch_[p][slot])
+      scratch_[p][slot] = alignedBuffer(bytes);
+    return scratch_[p][slot];
+  };
+
+  // Which function result, if exactly one, each device result feeds.
+  std::vector<int> soleUse(deviceResultShapes_.size(), -1);
+  std::vector<int> uses(deviceResultShapes_.size(), 0);
+  for (size_t j = 0; j < results_.size(); ++j) {
+    ++uses[results_[j].deviceResult];
+    soleUse[results_[j].deviceResult] = static_cast<int>(j);
+  }
+
   std::vector<std::vector<std::vector<int64_t>>> descriptors(
       devices, std::vector<std::vector<int64_t>>(numArgs));
   std::vector<std::vector<void *>> descPtrs(devices,
@@ -428,30 +478,58 @@ bool Executor::run(const std::vector<HostArray> &inputs,
   std::vector<std::vector<void *>> packed(devices,
                                           std::vector<void *>(numArgs));
   std::vector<void **> args(devices);
-  bool allocated = true;
+  // (device, result slot) pairs whose block must be copied out afterwards.
+  std::vector<std::vector<bool>> copyOut(
+      devices, std::vector<bool>(deviceResultShapes_.size(), true));
   for (int64_t p = 0; p < devices; ++p) {
-    for (size_t k = 0; k < operands_.size(); ++k) {
+    for (size_t k = 0; k < numOperands; ++k) {
       const Operand &o = operands_[k];
       const HostArray &global = inputs[o.funcArg];
-      int64_t bytes = rt::product(o.local) * global.elementBytes();
-      void *buffer = alignedBuffer(bytes);
-      allocated &= buffer != nullptr;
-      if (!buffer)
-        break;
-      rt::copyBlock(global.shape, rt::blockOffset(mesh_, p, o.local, o.spec),
-                    o.local, global.elementBytes(), global.data.data(), buffer,
-                    /*toBlock=*/true);
-      buffers[p][k] = buffer;
-      descriptors[p][k] = descriptorFor(buffer, o.local);
+      std::vector<int64_t> offset = rt::blockOffset(mesh_, p, o.local, o.spec);
+      int64_t at = contiguousOffset(global.shape, offset, o.local);
+      void *data;
+      if (at >= 0) {
+        // A view into the global input: device functions never write their
+        // arguments (bufferization.writable = false).
+        data =
+            const_cast<char *>(global.data.data()) + at * global.elementBytes();
+      } else {
+        data = scratchFor(p, k, rt::product(o.local) * global.elementBytes());
+        if (!data) {
+          error = "out of memory allocating device buffers";
+          return false;
+        }
+        rt::copyBlock(global.shape, offset, o.local, global.elementBytes(),
+                      global.data.data(), data, /*toBlock=*/true);
+      }
+      descriptors[p][k] = descriptorFor(data, o.local);
     }
     for (size_t r = 0; r < deviceResultShapes_.size(); ++r) {
-      size_t slot = operands_.size() + r;
-      int64_t bytes = rt::product(deviceResultShapes_[r]) *
-                      rt::dtypeSize(deviceResultTypes_[r]);
-      void *buffer = alignedBuffer(bytes);
-      allocated &= buffer != nullptr;
-      buffers[p][slot] = buffer;
-      descriptors[p][slot] = descriptorFor(buffer, deviceResultShapes_[r]);
+      size_t slot = numOperands + r;
+      void *data = nullptr;
+      if (uses[r] == 1) {
+        const Result &res = results_[soleUse[r]];
+        HostArray &out = outputs[soleUse[r]];
+        if (rt::ownsOutputBlock(mesh_, p, res.spec)) {
+          int64_t at = contiguousOffset(
+              out.shape, rt::blockOffset(mesh_, p, res.local, res.spec),
+              res.local);
+          if (at >= 0) {
+            data = out.data.data() + at * out.elementBytes();
+            copyOut[p][r] = false;
+          }
+        }
+      }
+      if (!data) {
+        data = scratchFor(p, slot,
+                          rt::product(deviceResultShapes_[r]) *
+                              rt::dtypeSize(deviceResultTypes_[r]));
+        if (!data) {
+          error = "out of memory allocating device buffers";
+          return false;
+        }
+      }
+      descriptors[p][slot] = descriptorFor(data, deviceResultShapes_[r]);
     }
     for (size_t a = 0; a < numArgs; ++a) {
       descPtrs[p][a] = descriptors[p][a].data();
@@ -459,37 +537,23 @@ bool Executor::run(const std::vector<HostArray> &inputs,
     }
     args[p] = packed[p].data();
   }
-  auto freeAll = [&] {
-    for (auto &perDevice : buffers)
-      for (void *b : perDevice)
-        std::free(b);
-  };
-  if (!allocated) {
-    freeAll();
-    error = "out of memory allocating device buffers";
-    return false;
-  }
 
-  bool ok = session_->run(entryFn_, args, error);
-  if (ok) {
-    outputs.clear();
-    for (size_t j = 0; j < results_.size(); ++j) {
-      const Result &r = results_[j];
-      HostArray out;
-      out.allocate(outputs_[j].dtype, outputs_[j].shape);
-      for (int64_t p = 0; p < devices; ++p) {
-        if (!rt::ownsOutputBlock(mesh_, p, r.spec))
-          continue;
-        rt::copyBlock(out.shape, rt::blockOffset(mesh_, p, r.local, r.spec),
-                      r.local, out.elementBytes(),
-                      buffers[p][operands_.size() + r.deviceResult],
-                      out.data.data(), /*toBlock=*/false);
-      }
-      outputs.push_back(std::move(out));
+  if (!session_->run(entryFn_, args, error))
+    return false;
+
+  for (size_t j = 0; j < results_.size(); ++j) {
+    const Result &r = results_[j];
+    HostArray &out = outputs[j];
+    for (int64_t p = 0; p < devices; ++p) {
+      if (!rt::ownsOutputBlock(mesh_, p, r.spec) || !copyOut[p][r.deviceResult])
+        continue;
+      rt::copyBlock(out.shape, rt::blockOffset(mesh_, p, r.local, r.spec),
+                    r.local, out.elementBytes(),
+                    scratch_[p][numOperands + r.deviceResult], out.data.data(),
+                    /*toBlock=*/false);
     }
   }
-  freeAll();
-  return ok;
+  return true;
 }
 
 std::vector<std::vector<rt::TraceEvent>> Executor::traces() const {

@@ -97,6 +97,9 @@ private:
   std::unique_ptr<mlir::ExecutionEngine> engine_;
   ::mlir::trellis::rt::Session::Entry entryFn_ = nullptr;
   std::unique_ptr<::mlir::trellis::rt::Session> session_;
+  /// Per device and argument slot, buffers kept across runs for blocks that
+  /// are not contiguous views of the global arrays.
+  std::vector<std::vector<void *>> scratch_;
 };
 
 } // namespace mlir::trellis::exec

@@ -26,24 +26,24 @@ uint16_t floatToBf16(float f) {
   return static_cast<uint16_t>((bits + rounding) >> 16);
 }
 
-template <typename T> T combine(T a, T b, int32_t reduction) {
-  switch (reduction) {
-  case TRELLIS_RT_MAX:
-    return a < b ? b : a;
-  case TRELLIS_RT_MIN:
-    return b < a ? b : a;
-  default:
-    return a + b;
-  }
-}
+struct Sum {
+  template <typename T> T operator()(T a, T b) const { return a + b; }
+};
+struct Max {
+  template <typename T> T operator()(T a, T b) const { return a < b ? b : a; }
+};
+struct Min {
+  template <typename T> T operator()(T a, T b) const { return b < a ? b : a; }
+};
 
 /// Reduces in blocks that stay in L1: accumulate into `acc`, then store.
-template <typename T, typename Acc, typename Load, typename Store>
-void reduceTyped(int32_t reduction, const std::vector<const void *> &inputs,
-                 int64_t offset, int64_t count, void *out, Load load,
-                 Store store) {
+/// `Op` is a template parameter so the inner loops vectorise.
+template <typename T, typename Acc, typename Op, typename Load, typename Store>
+void reduceWith(Op op, bool mean, const std::vector<const void *> &inputs,
+                int64_t offset, int64_t count, void *out, Load load,
+                Store store) {
   constexpr int64_t kBlock = 2048;
-  Acc acc[kBlock];
+  alignas(64) Acc acc[kBlock];
   const size_t n = inputs.size();
   T *dst = static_cast<T *>(out);
   for (int64_t start = 0; start < count; start += kBlock) {
@@ -54,13 +54,30 @@ void reduceTyped(int32_t reduction, const std::vector<const void *> &inputs,
     for (size_t k = 1; k < n; ++k) {
       const T *src = static_cast<const T *>(inputs[k]) + offset + start;
       for (int64_t e = 0; e < len; ++e)
-        acc[e] = combine<Acc>(acc[e], load(src[e]), reduction);
+        acc[e] = op(acc[e], load(src[e]));
     }
-    if (reduction == TRELLIS_RT_MEAN)
+    if (mean)
       for (int64_t e = 0; e < len; ++e)
         acc[e] = acc[e] / static_cast<Acc>(n);
     for (int64_t e = 0; e < len; ++e)
       dst[start + e] = store(acc[e]);
+  }
+}
+
+template <typename T, typename Acc, typename Load, typename Store>
+void reduceTyped(int32_t reduction, const std::vector<const void *> &inputs,
+                 int64_t offset, int64_t count, void *out, Load load,
+                 Store store) {
+  switch (reduction) {
+  case TRELLIS_RT_MAX:
+    return reduceWith<T, Acc>(Max(), false, inputs, offset, count, out, load,
+                              store);
+  case TRELLIS_RT_MIN:
+    return reduceWith<T, Acc>(Min(), false, inputs, offset, count, out, load,
+                              store);
+  default:
+    return reduceWith<T, Acc>(Sum(), reduction == TRELLIS_RT_MEAN, inputs,
+                              offset, count, out, load, store);
   }
 }
 

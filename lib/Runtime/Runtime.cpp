@@ -5,10 +5,12 @@
 #include "lib/Runtime/TrellisRuntime.h"
 
 #include <chrono>
+#include <condition_variable>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <thread>
 #include <unistd.h>
 
@@ -415,6 +417,8 @@ bool Session::run(Entry entry, const std::vector<void **> &args,
   }
 
   std::atomic<int64_t> finished{0};
+  std::mutex doneMutex;
+  std::condition_variable doneCv;
   std::vector<std::thread> threads;
   threads.reserve(n);
   for (int64_t p = 0; p < n; ++p) {
@@ -428,15 +432,26 @@ bool Session::run(Entry entry, const std::vector<void **> &args,
       }
       comm->deviceFinished(device);
       setCurrentDevice(nullptr);
-      ++finished;
+      {
+        std::lock_guard<std::mutex> lock(doneMutex);
+        ++finished;
+      }
+      doneCv.notify_all();
     });
   }
 
   // Wait, printing progress on long runs and enforcing the time limit.
   double lastProgress = origin;
   bool timedOut = false;
-  while (finished.load() < n) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  while (true) {
+    {
+      // Wake when every device is done, or every 20 ms to report progress
+      // and enforce the time limit.
+      std::unique_lock<std::mutex> lock(doneMutex);
+      if (doneCv.wait_for(lock, std::chrono::milliseconds(20),
+                          [&] { return finished.load() == n; }))
+        break;
+    }
     double now = nowUs();
     double elapsed = (now - origin) * 1e-6;
     if (options_.progress && now - lastProgress >= 1e6) {

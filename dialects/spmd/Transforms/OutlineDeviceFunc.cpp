@@ -96,6 +96,10 @@ struct OutlineDeviceFuncPass
       axes.push_back(axis);
     device->setAttr(SpmdDialect::kManualAxesAttrName, b.getArrayAttr(axes));
     device->setAttr("llvm.emit_c_interface", b.getUnitAttr());
+    // The inputs belong to the host (the executor may hand every device a
+    // view into the same global array): never write them in place.
+    for (unsigned i = 0; i < device.getNumArguments(); ++i)
+      device.setArgAttr(i, "bufferization.writable", b.getBoolAttr(false));
 
     IRMapping mapping;
     map.getBody().cloneInto(&device.getBody(), mapping);
