@@ -399,20 +399,16 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
 }
 
 /// If the block at `offset` of shape `block` is one contiguous run of a
-/// row-major array of `shape`, its first element's index; otherwise -1.
+/// row-major array of `shape`, its first element's index; otherwise -1. That
+/// holds when the block spans one element in each leading dimension, then
+/// any extent in one dimension, then whole dimensions.
 static int64_t contiguousOffset(const std::vector<int64_t> &shape,
                                 const std::vector<int64_t> &offset,
                                 const std::vector<int64_t> &block) {
-  size_t first = 0;
-  while (first < shape.size() && block[first] == shape[first])
-    ++first;
-  // Dimensions before `first` are whole; a partial dimension may be
-  // preceded only by size-1 blocks and followed only by whole dimensions.
-  for (size_t d = 0; d < first; ++d)
-    if (offset[d] != 0)
-      return -1;
-  size_t partial = first;
-  for (size_t d = partial + 1; d < shape.size(); ++d)
+  size_t k = 0;
+  while (k < shape.size() && block[k] == 1)
+    ++k;
+  for (size_t d = k + 1; d < shape.size(); ++d)
     if (block[d] != shape[d])
       return -1;
   int64_t index = 0;

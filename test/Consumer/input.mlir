@@ -2,7 +2,7 @@
 // The out-of-tree consumer-opt parses Trellis IR and runs a Trellis pass.
 
 // CHECK: trellis.mesh @mesh = <["i"=4]>
-// CHECK: func.func @f_device(%{{.*}}: tensor<2xf32>) -> tensor<2xf32> attributes {llvm.emit_c_interface, spmd.manual_axes = ["i"], spmd.mesh = @mesh}
+// CHECK: func.func @f_device(%{{.*}}: tensor<2xf32> {bufferization.writable = false}) -> tensor<2xf32> attributes {llvm.emit_c_interface, spmd.manual_axes = ["i"], spmd.mesh = @mesh}
 // CHECK-NEXT: spmd.psum %{{.*}} over ["i"] : tensor<2xf32>
 // CHECK-NOT: func.func @f(
 

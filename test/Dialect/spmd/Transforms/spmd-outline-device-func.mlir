@@ -8,7 +8,7 @@ trellis.mesh @mesh = <["i"=4, "j"=2]>
 // CHECK-LABEL: func.func @one(
 // CHECK: spmd.shard_map @mesh {{.*}} attributes {spmd.device_func = @one_device}
 // CHECK-LABEL: func.func @one_device(
-// CHECK-SAME: %[[A:.*]]: tensor<2x8xf32>, %[[B:.*]]: tensor<8x32xf32>) -> tensor<2x32xf32>
+// CHECK-SAME: %[[A:[^:]*]]: tensor<2x8xf32> {bufferization.writable = false}, %[[B:[^:]*]]: tensor<8x32xf32> {bufferization.writable = false}) -> tensor<2x32xf32>
 // CHECK-SAME: attributes {llvm.emit_c_interface, spmd.manual_axes = ["i", "j"], spmd.mesh = @mesh}
 // CHECK: %[[Z:.*]] = linalg.matmul ins(%[[A]], %[[B]]
 // CHECK: %[[S:.*]] = spmd.psum %[[Z]] over ["j"]
@@ -35,8 +35,8 @@ func.func @one(%a: tensor<8x16xf32>, %b: tensor<16x32xf32>) -> tensor<8x32xf32> 
 // CHECK: spmd.shard_map @mesh manual_axes = ["i"]
 // CHECK-NOT: spmd.device_func
 // CHECK: spmd.device_func = @two_device_1
-// CHECK: func.func @two_device_0(%{{.*}}: tensor<2xf32>) -> tensor<2xf32>
-// CHECK: func.func @two_device_1(%{{.*}}: tensor<1xf32>) -> tensor<1xf32>
+// CHECK: func.func @two_device_0(%{{.*}}: tensor<2xf32> {bufferization.writable = false}) -> tensor<2xf32>
+// CHECK: func.func @two_device_1(%{{.*}}: tensor<1xf32> {bufferization.writable = false}) -> tensor<1xf32>
 func.func @two(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) {
   %a = spmd.shard_map @mesh in_specs = [[{"i"}]] out_specs = [[{"i"}]] (%x) : (tensor<8xf32>) -> tensor<8xf32> {
   ^bb0(%b: tensor<2xf32>):
