@@ -5,6 +5,8 @@
 #include "dialects/spmd/IR/SpmdDialect.h"
 #include "dialects/spmd/Transforms/Passes.h"
 #include "dialects/trellis/IR/TrellisDialect.h"
+#include "dialects/trellis/Interfaces/ExternalModels.h"
+#include "dialects/trellis/Transforms/Passes.h"
 #include "lib/Conversion/Passes.h"
 #include "lib/Pipelines/Pipelines.h"
 
@@ -15,6 +17,7 @@
 
 void mlir::trellis::registerTrellisDialects(mlir::DialectRegistry &registry) {
   registry.insert<mlir::trellis::TrellisDialect, mlir::spmd::SpmdDialect>();
+  registerShardingRuleExternalModels(registry);
 }
 
 void mlir::trellis::registerAllDialects(mlir::DialectRegistry &registry) {
@@ -24,6 +27,7 @@ void mlir::trellis::registerAllDialects(mlir::DialectRegistry &registry) {
 }
 
 void mlir::trellis::registerTrellisPasses() {
+  registerTrellisShardingPasses();
   mlir::spmd::registerSpmdPasses();
   registerTrellisConversionPasses();
   registerTrellisPipelines();

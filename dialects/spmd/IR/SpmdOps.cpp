@@ -451,6 +451,20 @@ LogicalResult ShardMapOp::verify() {
              << ", expected " << formatShape(expected) << " (operand shape "
              << formatShape(global.getShape()) << " split by in_specs[" << index
              << "])";
+    // Explicit axes the shard_map leaves alone keep their sharding inside.
+    if (!getVaryEncoding(local)) {
+      trellis::ShardingAttr outside = trellis::getShardingEncoding(
+          trellis::dropAxesFromType(global, getAllManualAxes()));
+      trellis::ShardingAttr inside = trellis::getShardingEncoding(local);
+      if (outside != inside)
+        return emitOpError("body argument #")
+               << index << " has type " << local
+               << ", but the explicit axes this shard_map leaves alone must "
+                  "keep operand #"
+               << index << "'s sharding: expected "
+               << (outside ? Attribute(outside) : Attribute())
+               << (outside ? "" : "no sharding");
+    }
     if (VaryAttr vary = getVaryEncoding(local)) {
       for (StringAttr axis : spec.getAllAxes())
         if (!vary.contains(axis))

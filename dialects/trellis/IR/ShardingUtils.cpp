@@ -100,8 +100,20 @@ LogicalResult mlir::trellis::verifyShardingForShape(
   return success();
 }
 
+/// The type of `axis` for a value whose type is written at `op`: inside
+/// `op`'s regions when `inside` (block arguments), else where `op` is.
+static AxisType axisTypeFor(Operation *op, bool inside, MeshOp mesh,
+                            StringRef axis) {
+  if (inside)
+    if (auto region = dyn_cast<AxisTypeRegionInterface>(op))
+      if (region.getSwitchedMesh().getValue() == mesh.getSymName())
+        if (std::optional<AxisType> type = region.getAxisTypeInside(axis))
+          return *type;
+  return getAxisTypeAt(op, mesh, axis);
+}
+
 /// Checks one type seen at `op` (result, block argument or signature type).
-static LogicalResult verifyTypeEncoding(Operation *op, Type type) {
+static LogicalResult verifyTypeEncoding(Operation *op, Type type, bool inside) {
   ShardingAttr sharding = getShardingEncoding(type);
   if (!sharding)
     return success();
@@ -114,28 +126,42 @@ static LogicalResult verifyTypeEncoding(Operation *op, Type type) {
     diag << "invalid sharding in type " << type << ": ";
     return diag;
   };
-  return verifyShardingForShape(
-      sharding, cast<RankedTensorType>(type).getShape(), mesh, emitError);
+  if (failed(verifyShardingForShape(
+          sharding, cast<RankedTensorType>(type).getShape(), mesh, emitError)))
+    return failure();
+  // Types show explicit axes only (auto axes belong to the compiler, manual
+  // ones to per-device code).
+  SmallVector<StringAttr> axes = sharding.getAllAxes();
+  llvm::append_range(axes, sharding.getUnreduced());
+  for (StringAttr axis : axes) {
+    AxisType axisType = axisTypeFor(op, inside, mesh, axis.getValue());
+    if (axisType != AxisType::Explicit)
+      return emitError() << "mesh axis \"" << axis.getValue() << "\" is "
+                         << stringifyAxisType(axisType)
+                         << " here, and types may only mention explicit axes";
+  }
+  return success();
 }
 
 LogicalResult mlir::trellis::verifyShardingEncodings(Operation *root) {
   WalkResult result = root->walk([&](Operation *op) {
     for (Type type : op->getResultTypes())
-      if (failed(verifyTypeEncoding(op, type)))
+      if (failed(verifyTypeEncoding(op, type, /*inside=*/false)))
         return WalkResult::interrupt();
+    if (auto func = dyn_cast<FunctionOpInterface>(op)) {
+      for (Type type : func.getArgumentTypes())
+        if (failed(verifyTypeEncoding(op, type, /*inside=*/false)))
+          return WalkResult::interrupt();
+      for (Type type : func.getResultTypes())
+        if (failed(verifyTypeEncoding(op, type, /*inside=*/false)))
+          return WalkResult::interrupt();
+      return WalkResult::advance();
+    }
     for (Region &region : op->getRegions())
       for (Block &block : region)
         for (Type type : block.getArgumentTypes())
-          if (failed(verifyTypeEncoding(op, type)))
+          if (failed(verifyTypeEncoding(op, type, /*inside=*/true)))
             return WalkResult::interrupt();
-    if (auto func = dyn_cast<FunctionOpInterface>(op)) {
-      for (Type type : func.getArgumentTypes())
-        if (failed(verifyTypeEncoding(op, type)))
-          return WalkResult::interrupt();
-      for (Type type : func.getResultTypes())
-        if (failed(verifyTypeEncoding(op, type)))
-          return WalkResult::interrupt();
-    }
     return WalkResult::advance();
   });
   return failure(result.wasInterrupted());

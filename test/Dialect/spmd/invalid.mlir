@@ -500,3 +500,17 @@ func.func private @f() attributes {spmd.mesh = @mesh, spmd.manual_axes = ["q"]}
 
 // expected-error @below {{unknown spmd attribute "spmd.other"}}
 func.func private @f() attributes {spmd.other = 1}
+
+// -----
+
+// Partially manual: y stays explicit, so the body keeps the sharding over y.
+trellis.mesh @mesh = <["x"=2, "y"=2], types = [explicit, explicit]>
+func.func @f(%a: tensor<8x4xf32, #trellis.sharding<@mesh, [{"x"}, {"y"}]>>) {
+  // expected-error @below {{body argument #0 has type 'tensor<4x4xf32>', but the explicit axes this shard_map leaves alone must keep operand #0's sharding: expected #trellis.sharding<@mesh, [{}, {"y"}]>}}
+  spmd.shard_map @mesh manual_axes = ["x"] in_specs = [[{"x"}, {}]] out_specs = []
+      (%a) : (tensor<8x4xf32, #trellis.sharding<@mesh, [{"x"}, {"y"}]>>) -> () {
+  ^bb0(%b: tensor<4x4xf32>):
+    spmd.yield
+  }
+  return
+}

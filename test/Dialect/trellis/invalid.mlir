@@ -271,8 +271,22 @@ func.func @f(%x: tensor<4xf32>) {
 // -----
 
 trellis.mesh @m = <["X"=2, "Y"=4], types = [explicit, explicit]>
+func.func @f(%x: tensor<4x4xf32, #trellis.sharding<@m, [{"X"}, {"Y"}]>>) {
+  // expected-error @below {{body argument #0 has type 'tensor<4x4xf32>', expected 'tensor<4x4xf32, #trellis.sharding<@m, [{}, {"Y"}]>>' (operand #0's type without the listed axes)}}
+  %0 = trellis.auto_axes @m ["X"] (%x) : (tensor<4x4xf32, #trellis.sharding<@m, [{"X"}, {"Y"}]>>) -> tensor<4xf32> {
+  ^bb0(%y: tensor<4x4xf32>):
+    %c = "test.op"() : () -> tensor<4xf32>
+    trellis.yield %c : tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+// Inside auto_axes, X is auto: a type there may not shard over it.
+trellis.mesh @m = <["X"=2, "Y"=4], types = [explicit, explicit]>
 func.func @f(%x: tensor<4xf32, #trellis.sharding<@m, [{"X"}]>>) {
-  // expected-error @below {{body argument #0 has type 'tensor<4xf32, #trellis.sharding<@m, [{"X"}]>>', expected 'tensor<4xf32>' (operand #0's type without the listed axes)}}
+  // expected-error @below {{invalid sharding in type 'tensor<4xf32, #trellis.sharding<@m, [{"X"}]>>': mesh axis "X" is auto here, and types may only mention explicit axes}}
   %0 = trellis.auto_axes @m ["X"] (%x) : (tensor<4xf32, #trellis.sharding<@m, [{"X"}]>>) -> tensor<4xf32> {
   ^bb0(%y: tensor<4xf32, #trellis.sharding<@m, [{"X"}]>>):
     %c = "test.op"() : () -> tensor<4xf32>
@@ -280,6 +294,13 @@ func.func @f(%x: tensor<4xf32, #trellis.sharding<@m, [{"X"}]>>) {
   }
   return
 }
+
+// -----
+
+// An auto mesh: no type may mention its axes.
+trellis.mesh @m = <["X"=2, "Y"=4]>
+// expected-error @below {{invalid sharding in type 'tensor<4xf32, #trellis.sharding<@m, [{"Y"}]>>': mesh axis "Y" is auto here, and types may only mention explicit axes}}
+func.func private @f(tensor<4xf32, #trellis.sharding<@m, [{"Y"}]>>)
 
 // -----
 
@@ -308,7 +329,7 @@ func.func @f(%x: tensor<4xf32>) {
 
 // -----
 
-trellis.mesh @m = <["X"=2, "Y"=4]>
+trellis.mesh @m = <["X"=2, "Y"=4], types = [auto, explicit]>
 func.func @f(%x: tensor<4xf32>) {
   // expected-error @below {{body argument #0 has type 'tensor<4xf32, #trellis.sharding<@m, [{"Y"}]>>', which without the listed axes is 'tensor<4xf32, #trellis.sharding<@m, [{"Y"}]>>', but operand #0 has type 'tensor<4xf32>'}}
   %0 = trellis.explicit_axes @m ["X"] (%x) : (tensor<4xf32>) -> tensor<4xf32> {

@@ -1,0 +1,79 @@
+//===- Passes.td - trellis dialect passes ---------------------*- tablegen -*-===//
+
+#ifndef TRELLIS_TRANSFORMS_PASSES_TD
+#define TRELLIS_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TrellisInferShardings : Pass<"trellis-infer-shardings", "ModuleOp"> {
+  let summary = "Infer and check shardings in types on explicit mesh axes";
+  let description = [{
+    Explicit sharding ("sharding in types", seed 002): every op's result
+    sharding follows from its operands' by the op's sharding rule. For each
+    factor of the rule the operands' dimensions agree on its axes (all
+    unsharded, or one sharding); the result dimensions take them. The pass
+    fills the sharding encoding of every result type that has none, and
+    raises the seed's errors, located at the op and written in JAX types:
+
+    * a result that would use a mesh axis twice: `add operation with inputs:
+      i32[4@X,4], i32[4,4@X] produces an illegally sharded result:
+      i32[4@X,4@X]`;
+    * a sharded contracting (reduction) dimension without an out_sharding:
+      `Contracting dimensions are sharded and it is ambiguous how the output
+      should be sharded. ... Got lhs_contracting_spec=('Y',) and
+      rhs_contracting_spec=('Y',)`;
+    * operands that shard the same dimension differently, a sliced, padded
+      or concatenated dimension that is sharded, and reshapes that split or
+      merge a sharded dimension (JAX's reshape rule: size-1 dimensions are
+      ignored; a split or merge of an unsharded dimension keeps the other
+      dimensions' shardings).
+
+    A result type that already carries a sharding is the user's
+    `out_sharding`. Destination-style ops take their out_sharding from their
+    `outs` operand: an init that is a fresh `tensor.empty` (possibly filled)
+    without a sharding leaves the result to inference, and is retyped to the
+    inferred sharding. A function result declared without a sharding takes
+    the inferred one.
+
+    ```mlir
+    // Before: %init has no sharding.
+    %r = linalg.add ins(%x, %y : tensor<4x8xi32, #trellis.sharding<@m, [{"X"}, {}}] # "]" # [{>>,
+                                 tensor<4x8xi32, #trellis.sharding<@m, [{}, {"Y"}}] # "]" # [{>>)
+                    outs(%init : tensor<4x8xi32>) -> tensor<4x8xi32>
+    // After: tensor<4x8xi32, #trellis.sharding<@m, [{"X"}, {"Y"}}] # "]" # [{>> for %init and %r.
+    ```
+  }];
+}
+
+def TrellisPrintTypes : Pass<"trellis-print-types", "ModuleOp"> {
+  let summary = "Print every value's JAX-style type (jax.typeof)";
+  let description = [{
+    Prints, per function, each block argument and op result with its type
+    in JAX's notation: `float32[4@X,4@Y]` for a tensor split over X and Y
+    (a dimension split over several axes prints as `8@(X,Y)`). Only explicit
+    axes appear in types, as in JAX. The IR is unchanged.
+  }];
+}
+
+def TrellisTestPrintShardingRules
+    : Pass<"trellis-test-print-sharding-rules", "ModuleOp"> {
+  let summary = "Report each op's sharding rule as a remark (for tests)";
+  let description = [{
+    Emits `sharding rule: ([i, k], [k, j], [i, j]) -> ([i, j]) {...}` at
+    every op that has a rule, so rules are lit-tested with
+    `-verify-diagnostics`.
+  }];
+}
+
+def TrellisVerifyShardings : Pass<"trellis-verify-shardings", "ModuleOp"> {
+  let summary = "Check every sharding encoding against its mesh";
+  let description = [{
+    Checks each `#trellis.sharding` in a type: the mesh exists, its axes
+    exist and are explicit where the value lives, and each dimension is
+    divisible by the product of its axes' sizes. The first trellis.mesh of a
+    module runs the same check when it is verified; this pass also covers
+    modules without a mesh.
+  }];
+}
+
+#endif // TRELLIS_TRANSFORMS_PASSES_TD
