@@ -70,4 +70,37 @@ def TrellisEraseMeshes : Pass<"trellis-erase-meshes", "ModuleOp"> {
   }];
 }
 
+def TrellisPartition : Pass<"trellis-partition", "ModuleOp"> {
+  let summary = "Partition global-view functions into per-device shard_maps";
+  let description = [{
+    Turns every function whose values carry shardings (explicit types,
+    `trellis.sharding` attributes from trellis-propagate, constraints and
+    reshards) into one fully-manual `spmd.shard_map` on per-device shapes:
+    the arguments' shardings become `in_specs`, the results' `out_specs`,
+    and each op runs on the blocks its sharding rule says:
+
+    * each factor of the op's rule gets the axes of the op's result
+      sharding (reduction factors those of its operands); operands are
+      resharded to match, and the op is emitted with local shapes;
+    * a sharded reduction leaves partial sums: `spmd.psum`, or
+      `spmd.psum_scatter` when the result is sharded over the reduced axes
+      (seed 003's einsum with `out_sharding=P('X','Y')` is a local matmul
+      and a reduce-scatter);
+    * every change of layout is realised with the fewest collectives the
+      Resharder knows: all_gather, local slices, all_to_all, ppermute.
+
+    ```mlir
+    // In[8@X,2048@Y] x W[2048@Y,8192] -> Out[8@X,8192] on a 4x2 mesh
+    // becomes a local f32[2,1024] x f32[1024,8192] matmul and one psum.
+    ```
+
+    Functions without any sharding and functions that already are a fully
+    manual shard_map are left alone.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::spmd::SpmdDialect",
+    "::mlir::tensor::TensorDialect", "::mlir::linalg::LinalgDialect"
+  ];
+}
+
 #endif // TRELLIS_CONVERSION_PASSES_TD

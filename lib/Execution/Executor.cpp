@@ -97,6 +97,27 @@ bool toTensorInfo(Type type, std::string name, TensorInfo &info,
   return true;
 }
 
+/// Whether `entry` already is one fully-manual shard_map (or a plain
+/// function with no mesh to partition over).
+bool isManualEntry(func::FuncOp entry) {
+  Block &body = entry.getBody().front();
+  for (Operation &op : body)
+    if (auto map = dyn_cast<spmd::ShardMapOp>(op))
+      return map.getMeshOp() &&
+             map.getAllManualAxes().size() == map.getMeshOp().getNumAxes() &&
+             body.getOperations().size() == 2;
+  bool annotated = false;
+  entry.walk([&](Operation *op) {
+    if (isa<trellis::TrellisDialect, spmd::SpmdDialect>(op->getDialect()) ||
+        op->hasAttr(trellis::TrellisDialect::kShardingAttrName))
+      annotated = true;
+  });
+  for (unsigned i = 0; i < entry.getNumArguments(); ++i)
+    annotated |= static_cast<bool>(
+        entry.getArgAttr(i, trellis::TrellisDialect::kShardingAttrName));
+  return !annotated;
+}
+
 void *alignedBuffer(int64_t bytes) {
   size_t size =
       static_cast<size_t>((std::max<int64_t>(bytes, 1) + 63) / 64 * 64);
@@ -136,6 +157,30 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
                                            std::string &error) {
   std::unique_ptr<Executor> exec(new Executor());
   exec->options_ = options;
+
+  // Global-view programs are partitioned first; the reference runs the
+  // program with every sharding dropped.
+  OwningOpRef<ModuleOp> partitioned(source.clone());
+  source = *partitioned;
+  {
+    func::FuncOp entry = findEntry(source, options.entry, error);
+    if (!entry)
+      return nullptr;
+    PassManager pm(source.getContext());
+    if (options.reference &&
+        failed(parsePassPipeline("trellis-strip-shardings", pm))) {
+      error = "internal error: cannot build the reference pipeline";
+      return nullptr;
+    }
+    if (!isManualEntry(entry) || options.reference)
+      buildGlobalToManualPipeline(pm);
+    if (failed(pm.run(source))) {
+      error = "partitioning @" + entry.getSymName().str() + " failed";
+      return nullptr;
+    }
+    if (options.dumpPartitioned)
+      source.print(llvm::errs());
+  }
   func::FuncOp entry = findEntry(source, options.entry, error);
   if (!entry)
     return nullptr;
@@ -192,9 +237,7 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
     for (Operation &op : body)
       if (&op != map.getOperation() && !isa<func::ReturnOp>(op)) {
         error = "@" + entryName + " computes outside its spmd.shard_map ('" +
-                op.getName().getStringRef().str() +
-                "'); the executor runs a function whose body is one "
-                "shard_map (run trellis-partition on global-view programs)";
+                op.getName().getStringRef().str() + "') after partitioning";
         return nullptr;
       }
     for (auto [k, operand] : llvm::enumerate(map.getInputs())) {
@@ -249,8 +292,8 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
   } else {
     if (hasSpmd) {
       error = "@" + entryName +
-              " uses trellis/spmd ops outside a shard_map; "
-              "run trellis-partition first";
+              " still uses trellis/spmd ops outside a shard_map after "
+              "partitioning";
       return nullptr;
     }
     // A plain function: one device runs it whole.
@@ -275,7 +318,7 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
     deviceName = entryName;
   }
 
-  // Lower a copy of the module.
+  // Lower a copy of the partitioned module.
   OwningOpRef<ModuleOp> module(source.clone());
   MLIRContext *ctx = module->getContext();
   PassManager pm(ctx);

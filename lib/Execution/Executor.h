@@ -35,8 +35,14 @@ struct ExecutorOptions {
   ::mlir::trellis::rt::SessionOptions session;
   bool asyncPpermute = false;
   bool kernels = true;
-  /// Print the module after lowering to LLVM dialect to this stream.
+  /// Print the module after lowering to LLVM dialect to stderr.
   bool dumpLLVMDialect = false;
+  /// Print the module after partitioning (global view to per-device) to
+  /// stderr.
+  bool dumpPartitioned = false;
+  /// Run the unpartitioned program instead: every sharding dropped
+  /// (trellis-strip-shardings), so a global function runs on one device.
+  bool reference = false;
   int optLevel = 3;
 };
 

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <random>
@@ -412,13 +413,22 @@ struct ElementFormatter {
   size_t padLeft = 0, padRight = 0; ///< fixed mode: chars before/after '.'
   size_t width = 0;                 ///< other modes
 
-  static int neededDecimals(double v) {
+  bool single = false; ///< float32: digits that tell float32 values apart
+
+  /// The fewest decimals (at most 8) that read back as the same value, at
+  /// the precision of the array's element type (numpy's unique repr).
+  int neededDecimals(double v) const {
     char buf[64];
+    for (int d = 0; d < 8; ++d) {
+      std::snprintf(buf, sizeof(buf), "%.*f", d, v);
+      double back = std::strtod(buf, nullptr);
+      if (single ? static_cast<float>(back) == static_cast<float>(v)
+                 : back == v)
+        return d;
+    }
     std::snprintf(buf, sizeof(buf), "%.8f", v);
     std::string s = buf;
     size_t dot = s.find('.');
-    if (dot == std::string::npos)
-      return 0;
     size_t last = s.find_last_not_of('0');
     return last <= dot ? 0 : static_cast<int>(last - dot);
   }
@@ -488,6 +498,7 @@ struct Printer {
     for (int i = static_cast<int>(a.shape.size()) - 2; i >= 0; --i)
       strides[i] = strides[i + 1] * a.shape[i + 1];
     fmt.isFloat = a.isFloat();
+    fmt.single = a.dtype != TRELLIS_RT_F64;
     fmt.isBool = a.dtype == TRELLIS_RT_I1;
     std::vector<int64_t> shown = shownIndices();
     if (fmt.isFloat) {

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 
 using namespace mlir;
@@ -89,6 +90,22 @@ cl::opt<bool> noKernels("no-kernels",
 cl::opt<bool> dumpLLVM("dump-llvm-dialect",
                        cl::desc("Print the lowered module to stderr"),
                        cl::cat(category));
+cl::opt<bool> reference(
+    "reference",
+    cl::desc("Also run the unpartitioned program (every sharding dropped) "
+             "and compare each result: exactly for integers, within "
+             "--rtol/--atol for floats; exit 1 on a mismatch"),
+    cl::cat(category));
+cl::opt<double> relTol("rtol", cl::desc("Relative tolerance for --reference"),
+                       cl::init(1e-4), cl::cat(category));
+cl::opt<double> absTol("atol",
+                       cl::desc("Absolute tolerance for --reference, scaled by "
+                                "the largest expected magnitude"),
+                       cl::init(1e-5), cl::cat(category));
+cl::opt<bool>
+    dumpPartitioned("dump-partitioned",
+                    cl::desc("Print the partitioned module to stderr"),
+                    cl::cat(category));
 cl::opt<bool> quiet("quiet", cl::desc("No progress lines or summaries"),
                     cl::cat(category));
 
@@ -147,6 +164,7 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
   options.asyncPpermute = asyncPpermute;
   options.kernels = !noKernels;
   options.dumpLLVMDialect = dumpLLVM;
+  options.dumpPartitioned = dumpPartitioned;
   options.session.timeoutSeconds = timeoutSeconds;
   options.session.trace = !traceFile.empty();
   options.session.progress = !quiet;
@@ -235,6 +253,36 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
                    << shapeText(outputs[j].shape) << "\n"
                    << formatArray(outputs[j]) << "\n";
     }
+  }
+  if (reference) {
+    ExecutorOptions refOptions = options;
+    refOptions.reference = true;
+    refOptions.dumpPartitioned = false;
+    refOptions.session.trace = false;
+    std::unique_ptr<Executor> ref =
+        Executor::create(*module, refOptions, errorMessage);
+    if (!ref)
+      return fail("reference: " + errorMessage);
+    std::vector<HostArray> expected;
+    if (!ref->run(inputs, expected, errorMessage))
+      return fail("reference: " + errorMessage);
+    bool allMatch = true;
+    for (size_t j = 0; j < outputs.size(); ++j) {
+      double scale = 1.0;
+      for (int64_t i = 0, n = expected[j].numElements(); i < n; ++i)
+        scale = std::max(scale, std::fabs(expected[j].at(i)));
+      Comparison c =
+          compareArrays(expected[j], outputs[j], relTol, absTol * scale);
+      allMatch &= c.equal;
+      llvm::outs() << "reference: out" << j << " ("
+                   << numpyName(outputs[j].dtype) << shapeText(outputs[j].shape)
+                   << ", " << exec->mesh().numDevices() << " devices vs "
+                   << ref->mesh().numDevices()
+                   << "): " << (c.equal ? "" : "MISMATCH: ")
+                   << c.describe(expected[j], outputs[j]) << "\n";
+    }
+    if (!allMatch)
+      return 1;
   }
   if (repeat > 1 && !quiet) {
     std::vector<double> sorted = times;

@@ -36,7 +36,36 @@ mlir::trellis::buildLowerToLLVMPipeline(OpPassManager &pm,
   return parsePassPipeline(lowerToLLVMPipelineText(options), pm);
 }
 
+void mlir::trellis::buildGlobalToManualPipeline(OpPassManager &pm) {
+  if (failed(parsePassPipeline("trellis-infer-shardings,trellis-propagate,"
+                               "trellis-partition,canonicalize,cse",
+                               pm)))
+    llvm::report_fatal_error("invalid trellis-global-to-manual pipeline");
+}
+
+LogicalResult
+mlir::trellis::buildTrellisPipeline(OpPassManager &pm,
+                                    const LowerToLLVMOptions &options) {
+  buildGlobalToManualPipeline(pm);
+  if (failed(
+          parsePassPipeline("spmd-outline-device-func{erase-host=true}", pm)))
+    return failure();
+  return buildLowerToLLVMPipeline(pm, options);
+}
+
 void mlir::trellis::registerTrellisPipelines() {
+  PassPipelineRegistration<>(
+      "trellis-global-to-manual",
+      "Partition global-view functions (auto, explicit or mixed) into one "
+      "fully-manual spmd.shard_map each",
+      [](OpPassManager &pm) { buildGlobalToManualPipeline(pm); });
+  PassPipelineRegistration<LowerToLLVMOptions>(
+      "trellis-pipeline",
+      "The whole chain: global view to per-device LLVM dialect",
+      [](OpPassManager &pm, const LowerToLLVMOptions &options) {
+        if (failed(buildTrellisPipeline(pm, options)))
+          llvm::report_fatal_error("invalid trellis-pipeline");
+      });
   PassPipelineRegistration<LowerToLLVMOptions>(
       "trellis-lower-to-llvm",
       "Lower device functions (per-device tensors and spmd collectives) to "

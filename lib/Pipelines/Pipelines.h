@@ -32,6 +32,17 @@ mlir::LogicalResult buildLowerToLLVMPipeline(mlir::OpPassManager &pm,
 /// The textual form of the same pipeline (for error messages and docs).
 std::string lowerToLLVMPipelineText(const LowerToLLVMOptions &options);
 
+/// Global view to one fully-manual shard_map per function: explicit
+/// inference, auto propagation, partitioning, cleanup. Registered as
+/// `trellis-global-to-manual`.
+void buildGlobalToManualPipeline(mlir::OpPassManager &pm);
+
+/// The whole chain, global view to LLVM dialect: trellis-global-to-manual,
+/// outlining the device functions (host functions erased) and
+/// trellis-lower-to-llvm. Registered as `trellis-pipeline`.
+mlir::LogicalResult buildTrellisPipeline(mlir::OpPassManager &pm,
+                                         const LowerToLLVMOptions &options);
+
 void registerTrellisPipelines();
 
 } // namespace mlir::trellis

@@ -45,6 +45,46 @@ def TrellisInferShardings : Pass<"trellis-infer-shardings", "ModuleOp"> {
   }];
 }
 
+def TrellisPropagate : Pass<"trellis-propagate", "ModuleOp"> {
+  let summary = "Propagate shardings over auto axes (compiler, take the wheel)";
+  let description = [{
+    Gives every tensor value a `trellis.sharding` attribute, starting from
+    the shardings the user gave: function argument and result attributes,
+    `trellis.sharding_constraint`, explicit types, and the in/out specs of
+    embedded `spmd.shard_map`s. It propagates forward and backward through
+    each op's sharding rule (one factor at a time: a factor's axes spread to
+    every dimension that holds it), through `scf.for` / `scf.if` (carries,
+    yields and results share a sharding) to a fixed point.
+
+    Conflicts are resolved deterministically, in this order: a sharding the
+    user gave wins over a derived one; pass-through ops (elementwise ops,
+    reshapes, control flow) propagate before the others; between derived
+    candidates, the larger tensor's wins, then the earlier in program
+    order. A dimension marked closed (the default for user shardings) keeps
+    its axes; an open one (`{"X", ?}`) and every unannotated dimension may
+    gain axes. Slicing, padding and concatenated dimensions are never split.
+
+    With `conservative`, a factor whose candidates conflict keeps only
+    their common prefix instead of taking the winner's axes.
+  }];
+  let options = [
+    Option<"conservative", "conservative", "bool", /*default=*/"false",
+           "Propagate only conflict-free axes">,
+  ];
+}
+
+def TrellisStripShardings : Pass<"trellis-strip-shardings", "ModuleOp"> {
+  let summary = "Drop every sharding: the unpartitioned global program";
+  let description = [{
+    Removes `trellis.sharding` attributes and sharding encodings from types,
+    replaces `trellis.reshard` and `trellis.sharding_constraint` by their
+    operands and inlines `trellis.auto_axes` / `trellis.explicit_axes`
+    bodies. What remains computes the same values on a single device (or,
+    with `spmd.shard_map` regions, with every value outside them
+    replicated); `trellis-run --reference` runs it as the oracle.
+  }];
+}
+
 def TrellisPrintTypes : Pass<"trellis-print-types", "ModuleOp"> {
   let summary = "Print every value's JAX-style type (jax.typeof)";
   let description = [{

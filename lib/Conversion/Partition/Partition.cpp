@@ -1,0 +1,848 @@
+//===- Partition.cpp - Global view to one fully-manual shard_map ----------===//
+//
+// Each function with shardings becomes `spmd.shard_map` over all mesh axes.
+// The body is built op by op: every global value has a local block and the
+// Layout that block has; an op's sharding rule says which layout each
+// operand must have for the op to run locally, the Resharder moves blocks
+// there, and the op is re-emitted on local shapes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/spmd/IR/SpmdOps.h"
+#include "dialects/trellis/IR/ShardingUtils.h"
+#include "dialects/trellis/Interfaces/ShardingRule.h"
+#include "lib/Conversion/Partition/Resharder.h"
+#include "lib/Conversion/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace mlir::trellis {
+#define GEN_PASS_DEF_TRELLISPARTITION
+#include "lib/Conversion/Passes.h.inc"
+} // namespace mlir::trellis
+
+using namespace mlir;
+using namespace mlir::trellis;
+
+namespace {
+
+/// The sharding an op result or argument is meant to have: the
+/// `trellis.sharding` attribute (auto propagation, user hints) or else the
+/// type's encoding (explicit mode). Null means replicated.
+ShardingAttr declaredSharding(Value value) {
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    Operation *owner = arg.getOwner()->getParentOp();
+    if (auto func = dyn_cast<func::FuncOp>(owner))
+      if (auto attr = func.getArgAttrOfType<ShardingAttr>(
+              arg.getArgNumber(), TrellisDialect::kShardingAttrName))
+        return attr;
+    if (auto forOp = dyn_cast<scf::ForOp>(owner))
+      if (arg.getArgNumber() > 0)
+        return declaredSharding(forOp.getResult(arg.getArgNumber() - 1));
+    return getShardingEncoding(value.getType());
+  }
+  auto result = cast<OpResult>(value);
+  Operation *op = result.getOwner();
+  if (Attribute attr = op->getAttr(TrellisDialect::kShardingAttrName)) {
+    if (auto sharding = dyn_cast<ShardingAttr>(attr))
+      return sharding;
+    if (auto array = dyn_cast<ArrayAttr>(attr))
+      if (result.getResultNumber() < array.size())
+        return dyn_cast<ShardingAttr>(array[result.getResultNumber()]);
+  }
+  if (auto constraint = dyn_cast<ShardingConstraintOp>(op))
+    return constraint.getSharding();
+  return getShardingEncoding(value.getType());
+}
+
+/// Strips the sharding encoding: local types are plain tensors.
+Type plain(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return RankedTensorType::get(tensor.getShape(), tensor.getElementType());
+  return type;
+}
+
+/// The first non-unit factor of a dimension, or -1.
+int64_t majorFactor(const ShardingRule &rule, const DimFactors &factors) {
+  for (int64_t f : factors)
+    if (rule.factorSizes[f] != 1)
+      return f;
+  return -1;
+}
+
+/// Whether `value` is a fresh destination: tensor.empty, or a fill of one.
+bool isFresh(Value value) {
+  Operation *op = value.getDefiningOp();
+  if (isa_and_nonnull<tensor::EmptyOp>(op))
+    return true;
+  if (auto fill = dyn_cast_or_null<linalg::FillOp>(op))
+    return isFresh(fill.getOutputs()[0]);
+  return false;
+}
+
+/// Whether `value` is a fresh destination filled with zero (the identity of
+/// a sum), so partial sums can each start from it.
+bool isZeroFilled(Value value) {
+  auto fill = value.getDefiningOp<linalg::FillOp>();
+  if (!fill || !isFresh(fill.getOutputs()[0]))
+    return false;
+  Attribute constant;
+  if (!matchPattern(fill.getInputs()[0], m_Constant(&constant)))
+    return false;
+  if (auto f = dyn_cast<FloatAttr>(constant))
+    return f.getValue().isZero();
+  if (auto i = dyn_cast<IntegerAttr>(constant))
+    return i.getValue().isZero();
+  return false;
+}
+
+/// Whether the reductions of `op` are sums (a contraction, or a reduction
+/// whose payload adds into the output).
+bool reducesBySum(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp)
+    return false;
+  if (linalg::isaContractionOpInterface(linalgOp))
+    return true;
+  Block *body = linalgOp.getBlock();
+  if (!body || linalgOp.getNumDpsInits() != 1)
+    return false;
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  Operation *combiner = yield.getValues()[0].getDefiningOp();
+  if (!isa_and_nonnull<arith::AddFOp, arith::AddIOp>(combiner))
+    return false;
+  Value out = body->getArgument(body->getNumArguments() - 1);
+  return llvm::is_contained(combiner->getOperands(), out);
+}
+
+class FunctionPartitioner {
+public:
+  FunctionPartitioner(func::FuncOp func, MeshOp mesh)
+      : func(func), mesh(mesh), b(func.getContext()), resharder(b, mesh) {}
+
+  LogicalResult run();
+
+private:
+  LogicalResult partitionBlock(Block &block);
+  LogicalResult partitionOp(Operation *op);
+  LogicalResult partitionRuleOp(Operation *op, const ShardingRule &rule);
+  LogicalResult partitionFallback(Operation *op);
+  LogicalResult partitionFor(scf::ForOp op);
+  LogicalResult partitionIf(scf::IfOp op);
+  LogicalResult partitionShardMap(spmd::ShardMapOp op);
+
+  /// The layout a global tensor value is meant to have.
+  Layout desiredLayout(Value global) {
+    auto type = cast<RankedTensorType>(global.getType());
+    return Layout::fromSharding(declaredSharding(global), type.getRank());
+  }
+  /// The local block of `global` in layout `layout`.
+  Value localIn(Value global, const Layout &layout);
+  /// A fresh destination (tensor.empty, possibly filled) built directly in
+  /// `layout`, or null if `global` is not one.
+  Value materializeFresh(Value global, const Layout &layout);
+  void setLocal(Value global, Value local, const Layout &layout) {
+    mapping.map(global, local);
+    layouts[global] = layout;
+  }
+  Value createLocalOp(Operation *op, ValueRange operands,
+                      ArrayRef<Type> resultTypes,
+                      const SmallVector<SmallVector<StringAttr>> &factorAxes,
+                      const ShardingRule &rule, SmallVector<Value> &results);
+
+  func::FuncOp func;
+  MeshOp mesh;
+  OpBuilder b;
+  Resharder resharder;
+  IRMapping mapping;
+  DenseMap<Value, Layout> layouts;
+};
+
+Value FunctionPartitioner::localIn(Value global, const Layout &layout) {
+  if (Value fresh = materializeFresh(global, layout))
+    return fresh;
+  Value local = mapping.lookup(global);
+  auto type = cast<RankedTensorType>(global.getType());
+  auto it = layouts.find(global);
+  Layout from =
+      it == layouts.end() ? Layout::replicated(type.getRank()) : it->second;
+  if (from == layout)
+    return local;
+  return resharder.reshard(global.getLoc(), local, type, from, layout);
+}
+
+Value FunctionPartitioner::materializeFresh(Value global,
+                                            const Layout &layout) {
+  if (!isFresh(global) || !layout.unreduced.empty())
+    return {};
+  auto type = cast<RankedTensorType>(global.getType());
+  RankedTensorType local = resharder.localType(type, layout);
+  if (global.getDefiningOp<tensor::EmptyOp>())
+    return tensor::EmptyOp::create(b, global.getLoc(), local.getShape(),
+                                   local.getElementType());
+  auto fill = global.getDefiningOp<linalg::FillOp>();
+  Value init = materializeFresh(fill.getOutputs()[0], layout);
+  return linalg::FillOp::create(b, global.getLoc(),
+                                mapping.lookupOrDefault(fill.getInputs()[0]),
+                                init)
+      .getResult(0);
+}
+
+LogicalResult FunctionPartitioner::partitionBlock(Block &block) {
+  for (Operation &op : block.without_terminator())
+    if (failed(partitionOp(&op)))
+      return failure();
+  return success();
+}
+
+LogicalResult FunctionPartitioner::partitionOp(Operation *op) {
+  if (auto constraint = dyn_cast<ShardingConstraintOp>(op)) {
+    Layout to = desiredLayout(constraint.getResult());
+    setLocal(constraint.getResult(), localIn(constraint.getInput(), to), to);
+    return success();
+  }
+  if (auto reshard = dyn_cast<ReshardOp>(op)) {
+    Layout to = desiredLayout(reshard.getResult());
+    setLocal(reshard.getResult(), localIn(reshard.getInput(), to), to);
+    return success();
+  }
+  if (auto forOp = dyn_cast<scf::ForOp>(op))
+    return partitionFor(forOp);
+  if (auto ifOp = dyn_cast<scf::IfOp>(op))
+    return partitionIf(ifOp);
+  if (auto map = dyn_cast<spmd::ShardMapOp>(op))
+    return partitionShardMap(map);
+  bool hasTensors =
+      llvm::any_of(op->getOperandTypes(), llvm::IsaPred<RankedTensorType>) ||
+      llvm::any_of(op->getResultTypes(), llvm::IsaPred<RankedTensorType>);
+  if (!hasTensors) {
+    b.clone(*op, mapping);
+    return success();
+  }
+  if (op->getNumRegions() && !isa<linalg::LinalgOp, tensor::PadOp>(op))
+    return op->emitOpError("has regions the partitioner does not know how to "
+                           "partition");
+  FailureOr<ShardingRule> rule = getShardingRule(op);
+  if (succeeded(rule) && rule->operands.size() == op->getNumOperands() &&
+      rule->results.size() == op->getNumResults())
+    return partitionRuleOp(op, *rule);
+  return partitionFallback(op);
+}
+
+/// Ops without a rule run on whole (replicated) tensors.
+LogicalResult FunctionPartitioner::partitionFallback(Operation *op) {
+  for (Value operand : op->getOperands())
+    if (auto type = dyn_cast<RankedTensorType>(operand.getType()))
+      mapping.map(operand,
+                  localIn(operand, Layout::replicated(type.getRank())));
+  Operation *clone = b.clone(*op, mapping);
+  for (OpResult result : clone->getResults())
+    result.setType(plain(result.getType()));
+  for (auto [global, local] :
+       llvm::zip(op->getResults(), clone->getResults())) {
+    auto type = dyn_cast<RankedTensorType>(global.getType());
+    if (!type) {
+      mapping.map(global, local);
+      continue;
+    }
+    Layout replicated = Layout::replicated(type.getRank());
+    setLocal(global, local, replicated);
+    Layout want = desiredLayout(global);
+    if (want != replicated)
+      setLocal(global,
+               resharder.reshard(op->getLoc(), local, type, replicated, want),
+               want);
+  }
+  return success();
+}
+
+LogicalResult FunctionPartitioner::partitionRuleOp(Operation *op,
+                                                   const ShardingRule &rule) {
+  const int64_t numFactors = rule.numFactors();
+  SmallVector<SmallVector<StringAttr>> factorAxes(numFactors);
+  SmallVector<bool> assigned(numFactors, false);
+
+  // Parallel factors take the axes the results are meant to have.
+  for (auto [r, result] : llvm::enumerate(op->getResults())) {
+    auto type = dyn_cast<RankedTensorType>(result.getType());
+    if (!type)
+      continue;
+    Layout want = desiredLayout(result);
+    for (auto [d, factors] : llvm::enumerate(rule.results[r])) {
+      int64_t f = majorFactor(rule, factors);
+      if (f < 0 || assigned[f] || rule.needsReplication(f))
+        continue;
+      factorAxes[f] = want.dims[d];
+      assigned[f] = true;
+    }
+  }
+
+  // Reduction factors keep the operands' axes when the partial sums can be
+  // added up afterwards: a sum into a zero-filled destination.
+  bool sumReduction = reducesBySum(op);
+  for (auto [r, init] : llvm::enumerate(rule.tiedInit))
+    if (init >= 0 && !isZeroFilled(op->getOperand(init)))
+      sumReduction = false;
+  SmallVector<StringAttr> reduced;
+  for (auto [k, operand] : llvm::enumerate(op->getOperands())) {
+    auto type = dyn_cast<RankedTensorType>(operand.getType());
+    if (!type || k >= rule.operands.size())
+      continue;
+    auto it = layouts.find(operand);
+    for (auto [d, factors] : llvm::enumerate(rule.operands[k])) {
+      int64_t f = majorFactor(rule, factors);
+      if (f < 0 || assigned[f])
+        continue;
+      assigned[f] = true;
+      if (rule.needsReplication(f))
+        continue;
+      if (rule.isReduction(f) && !sumReduction)
+        continue;
+      if (it != layouts.end() && d < it->second.dims.size())
+        factorAxes[f] = it->second.dims[d];
+      if (rule.isReduction(f))
+        llvm::append_range(reduced, factorAxes[f]);
+    }
+  }
+  // Parallel factors keep only the leading axes no reduction uses (those
+  // come back by reduce-scatter).
+  for (int64_t f = 0; f < numFactors; ++f) {
+    if (rule.isReduction(f))
+      continue;
+    auto &axes = factorAxes[f];
+    auto firstReduced = llvm::find_if(
+        axes, [&](StringAttr a) { return llvm::is_contained(reduced, a); });
+    axes.erase(firstReduced, axes.end());
+  }
+  // Each axis splits one factor; each factor must divide; a compound
+  // dimension carries only its major factor's axes.
+  llvm::SmallDenseSet<StringAttr> used;
+  for (int64_t f = 0; f < numFactors; ++f) {
+    auto &axes = factorAxes[f];
+    auto firstUsed =
+        llvm::find_if(axes, [&](StringAttr a) { return used.contains(a); });
+    axes.erase(firstUsed, axes.end());
+    while (!axes.empty() && (ShapedType::isDynamic(rule.factorSizes[f]) ||
+                             rule.factorSizes[f] % mesh.getAxesSize(axes) != 0))
+      axes.pop_back();
+    used.insert(axes.begin(), axes.end());
+  }
+  auto forEachCompound = [&](ArrayRef<ValueFactors> values) {
+    for (const ValueFactors &value : values)
+      for (const DimFactors &factors : value) {
+        int64_t major = majorFactor(rule, factors);
+        for (int64_t f : factors)
+          if (f != major)
+            factorAxes[f].clear();
+      }
+  };
+  forEachCompound(rule.operands);
+  forEachCompound(rule.results);
+  SmallVector<StringAttr> partial;
+  for (int64_t f = 0; f < numFactors; ++f)
+    if (rule.isReduction(f))
+      llvm::append_range(partial, factorAxes[f]);
+
+  auto layoutOf = [&](const ValueFactors &dims) {
+    Layout layout = Layout::replicated(dims.size());
+    for (auto [d, factors] : llvm::enumerate(dims)) {
+      int64_t f = majorFactor(rule, factors);
+      if (f >= 0)
+        layout.dims[d] = factorAxes[f];
+    }
+    return layout;
+  };
+
+  // Operands in the layouts the op needs.
+  SmallVector<Value> operands;
+  for (auto [k, operand] : llvm::enumerate(op->getOperands())) {
+    auto type = dyn_cast<RankedTensorType>(operand.getType());
+    if (!type) {
+      operands.push_back(mapping.lookupOrDefault(operand));
+      continue;
+    }
+    Layout need = layoutOf(rule.operands[k]);
+    // A zero-filled destination of a sum must hold zeros on every device,
+    // not be one device's copy: rebuild it in place.
+    operands.push_back(localIn(operand, need));
+  }
+
+  // The op on local blocks.
+  SmallVector<Type> resultTypes;
+  SmallVector<Layout> resultLayouts;
+  for (auto [r, result] : llvm::enumerate(op->getResults())) {
+    auto type = dyn_cast<RankedTensorType>(result.getType());
+    if (!type) {
+      resultTypes.push_back(result.getType());
+      resultLayouts.push_back(Layout());
+      continue;
+    }
+    Layout layout = layoutOf(rule.results[r]);
+    layout.unreduced = partial;
+    resultTypes.push_back(resharder.localType(type, layout));
+    resultLayouts.push_back(layout);
+  }
+  SmallVector<Value> results;
+  if (!createLocalOp(op, operands, resultTypes, factorAxes, rule, results))
+    return op->emitOpError("could not be partitioned");
+
+  for (auto [r, result] : llvm::enumerate(op->getResults())) {
+    auto type = dyn_cast<RankedTensorType>(result.getType());
+    if (!type) {
+      mapping.map(result, results[r]);
+      continue;
+    }
+    Layout want = desiredLayout(result);
+    Value local = results[r];
+    if (resultLayouts[r] != want)
+      local =
+          resharder.reshard(op->getLoc(), local, type, resultLayouts[r], want);
+    setLocal(result, local, want);
+  }
+  return success();
+}
+
+Value FunctionPartitioner::createLocalOp(
+    Operation *op, ValueRange operands, ArrayRef<Type> resultTypes,
+    const SmallVector<SmallVector<StringAttr>> &factorAxes,
+    const ShardingRule &rule, SmallVector<Value> &results) {
+  Location loc = op->getLoc();
+  auto localSizes = [&](ArrayRef<OpFoldResult> sizes, RankedTensorType global,
+                        RankedTensorType local) {
+    SmallVector<OpFoldResult> out(sizes);
+    for (int64_t d = 0; d < global.getRank(); ++d) {
+      std::optional<int64_t> s = getConstantIntValue(sizes[d]);
+      if (s && *s == global.getDimSize(d))
+        out[d] = b.getIndexAttr(local.getDimSize(d));
+    }
+    return out;
+  };
+  auto mapped = [&](ArrayRef<OpFoldResult> values) {
+    SmallVector<OpFoldResult> out;
+    for (OpFoldResult v : values)
+      out.push_back(isa<Value>(v)
+                        ? OpFoldResult(mapping.lookupOrDefault(cast<Value>(v)))
+                        : v);
+    return out;
+  };
+
+  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
+    auto global = slice.getSourceType();
+    auto local = cast<RankedTensorType>(operands[0].getType());
+    Value r = tensor::ExtractSliceOp::create(
+        b, loc, cast<RankedTensorType>(resultTypes[0]), operands[0],
+        mapped(slice.getMixedOffsets()),
+        localSizes(slice.getMixedSizes(), global, local),
+        mapped(slice.getMixedStrides()));
+    results.push_back(r);
+    return r;
+  }
+  if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
+    auto global = insert.getDestType();
+    auto local = cast<RankedTensorType>(operands[1].getType());
+    Value r = tensor::InsertSliceOp::create(
+        b, loc, operands[0], operands[1], mapped(insert.getMixedOffsets()),
+        localSizes(insert.getMixedSizes(), global, local),
+        mapped(insert.getMixedStrides()));
+    results.push_back(r);
+    return r;
+  }
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
+    Value r = tensor::ExpandShapeOp::create(
+        b, loc, cast<RankedTensorType>(resultTypes[0]), operands[0],
+        expand.getReassociationIndices());
+    results.push_back(r);
+    return r;
+  }
+  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
+    Value r = tensor::CollapseShapeOp::create(
+        b, loc, cast<RankedTensorType>(resultTypes[0]), operands[0],
+        collapse.getReassociationIndices());
+    results.push_back(r);
+    return r;
+  }
+  if (auto concat = dyn_cast<tensor::ConcatOp>(op)) {
+    Value r = tensor::ConcatOp::create(b, loc, resultTypes[0], concat.getDim(),
+                                       operands);
+    results.push_back(r);
+    return r;
+  }
+  if (auto empty = dyn_cast<tensor::EmptyOp>(op)) {
+    auto type = cast<RankedTensorType>(resultTypes[0]);
+    Value r =
+        tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+    results.push_back(r);
+    return r;
+  }
+  if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+    auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+    auto type = cast<RankedTensorType>(resultTypes[0]);
+    if (dense && dense.isSplat()) {
+      Value r = arith::ConstantOp::create(b, loc, dense.resizeSplat(type));
+      results.push_back(r);
+      return r;
+    }
+    // A non-splat constant exists whole on every device; the caller slices
+    // it if the rule wanted it split.
+    if (type != plain(constant.getType()))
+      return {};
+    Value r =
+        arith::ConstantOp::create(b, loc,
+                                  dense ? DenseElementsAttr(dense.reshape(type))
+                                        : cast<TypedAttr>(constant.getValue()));
+    results.push_back(r);
+    return r;
+  }
+
+  // Generic path: clone on the local operands, with local result types.
+  for (auto [global, local] : llvm::zip(op->getOperands(), operands))
+    mapping.map(global, local);
+  Operation *clone = b.clone(*op, mapping);
+  for (auto [result, type] : llvm::zip(clone->getResults(), resultTypes))
+    result.setType(type);
+  clone->removeAttr(TrellisDialect::kShardingAttrName);
+
+  // linalg.index yields local loop indices; add the block's offset for
+  // loops that are split.
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(clone)) {
+    SmallVector<linalg::IndexOp> indices;
+    clone->walk([&](linalg::IndexOp index) { indices.push_back(index); });
+    for (linalg::IndexOp index : indices) {
+      int64_t d = index.getDim();
+      if (d >= static_cast<int64_t>(factorAxes.size()) || factorAxes[d].empty())
+        continue;
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(clone);
+      int64_t block = rule.factorSizes[d] / mesh.getAxesSize(factorAxes[d]);
+      SmallVector<Attribute> axes(factorAxes[d].begin(), factorAxes[d].end());
+      Value rank = spmd::AxisIndexOp::create(b, loc, b.getIndexType(),
+                                             b.getArrayAttr(axes));
+      Value offset = arith::MulIOp::create(
+          b, loc, rank, arith::ConstantIndexOp::create(b, loc, block));
+      b.setInsertionPointAfter(index);
+      Value global = arith::AddIOp::create(b, loc, index, offset);
+      index.getResult().replaceAllUsesExcept(global, global.getDefiningOp());
+    }
+  }
+  llvm::append_range(results, clone->getResults());
+  return clone->getNumResults() ? clone->getResult(0) : Value();
+}
+
+LogicalResult FunctionPartitioner::partitionFor(scf::ForOp op) {
+  SmallVector<Layout> carry;
+  SmallVector<Value> inits;
+  for (auto [result, init] : llvm::zip(op.getResults(), op.getInitArgs())) {
+    auto type = dyn_cast<RankedTensorType>(result.getType());
+    if (!type) {
+      carry.push_back(Layout());
+      inits.push_back(mapping.lookupOrDefault(init));
+      continue;
+    }
+    Layout layout =
+        declaredSharding(result)
+            ? desiredLayout(result)
+            : (layouts.count(init) ? layouts[init]
+                                   : Layout::replicated(type.getRank()));
+    layout.unreduced.clear();
+    carry.push_back(layout);
+    inits.push_back(localIn(init, layout));
+  }
+  auto newFor = scf::ForOp::create(
+      b, op.getLoc(), mapping.lookupOrDefault(op.getLowerBound()),
+      mapping.lookupOrDefault(op.getUpperBound()),
+      mapping.lookupOrDefault(op.getStep()), inits);
+  Block *body = newFor.getBody();
+  mapping.map(op.getInductionVar(), newFor.getInductionVar());
+  for (auto [k, arg] : llvm::enumerate(op.getRegionIterArgs())) {
+    if (isa<RankedTensorType>(arg.getType()))
+      setLocal(arg, newFor.getRegionIterArgs()[k], carry[k]);
+    else
+      mapping.map(arg, newFor.getRegionIterArgs()[k]);
+  }
+  {
+    OpBuilder::InsertionGuard guard(b);
+    if (!body->empty())
+      body->getTerminator()->erase();
+    b.setInsertionPointToEnd(body);
+    if (failed(partitionBlock(*op.getBody())))
+      return failure();
+    SmallVector<Value> yields;
+    auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
+    for (auto [k, value] : llvm::enumerate(yield.getOperands()))
+      yields.push_back(isa<RankedTensorType>(value.getType())
+                           ? localIn(value, carry[k])
+                           : mapping.lookupOrDefault(value));
+    scf::YieldOp::create(b, yield.getLoc(), yields);
+  }
+  for (auto [k, result] : llvm::enumerate(op.getResults())) {
+    if (isa<RankedTensorType>(result.getType()))
+      setLocal(result, newFor.getResult(k), carry[k]);
+    else
+      mapping.map(result, newFor.getResult(k));
+  }
+  return success();
+}
+
+LogicalResult FunctionPartitioner::partitionIf(scf::IfOp op) {
+  SmallVector<Layout> want;
+  SmallVector<Type> types;
+  for (OpResult result : op.getResults()) {
+    auto type = dyn_cast<RankedTensorType>(result.getType());
+    if (!type) {
+      want.push_back(Layout());
+      types.push_back(result.getType());
+      continue;
+    }
+    Layout layout = desiredLayout(result);
+    layout.unreduced.clear();
+    want.push_back(layout);
+    types.push_back(resharder.localType(type, layout));
+  }
+  auto newIf = scf::IfOp::create(
+      b, op.getLoc(), types, mapping.lookupOrDefault(op.getCondition()),
+      /*withElseRegion=*/!op.getElseRegion().empty());
+  auto fillRegion = [&](Region &from, Region &to) -> LogicalResult {
+    OpBuilder::InsertionGuard guard(b);
+    Block *block = &to.front();
+    if (!block->empty())
+      block->getTerminator()->erase();
+    b.setInsertionPointToEnd(block);
+    if (failed(partitionBlock(from.front())))
+      return failure();
+    auto yield = cast<scf::YieldOp>(from.front().getTerminator());
+    SmallVector<Value> yields;
+    for (auto [k, value] : llvm::enumerate(yield.getOperands()))
+      yields.push_back(isa<RankedTensorType>(value.getType())
+                           ? localIn(value, want[k])
+                           : mapping.lookupOrDefault(value));
+    scf::YieldOp::create(b, yield.getLoc(), yields);
+    return success();
+  };
+  if (failed(fillRegion(op.getThenRegion(), newIf.getThenRegion())))
+    return failure();
+  if (!op.getElseRegion().empty() &&
+      failed(fillRegion(op.getElseRegion(), newIf.getElseRegion())))
+    return failure();
+  for (auto [k, result] : llvm::enumerate(op.getResults())) {
+    if (isa<RankedTensorType>(result.getType()))
+      setLocal(result, newIf.getResult(k), want[k]);
+    else
+      mapping.map(result, newIf.getResult(k));
+  }
+  return success();
+}
+
+/// A shard_map over every mesh axis inside a global function: its inputs
+/// are resharded to its in_specs, its body is inlined (its collectives are
+/// already per device), and its results have the layout of its out_specs.
+LogicalResult FunctionPartitioner::partitionShardMap(spmd::ShardMapOp op) {
+  if (op.getAllManualAxes().size() != mesh.getNumAxes() ||
+      op.getMeshAttr().getValue() != mesh.getSymName())
+    return op.emitOpError("makes only some axes of the mesh manual; the "
+                          "partitioner handles shard_maps over every axis "
+                          "of the function's mesh");
+  auto specLayout = [&](trellis::SpecAttr spec, int64_t rank) {
+    Layout layout = Layout::replicated(rank);
+    for (int64_t d = 0; d < rank; ++d) {
+      ArrayRef<StringAttr> axes = spec.getAxes(d);
+      layout.dims[d].assign(axes.begin(), axes.end());
+    }
+    return layout;
+  };
+  Block &body = op.getBodyBlock();
+  for (auto [k, input] : llvm::enumerate(op.getInputs())) {
+    auto type = cast<RankedTensorType>(input.getType());
+    Layout layout =
+        specLayout(cast<trellis::SpecAttr>(op.getInSpecs()[k]), type.getRank());
+    mapping.map(body.getArgument(k), localIn(input, layout));
+  }
+  for (Operation &inner : body.without_terminator())
+    b.clone(inner, mapping);
+  Operation *yield = body.getTerminator();
+  for (auto [k, result] : llvm::enumerate(op.getResults())) {
+    auto type = cast<RankedTensorType>(result.getType());
+    Layout layout = specLayout(cast<trellis::SpecAttr>(op.getOutSpecs()[k]),
+                               type.getRank());
+    setLocal(result, mapping.lookupOrDefault(yield->getOperand(k)), layout);
+  }
+  return success();
+}
+
+SpecAttr specOf(MLIRContext *ctx, const Layout &layout) {
+  SmallVector<DimShardingAttr> dims;
+  for (const auto &axes : layout.dims)
+    dims.push_back(DimShardingAttr::get(ctx, axes));
+  return SpecAttr::get(ctx, dims);
+}
+
+LogicalResult FunctionPartitioner::run() {
+  MLIRContext *ctx = func.getContext();
+  Block &oldBody = func.getBody().front();
+  auto ret = cast<func::ReturnOp>(oldBody.getTerminator());
+
+  // in_specs from the arguments, out_specs from the results.
+  SmallVector<Attribute> inSpecs, outSpecs;
+  SmallVector<Layout> argLayouts, resultLayouts;
+  for (BlockArgument arg : oldBody.getArguments()) {
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    if (!type)
+      return func.emitOpError("argument #")
+             << arg.getArgNumber()
+             << " is not a ranked tensor; the partitioner takes tensors";
+    Layout layout = desiredLayout(arg);
+    if (!layout.unreduced.empty() || !resharder.divides(type, layout))
+      return func.emitOpError("argument #")
+             << arg.getArgNumber() << " cannot be laid out as " << layout.str();
+    argLayouts.push_back(layout);
+    inSpecs.push_back(specOf(ctx, layout));
+  }
+  for (auto [j, value] : llvm::enumerate(ret.getOperands())) {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type)
+      return ret.emitOpError("result #")
+             << j << " is not a ranked tensor; the partitioner takes tensors";
+    ShardingAttr declared = func.getResultAttrOfType<ShardingAttr>(
+        j, TrellisDialect::kShardingAttrName);
+    if (!declared)
+      declared = getShardingEncoding(func.getResultTypes()[j]);
+    if (!declared)
+      declared = declaredSharding(value);
+    Layout layout = Layout::fromSharding(declared, type.getRank());
+    layout.unreduced.clear();
+    if (!resharder.divides(type, layout))
+      layout = Layout::replicated(type.getRank());
+    resultLayouts.push_back(layout);
+    outSpecs.push_back(specOf(ctx, layout));
+  }
+
+  // The new body: one shard_map over every axis.
+  Block *entry = new Block();
+  for (BlockArgument arg : oldBody.getArguments())
+    entry->addArgument(arg.getType(), arg.getLoc());
+  b.setInsertionPointToStart(entry);
+  auto map = spmd::ShardMapOp::create(
+      b, func.getLoc(), func.getResultTypes(),
+      FlatSymbolRefAttr::get(mesh.getSymNameAttr()), b.getArrayAttr(inSpecs),
+      b.getArrayAttr(outSpecs), /*manual_axes=*/ArrayAttr(),
+      /*check_vma=*/b.getBoolAttr(false), entry->getArguments());
+  Block *body = new Block();
+  map.getBody().push_back(body);
+  for (auto [k, arg] : llvm::enumerate(oldBody.getArguments())) {
+    auto type = cast<RankedTensorType>(arg.getType());
+    Value local = body->addArgument(resharder.localType(type, argLayouts[k]),
+                                    arg.getLoc());
+    setLocal(arg, local, argLayouts[k]);
+  }
+  b.setInsertionPointToStart(body);
+  if (failed(partitionBlock(oldBody))) {
+    delete entry;
+    return failure();
+  }
+  SmallVector<Value> yields;
+  for (auto [j, value] : llvm::enumerate(ret.getOperands()))
+    yields.push_back(localIn(value, resultLayouts[j]));
+  spmd::YieldOp::create(b, ret.getLoc(), yields);
+  b.setInsertionPointToEnd(entry);
+  func::ReturnOp::create(b, ret.getLoc(), map.getResults());
+
+  // Swap the bodies.
+  oldBody.dropAllDefinedValueUses();
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(oldBody)))
+    op.dropAllReferences();
+  func.getBody().getBlocks().clear();
+  func.getBody().push_back(entry);
+  return success();
+}
+
+/// The mesh a function's shardings refer to (null if none).
+FailureOr<MeshOp> findMesh(func::FuncOp func) {
+  FlatSymbolRefAttr found;
+  bool conflict = false;
+  auto note = [&](ShardingAttr sharding) {
+    if (!sharding)
+      return;
+    if (found && found != sharding.getMesh())
+      conflict = true;
+    found = sharding.getMesh();
+  };
+  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+    note(func.getArgAttrOfType<ShardingAttr>(
+        i, TrellisDialect::kShardingAttrName));
+    note(getShardingEncoding(func.getArgumentTypes()[i]));
+  }
+  for (unsigned i = 0; i < func.getNumResults(); ++i) {
+    note(func.getResultAttrOfType<ShardingAttr>(
+        i, TrellisDialect::kShardingAttrName));
+    note(getShardingEncoding(func.getResultTypes()[i]));
+  }
+  func.walk([&](Operation *op) {
+    if (auto constraint = dyn_cast<ShardingConstraintOp>(op))
+      note(constraint.getSharding());
+    if (Attribute attr = op->getAttr(TrellisDialect::kShardingAttrName)) {
+      if (auto s = dyn_cast<ShardingAttr>(attr))
+        note(s);
+      else if (auto array = dyn_cast<ArrayAttr>(attr))
+        for (Attribute a : array)
+          note(dyn_cast<ShardingAttr>(a));
+    }
+    for (Type t : op->getResultTypes())
+      note(getShardingEncoding(t));
+  });
+  if (conflict)
+    return func.emitOpError("uses shardings over more than one mesh");
+  if (!found) {
+    // A function whose only manual code is a shard_map uses its mesh.
+    MeshOp mesh;
+    func.walk([&](spmd::ShardMapOp map) { mesh = map.getMeshOp(); });
+    return mesh;
+  }
+  MeshOp mesh = lookupMesh(func, found);
+  if (!mesh)
+    return func.emitOpError("names unknown mesh ") << found;
+  return mesh;
+}
+
+/// Whether the function already is one fully-manual shard_map.
+bool isPartitioned(func::FuncOp func) {
+  Block &body = func.getBody().front();
+  if (body.getOperations().size() != 2)
+    return false;
+  auto map = dyn_cast<spmd::ShardMapOp>(body.front());
+  return map && map.getMeshOp() &&
+         map.getAllManualAxes().size() == map.getMeshOp().getNumAxes();
+}
+
+struct PartitionPass
+    : mlir::trellis::impl::TrellisPartitionBase<PartitionPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
+      if (func.isExternal() ||
+          func->hasAttr(spmd::SpmdDialect::kMeshAttrName) ||
+          isPartitioned(func))
+        continue;
+      FailureOr<MeshOp> mesh = findMesh(func);
+      if (failed(mesh))
+        return signalPassFailure();
+      if (!*mesh)
+        continue;
+      if (!func.getBody().hasOneBlock()) {
+        func.emitOpError("has several blocks; the partitioner takes "
+                         "structured control flow (scf) only");
+        return signalPassFailure();
+      }
+      FunctionPartitioner partitioner(func, *mesh);
+      if (failed(partitioner.run()))
+        return signalPassFailure();
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,263 @@
+//===- Resharder.cpp - Moving per-device blocks between layouts -----------===//
+
+#include "lib/Conversion/Partition/Resharder.h"
+#include "dialects/spmd/IR/SpmdOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::trellis;
+
+Layout Layout::fromSharding(ShardingAttr sharding, int64_t rank) {
+  Layout layout = replicated(rank);
+  if (!sharding)
+    return layout;
+  for (int64_t d = 0; d < rank; ++d) {
+    ArrayRef<StringAttr> axes = sharding.getAxes(d);
+    layout.dims[d].assign(axes.begin(), axes.end());
+  }
+  layout.unreduced.assign(sharding.getUnreduced().begin(),
+                          sharding.getUnreduced().end());
+  return layout;
+}
+
+bool Layout::uses(StringAttr axis) const {
+  for (const auto &dim : dims)
+    if (llvm::is_contained(dim, axis))
+      return true;
+  return llvm::is_contained(unreduced, axis);
+}
+
+std::string Layout::str() const {
+  std::string text = "[";
+  for (auto [i, dim] : llvm::enumerate(dims)) {
+    text += i ? ", {" : "{";
+    for (auto [j, axis] : llvm::enumerate(dim))
+      text += (j ? ", \"" : "\"") + axis.getValue().str() + "\"";
+    text += "}";
+  }
+  text += "]";
+  if (!unreduced.empty()) {
+    text += " unreduced {";
+    for (auto [j, axis] : llvm::enumerate(unreduced))
+      text += (j ? ", \"" : "\"") + axis.getValue().str() + "\"";
+    text += "}";
+  }
+  return text;
+}
+
+int64_t Resharder::size(ArrayRef<StringAttr> axes) {
+  return mesh.getAxesSize(axes);
+}
+
+ArrayAttr Resharder::axesAttr(ArrayRef<StringAttr> axes) {
+  SmallVector<Attribute> attrs(axes.begin(), axes.end());
+  return b.getArrayAttr(attrs);
+}
+
+RankedTensorType Resharder::localType(RankedTensorType global,
+                                      const Layout &layout) {
+  SmallVector<int64_t> shape(global.getShape());
+  for (auto [d, axes] : llvm::enumerate(layout.dims))
+    if (d < shape.size() && !ShapedType::isDynamic(shape[d]))
+      shape[d] /= size(axes);
+  return RankedTensorType::get(shape, global.getElementType());
+}
+
+bool Resharder::divides(RankedTensorType global, const Layout &layout) {
+  for (auto [d, axes] : llvm::enumerate(layout.dims)) {
+    if (d >= static_cast<size_t>(global.getRank()))
+      return false;
+    int64_t extent = global.getDimSize(d);
+    if (ShapedType::isDynamic(extent) || extent % size(axes) != 0)
+      return false;
+  }
+  return true;
+}
+
+static RankedTensorType withDim(Value v, int64_t dim, int64_t extent) {
+  auto type = cast<RankedTensorType>(v.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape[dim] = extent;
+  return RankedTensorType::get(shape, type.getElementType());
+}
+
+static int64_t dimOf(Value v, int64_t dim) {
+  return cast<RankedTensorType>(v.getType()).getDimSize(dim);
+}
+
+Value Resharder::allGather(Location loc, Value v, int64_t dim,
+                           ArrayRef<StringAttr> axes) {
+  ++numCollectives;
+  auto type = withDim(v, dim, dimOf(v, dim) * size(axes));
+  return spmd::AllGatherOp::create(b, loc, type, v, axesAttr(axes),
+                                   b.getI64IntegerAttr(dim), b.getUnitAttr());
+}
+
+Value Resharder::localSlice(Location loc, Value v, int64_t dim,
+                            ArrayRef<StringAttr> axes) {
+  auto type = cast<RankedTensorType>(v.getType());
+  int64_t block = type.getDimSize(dim) / size(axes);
+  Value index =
+      spmd::AxisIndexOp::create(b, loc, b.getIndexType(), axesAttr(axes));
+  Value offset = arith::MulIOp::create(
+      b, loc, index, arith::ConstantIndexOp::create(b, loc, block));
+  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    sizes.push_back(b.getIndexAttr(d == dim ? block : type.getDimSize(d)));
+  offsets[dim] = offset;
+  return tensor::ExtractSliceOp::create(b, loc, withDim(v, dim, block), v,
+                                        offsets, sizes, strides);
+}
+
+Value Resharder::allToAll(Location loc, Value v, StringAttr axis,
+                          int64_t splitDim, int64_t concatDim) {
+  ++numCollectives;
+  int64_t n = size({axis});
+  auto type = cast<RankedTensorType>(v.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape[splitDim] /= n;
+  shape[concatDim] *= n;
+  return spmd::AllToAllOp::create(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), v,
+      axesAttr({axis}), b.getI64IntegerAttr(splitDim),
+      b.getI64IntegerAttr(concatDim));
+}
+
+Value Resharder::swapAxes(Location loc, Value v, StringAttr from,
+                          StringAttr to) {
+  // The device at (from = x, to = y) holds block x and needs block y, which
+  // the device at (from = y, to = x) holds: a transposition of the group
+  // over (from, to).
+  ++numCollectives;
+  int64_t n = size({from});
+  SmallVector<int64_t> pairs;
+  for (int64_t x = 0; x < n; ++x)
+    for (int64_t y = 0; y < n; ++y) {
+      pairs.push_back(y * n + x); // source (from = y, to = x)
+      pairs.push_back(x * n + y); // target (from = x, to = y)
+    }
+  return spmd::PpermuteOp::create(b, loc, v.getType(), v, axesAttr({from, to}),
+                                  b.getDenseI64ArrayAttr(pairs));
+}
+
+Value Resharder::reduce(Location loc, Value v, ArrayRef<StringAttr> axes) {
+  ++numCollectives;
+  return spmd::PsumOp::create(b, loc, v.getType(), v, axesAttr(axes));
+}
+
+Value Resharder::reduceScatter(Location loc, Value v, int64_t dim,
+                               ArrayRef<StringAttr> axes) {
+  ++numCollectives;
+  auto type = withDim(v, dim, dimOf(v, dim) / size(axes));
+  return spmd::PsumScatterOp::create(b, loc, type, v, axesAttr(axes),
+                                     b.getI64IntegerAttr(dim), b.getUnitAttr());
+}
+
+/// Whether `prefix` is a prefix of `list`.
+static bool isPrefix(ArrayRef<StringAttr> prefix, ArrayRef<StringAttr> list) {
+  return prefix.size() <= list.size() &&
+         llvm::equal(prefix, list.take_front(prefix.size()));
+}
+
+Value Resharder::reshard(Location loc, Value local, RankedTensorType global,
+                         const Layout &from, const Layout &to) {
+  Layout cur = from;
+  const int64_t rank = global.getRank();
+  cur.dims.resize(rank);
+
+  // 1. Partial sums: reduce-scatter onto the dimension the target splits
+  // next over the reduced axes, then all-reduce the rest.
+  if (!cur.unreduced.empty()) {
+    SmallVector<StringAttr> pending(cur.unreduced);
+    for (int64_t d = 0; d < rank && !pending.empty(); ++d) {
+      if (!isPrefix(cur.dims[d], to.dims[d]))
+        continue;
+      SmallVector<StringAttr> scatter;
+      for (StringAttr axis :
+           ArrayRef<StringAttr>(to.dims[d]).drop_front(cur.dims[d].size())) {
+        if (!llvm::is_contained(pending, axis))
+          break;
+        scatter.push_back(axis);
+      }
+      if (scatter.empty() || dimOf(local, d) % size(scatter) != 0)
+        continue;
+      local = reduceScatter(loc, local, d, scatter);
+      llvm::append_range(cur.dims[d], scatter);
+      for (StringAttr axis : scatter)
+        llvm::erase(pending, axis);
+    }
+    if (!pending.empty())
+      local = reduce(loc, local, pending);
+    cur.unreduced.clear();
+  }
+
+  // 2. Axes that move between dimensions: all_to_all.
+  bool moved = true;
+  while (moved) {
+    moved = false;
+    for (int64_t i = 0; i < rank && !moved; ++i) {
+      if (cur.dims[i].empty() || isPrefix(cur.dims[i], to.dims[i]))
+        continue;
+      StringAttr axis = cur.dims[i].back();
+      for (int64_t j = 0; j < rank; ++j) {
+        if (j == i || !isPrefix(cur.dims[j], to.dims[j]) ||
+            to.dims[j].size() <= cur.dims[j].size() ||
+            to.dims[j][cur.dims[j].size()] != axis)
+          continue;
+        if (dimOf(local, j) % size({axis}) != 0)
+          continue;
+        local = allToAll(loc, local, axis, /*splitDim=*/j, /*concatDim=*/i);
+        cur.dims[i].pop_back();
+        cur.dims[j].push_back(axis);
+        moved = true;
+        break;
+      }
+    }
+  }
+
+  // 3. One axis replaced by another of the same size in a dimension:
+  // ppermute instead of all_gather + slice.
+  for (int64_t d = 0; d < rank; ++d) {
+    ArrayRef<StringAttr> c = cur.dims[d], t = to.dims[d];
+    if (c.empty() || c.size() != t.size() ||
+        !llvm::equal(c.drop_back(), t.drop_back()) || c.back() == t.back())
+      continue;
+    StringAttr a = c.back(), bAxis = t.back();
+    if (size({a}) != size({bAxis}) || cur.uses(bAxis) ||
+        llvm::any_of(to.dims, [&](const SmallVector<StringAttr> &dim) {
+          return &dim != &to.dims[d] && llvm::is_contained(dim, a);
+        }))
+      continue;
+    local = swapAxes(loc, local, a, bAxis);
+    cur.dims[d].back() = bAxis;
+  }
+
+  // 4. Remove what the target does not keep: gather the axes past the
+  // common prefix, minor ones included, in one all_gather per dimension.
+  for (int64_t d = 0; d < rank; ++d) {
+    size_t common = 0;
+    while (common < cur.dims[d].size() && common < to.dims[d].size() &&
+           cur.dims[d][common] == to.dims[d][common])
+      ++common;
+    if (common == cur.dims[d].size())
+      continue;
+    SmallVector<StringAttr> gather(cur.dims[d].begin() + common,
+                                   cur.dims[d].end());
+    local = allGather(loc, local, d, gather);
+    cur.dims[d].resize(common);
+  }
+
+  // 5. Add what the target splits further: slice locally.
+  for (int64_t d = 0; d < rank; ++d) {
+    if (cur.dims[d].size() == to.dims[d].size())
+      continue;
+    SmallVector<StringAttr> added(to.dims[d].begin() + cur.dims[d].size(),
+                                  to.dims[d].end());
+    local = localSlice(loc, local, d, added);
+    cur.dims[d] = to.dims[d];
+  }
+  return local;
+}

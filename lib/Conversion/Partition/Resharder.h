@@ -1,0 +1,87 @@
+//===- Resharder.h - Moving per-device blocks between layouts ---*- C++ -*-===//
+//
+// Inside a fully-manual shard_map body, each per-device value is a block of
+// a global array laid out by a Layout (per dimension the mesh axes splitting
+// it, major to minor, plus axes over which the blocks are partial sums).
+// The Resharder turns a block of one layout into the block of another with
+// collectives:
+//
+//   partial -> reduced       psum, or psum_scatter when the target splits a
+//                            dimension over the reduced axes next
+//   axis moves dim i -> j    all_to_all (split j, concat i)
+//   axis a -> axis b in dim  ppermute (|a| == |b|: a transposition of blocks)
+//   sharded -> replicated    all_gather (minor axes first)
+//   replicated -> sharded    a local slice at axis_index (no communication)
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRELLIS_LIB_CONVERSION_PARTITION_RESHARDER_H
+#define TRELLIS_LIB_CONVERSION_PARTITION_RESHARDER_H
+
+#include "dialects/trellis/IR/TrellisOps.h"
+
+#include "mlir/IR/Builders.h"
+
+#include <string>
+
+namespace mlir::trellis {
+
+/// How a global array is split over mesh axes.
+struct Layout {
+  SmallVector<SmallVector<StringAttr>> dims;
+  SmallVector<StringAttr> unreduced;
+
+  static Layout replicated(int64_t rank) {
+    Layout layout;
+    layout.dims.resize(rank);
+    return layout;
+  }
+  /// The layout a sharding describes (replicated when null).
+  static Layout fromSharding(ShardingAttr sharding, int64_t rank);
+  bool operator==(const Layout &other) const {
+    return dims == other.dims && unreduced == other.unreduced;
+  }
+  bool operator!=(const Layout &other) const { return !(*this == other); }
+  bool uses(StringAttr axis) const;
+  std::string str() const;
+};
+
+class Resharder {
+public:
+  Resharder(OpBuilder &builder, MeshOp mesh) : b(builder), mesh(mesh) {}
+
+  /// The per-device type of `global` laid out by `layout`.
+  RankedTensorType localType(RankedTensorType global, const Layout &layout);
+
+  /// Whether every dimension of `global` divides by its axes in `layout`.
+  bool divides(RankedTensorType global, const Layout &layout);
+
+  /// Returns the block of `global`'s array in layout `to`, given `local`,
+  /// its block in layout `from`.
+  Value reshard(Location loc, Value local, RankedTensorType global,
+                const Layout &from, const Layout &to);
+
+  /// The collectives and slices emitted so far (for statistics).
+  int64_t numCollectives = 0;
+
+private:
+  Value allGather(Location loc, Value v, int64_t dim,
+                  ArrayRef<StringAttr> axes);
+  Value localSlice(Location loc, Value v, int64_t dim,
+                   ArrayRef<StringAttr> axes);
+  Value allToAll(Location loc, Value v, StringAttr axis, int64_t splitDim,
+                 int64_t concatDim);
+  Value swapAxes(Location loc, Value v, StringAttr from, StringAttr to);
+  Value reduce(Location loc, Value v, ArrayRef<StringAttr> axes);
+  Value reduceScatter(Location loc, Value v, int64_t dim,
+                      ArrayRef<StringAttr> axes);
+  ArrayAttr axesAttr(ArrayRef<StringAttr> axes);
+  int64_t size(ArrayRef<StringAttr> axes);
+
+  OpBuilder &b;
+  MeshOp mesh;
+};
+
+} // namespace mlir::trellis
+
+#endif // TRELLIS_LIB_CONVERSION_PARTITION_RESHARDER_H
