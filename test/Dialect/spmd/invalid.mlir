@@ -527,3 +527,24 @@ func.func private @f() attributes {spmd.mesh = @mesh, spmd.manual_axes = ["q"]}
 
 // expected-error @below {{unknown spmd attribute "spmd.other"}}
 func.func private @f() attributes {spmd.other = 1}
+
+// -----
+
+// expected-error @below {{'spmd.transpose' must be a unit attribute on a function}}
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {spmd.transpose = 1 : i32} {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @below {{'spmd.nonlinear' must be a unit attribute on a function argument}}
+func.func @f(%x: tensor<4xf32> {spmd.nonlinear = "yes"}) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @below {{unknown spmd argument attribute "spmd.linear" on argument #0}}
+func.func @f(%x: tensor<4xf32> {spmd.linear}) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
