@@ -246,11 +246,24 @@ LogicalResult Transposer::analyzeOp(Operation *op) {
         linear.insert(arg);
     if (failed(analyzeBlock(map.getBodyBlock())))
       return failure();
+    bool anyLinear = false;
     for (auto [result, value] :
          llvm::zip(map.getResults(),
                    map.getBodyBlock().getTerminator()->getOperands()))
-      if (isLinear(value))
+      if (isLinear(value)) {
         linear.insert(result);
+        anyLinear = true;
+      }
+    // Its non-linear outputs would have to be computed forward, by a
+    // shard_map that also computes the linear ones.
+    if (anyLinear)
+      for (auto [j, result] : llvm::enumerate(map.getResults()))
+        if (!isLinear(result) && !result.use_empty())
+          return map.emitOpError("output #")
+                 << j
+                 << " does not depend on the linear arguments but is used, "
+                    "while other outputs do; spmd-transpose needs the used "
+                    "outputs of such a shard_map to be all linear (split it)";
     return success();
   }
   if (auto loop = dyn_cast<scf::ForOp>(op)) {
@@ -272,10 +285,18 @@ LogicalResult Transposer::analyzeOp(Operation *op) {
       if (!changed)
         break;
     }
-    for (auto [arg, result] :
-         llvm::zip(loop.getRegionIterArgs(), loop.getResults()))
+    bool anyLinear = llvm::any_of(loop.getRegionIterArgs(),
+                                  [&](Value v) { return isLinear(v); });
+    for (auto [k, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
       if (isLinear(arg))
-        linear.insert(result);
+        linear.insert(loop.getResult(k));
+      else if (anyLinear)
+        return loop.emitOpError("carries value #")
+               << k
+               << ", which does not depend on the linear arguments, beside "
+                  "linear ones; spmd-transpose transposes loops whose "
+                  "carried values are all linear";
+    }
     return success();
   }
   // An init that a linalg payload does not read (fill, transpose,
@@ -304,9 +325,16 @@ LogicalResult Transposer::cloneForward(Block &block, Scope &s, OpBuilder &b) {
     // A linalg op may overwrite a linear init without reading it (a fill);
     // its copy writes into a fresh tensor instead.
     IRMapping local = s.fwd;
-    for (Value operand : op.getOperands()) {
-      if (!isLinear(operand))
+    for (auto [i, operand] : llvm::enumerate(op.getOperands())) {
+      if (!isLinear(operand)) {
+        if (!s.fwd.contains(operand))
+          return op.emitOpError("operand #")
+                 << i
+                 << " does not depend on the linear arguments but is "
+                    "computed by an op that spmd-transpose transposes; it "
+                    "cannot be recomputed forward";
         continue;
+      }
       auto type = cast<RankedTensorType>(stripVariance(operand.getType()));
       local.map(operand,
                 tensor::EmptyOp::create(b, op.getLoc(), type.getShape(),
@@ -337,6 +365,14 @@ LogicalResult Transposer::transposeBackward(Block &block, Scope &s,
 
 LogicalResult Transposer::transposeOp(Operation *op, Scope &s, OpBuilder &b) {
   Location loc = op->getLoc();
+  // Every non-linear operand must have been computed forward.
+  for (auto [i, operand] : llvm::enumerate(op->getOperands()))
+    if (!isLinear(operand) && !s.fwd.contains(operand))
+      return op->emitOpError("operand #")
+             << i
+             << " does not depend on the linear arguments but is computed "
+                "by an op that spmd-transpose transposes; it cannot be "
+                "recomputed forward";
   auto linearOperand = [&](unsigned i) { return isLinear(op->getOperand(i)); };
   Value c = op->getNumResults() ? s.ct.lookup(op->getResult(0)) : Value();
 
@@ -825,13 +861,6 @@ LogicalResult Transposer::transposeShardMap(ShardMapOp map, Scope &s,
 LogicalResult Transposer::transposeFor(scf::ForOp loop, Scope &s,
                                        OpBuilder &b) {
   Location loc = loop.getLoc();
-  for (auto [k, arg] : llvm::enumerate(loop.getRegionIterArgs()))
-    if (!isLinear(arg))
-      return loop.emitOpError("carries value #")
-             << k
-             << ", which does not depend on the linear arguments, beside "
-                "linear ones; spmd-transpose transposes loops whose carried "
-                "values are all linear";
   SetVector<Value> captured = capturedLinear(loop);
   unsigned numCarried = loop.getNumRegionIterArgs();
 

@@ -145,3 +145,25 @@ func.func @named(%x: tensor<8x8xf32>) -> tensor<32x2xf32> {
   return %r : tensor<32x2xf32>
 }
 
+
+// Nested shard_maps: the inner one transposes with its own axes.
+// CHECK-LABEL: func.func @nested_t(
+// CHECK: spmd.shard_map @m manual_axes = ["i"] in_specs = [{{\[}}{"i"}]] out_specs = [{{\[}}{"i"}]]
+// CHECK: spmd.shard_map @m manual_axes = ["j"] in_specs = [{{\[}}]] out_specs = [{{\[}}{}, {"j"}]]
+// CHECK-NEXT: ^bb0(%[[Y:.*]]: tensor<2x2xf32, #spmd.vary<["i"]>>):
+// CHECK-NEXT: %[[V:.*]] = spmd.pvary %[[Y]] over ["j"]
+// CHECK-NEXT: spmd.yield %[[V]]
+func.func @nested(%x: tensor<8x4xf32>) -> tensor<8x2xf32> attributes {spmd.transpose} {
+  %r = spmd.shard_map @m manual_axes = ["i"] in_specs = [[{"i"}]] out_specs = [[{"i"}]]
+      (%x) : (tensor<8x4xf32>) -> tensor<8x2xf32> {
+  ^bb0(%xb: tensor<2x4xf32>):
+    %in = spmd.shard_map @m manual_axes = ["j"] in_specs = [[{}, {"j"}]] out_specs = [[]]
+        (%xb) : (tensor<2x4xf32>) -> tensor<2x2xf32> {
+    ^bb1(%y: tensor<2x2xf32>):
+      %s = spmd.psum %y over ["j"] : tensor<2x2xf32>
+      spmd.yield %s : tensor<2x2xf32>
+    }
+    spmd.yield %in : tensor<2x2xf32>
+  }
+  return %r : tensor<8x2xf32>
+}
