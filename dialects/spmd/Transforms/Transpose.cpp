@@ -35,6 +35,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::spmd {
@@ -1048,6 +1049,24 @@ void stripVarianceInside(func::FuncOp func, bool keepArguments) {
                                  entry.getTerminator()->getOperandTypes()));
 }
 
+/// Erases ops without uses or side effects (collectives stay).
+void eraseDeadOps(func::FuncOp func) {
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    SmallVector<Operation *> dead;
+    func.walk([&](Operation *op) {
+      if (op != func && isOpTriviallyDead(op))
+        dead.push_back(op);
+    });
+    for (Operation *op : llvm::reverse(dead))
+      if (isOpTriviallyDead(op)) {
+        op->erase();
+        changed = true;
+      }
+  }
+}
+
 struct TransposePass : spmd::impl::SpmdTransposeBase<TransposePass> {
   using SpmdTransposeBase::SpmdTransposeBase;
 
@@ -1101,6 +1120,8 @@ struct TransposePass : spmd::impl::SpmdTransposeBase<TransposePass> {
     symbols.insert(*t);
     (*t)->removeAttr(kTransposeAttr);
 
+    // Forward values that only the skipped (zero-cotangent) parts needed.
+    eraseDeadOps(*t);
     // Type the result from scratch: this inserts the pvarys it needs and
     // checks it like any program.
     stripVarianceInside(*t, /*keepArguments=*/device);
