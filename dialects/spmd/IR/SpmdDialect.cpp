@@ -64,6 +64,20 @@ void VaryAttr::print(AsmPrinter &printer) const {
   printer << "]>";
 }
 
+LogicalResult SpmdDialect::verifyRegionArgAttribute(Operation *op, unsigned,
+                                                    unsigned argIndex,
+                                                    NamedAttribute attr) {
+  if (attr.getName() == kNonlinearAttrName) {
+    if (!isa<FunctionOpInterface>(op) || !isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'" << kNonlinearAttrName
+                             << "' must be a unit attribute on a function "
+                                "argument";
+    return success();
+  }
+  return op->emitError() << "unknown spmd argument attribute " << attr.getName()
+                         << " on argument #" << argIndex;
+}
+
 LogicalResult SpmdDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   if (attr.getName() == kMeshAttrName) {
@@ -101,6 +115,12 @@ LogicalResult SpmdDialect::verifyOperationAttribute(Operation *op,
     if (!isa<ShardMapOp>(op) || !isa<FlatSymbolRefAttr>(attr.getValue()))
       return op->emitError() << "'" << kDeviceFuncAttrName
                              << "' must name a function on a spmd.shard_map";
+    return success();
+  }
+  if (attr.getName() == kTransposeAttrName) {
+    if (!isa<FunctionOpInterface>(op) || !isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'" << kTransposeAttrName
+                             << "' must be a unit attribute on a function";
     return success();
   }
   return op->emitError() << "unknown spmd attribute " << attr.getName();

@@ -24,6 +24,7 @@ def Spmd_Dialect : Dialect {
   let dependentDialects = ["::mlir::trellis::TrellisDialect"];
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{
     /// Registers the attributes (defined beside their storage classes).
     void registerAttributes();
@@ -39,6 +40,13 @@ def Spmd_Dialect : Dialect {
     /// Module attribute: per collective site, its op, location and pairs
     /// (set by spmd-to-runtime, read by the executor).
     static constexpr ::llvm::StringLiteral kSitesAttrName = "spmd.sites";
+    /// Function attribute: spmd-transpose builds this function's transpose.
+    static constexpr ::llvm::StringLiteral kTransposeAttrName =
+        "spmd.transpose";
+    /// Argument attribute: the function is not linear in this argument
+    /// (spmd-transpose keeps it as an input of the transpose).
+    static constexpr ::llvm::StringLiteral kNonlinearAttrName =
+        "spmd.nonlinear";
   }];
 }
 

@@ -209,6 +209,36 @@ FailureOr<SmallVector<StringAttr>> mlir::spmd::inferCollectiveVariance(
   return result;
 }
 
+LogicalResult mlir::spmd::verifyOutputVariance(ShardMapOp op, unsigned index,
+                                               ArrayRef<StringAttr> vary,
+                                               Value yielded) {
+  if (!op.getCheckVma() || index >= op.getOutSpecs().size())
+    return success();
+  auto spec = cast<SpecAttr>(op.getOutSpecs()[index]);
+  SmallVector<StringAttr> mapped = spec.getAllAxes();
+  SmallVector<StringAttr> bad;
+  for (StringAttr axis : op.getOwnManualAxes())
+    if (llvm::is_contained(vary, axis) && !llvm::is_contained(mapped, axis))
+      bad.push_back(axis);
+  if (bad.empty())
+    return success();
+  std::string list;
+  for (auto [i, axis] : llvm::enumerate(bad))
+    list += (i ? ", \"" : "\"") + axis.getValue().str() + "\"";
+  bool one = bad.size() == 1;
+  InFlightDiagnostic diag = op.emitOpError();
+  diag << "output #" << index << " may vary over mesh "
+       << (one ? "axis " : "axes ") << list << ", but out_specs[" << index
+       << "] does not mention " << (one ? "it" : "them")
+       << " (an unmapped output promises equal blocks); psum it over " << list
+       << " before yielding (spmd.psum ... over [" << list << "]), or mention "
+       << list << " in out_specs[" << index << "]";
+  if (Operation *def = yielded ? yielded.getDefiningOp() : nullptr)
+    diag.attachNote(def->getLoc())
+        << "output #" << index << " is computed here";
+  return diag;
+}
+
 //===----------------------------------------------------------------------===//
 // ShardMapOp
 //===----------------------------------------------------------------------===//
@@ -510,6 +540,10 @@ LogicalResult ShardMapOp::verify() {
              << ", expected " << formatShape(expected) << " (yielded shape "
              << formatShape(local.getShape()) << " concatenated by out_specs["
              << index << "])";
+    if (VaryAttr vary = getVaryEncoding(local))
+      if (failed(verifyOutputVariance(*this, index, vary.getAxes(),
+                                      terminator->getOperand(index))))
+        return failure();
   }
   return success();
 }

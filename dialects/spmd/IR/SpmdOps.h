@@ -29,4 +29,12 @@ FailureOr<SmallVector<StringAttr>>
 inferCollectiveVariance(Operation *op, ArrayRef<StringAttr> operandVary,
                         std::string &reason);
 
+/// Seed 001's out_specs rule for output #`index` of `op`, whose yielded value
+/// `yielded` varies over `vary`: an output spec that omits one of the
+/// shard_map's own manual axes promises equal blocks along it, so the value
+/// must not vary there. Emits a located error naming the output, the axes and
+/// the fix, and fails, when it may; always succeeds with `check_vma = false`.
+LogicalResult verifyOutputVariance(ShardMapOp op, unsigned index,
+                                   ArrayRef<StringAttr> vary, Value yielded);
+
 } // namespace mlir::spmd

@@ -3,8 +3,8 @@
 #include "dialects/spmd/IR/SpmdDialect.h"
 #include "dialects/spmd/Transforms/Passes.h"
 
+#include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace mlir::spmd {
 #define GEN_PASS_DEF_SPMDERASEVARIANCE
@@ -16,32 +16,45 @@ using namespace mlir::spmd;
 
 namespace {
 
-Type eraseVariance(Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || !isa_and_nonnull<VaryAttr>(tensor.getEncoding()))
-    return type;
-  return RankedTensorType::get(tensor.getShape(), tensor.getElementType());
-}
-
 struct EraseVariancePass
     : spmd::impl::SpmdEraseVarianceBase<EraseVariancePass> {
   void runOnOperation() override {
-    getOperation()->walk([](Operation *op) {
-      for (OpResult result : op->getResults())
-        result.setType(eraseVariance(result.getType()));
-      for (Region &region : op->getRegions())
-        for (Block &block : region)
-          for (BlockArgument arg : block.getArguments())
-            arg.setType(eraseVariance(arg.getType()));
-      auto func = dyn_cast<FunctionOpInterface>(op);
-      if (func && isa<FunctionType>(func.getFunctionType())) {
-        auto inputs =
-            llvm::map_to_vector(func.getArgumentTypes(), eraseVariance);
-        auto results =
-            llvm::map_to_vector(func.getResultTypes(), eraseVariance);
-        func.setType(FunctionType::get(op->getContext(), inputs, results));
-      }
+    // Types appear in results, block arguments and attributes (function
+    // types, the values of tensor constants): replace them everywhere.
+    AttrTypeReplacer replacer;
+    replacer.addReplacement([](RankedTensorType type) -> std::optional<Type> {
+      if (!isa_and_nonnull<VaryAttr>(type.getEncoding()))
+        return std::nullopt;
+      return RankedTensorType::get(type.getShape(), type.getElementType());
     });
+    // Dense constants do not expose their type as a sub-element.
+    replacer.addReplacement(
+        [](DenseElementsAttr attr) -> std::optional<Attribute> {
+          auto type = dyn_cast<RankedTensorType>(attr.getType());
+          if (!type || !isa_and_nonnull<VaryAttr>(type.getEncoding()))
+            return std::nullopt;
+          return attr.reshape(
+              RankedTensorType::get(type.getShape(), type.getElementType()));
+        });
+    replacer.recursivelyReplaceElementsIn(getOperation(),
+                                          /*replaceAttrs=*/true,
+                                          /*replaceLocs=*/false,
+                                          /*replaceTypes=*/true);
+    // Inherent attributes live in properties, which the replacer skips.
+    WalkResult result = getOperation()->walk([&](Operation *op) {
+      Attribute props = op->getPropertiesAsAttribute();
+      if (!props)
+        return WalkResult::advance();
+      Attribute replaced = replacer.replace(props);
+      if (replaced == props)
+        return WalkResult::advance();
+      if (failed(op->setPropertiesFromAttribute(
+              replaced, [&] { return op->emitOpError(); })))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
   }
 };
 

@@ -44,12 +44,124 @@ def SpmdOutlineDeviceFunc : Pass<"spmd-outline-device-func", "ModuleOp"> {
   ];
 }
 
+def SpmdCheckVariance : Pass<"spmd-check-variance", "ModuleOp"> {
+  let summary = "Infer device-variance types, insert spmd.pvary, check out_specs";
+  let description = [{
+    Seed 001's device-variance typing, for the body of every `spmd.shard_map`
+    and every device function (a function with `spmd.mesh`). Each value gets
+    the set of manual axes it may vary over, and every ranked tensor type is
+    annotated with it as `#spmd.vary<[...]>` (axes in mesh order):
+
+    * a body argument varies over the axes of its in_spec (a device
+      function's over those of its `#spmd.vary` encoding, else over all);
+    * `spmd.axis_index` varies over its axes; constants, `tensor.empty`,
+      `spmd.axis_size` are invariant;
+    * other ops (arith, math, tensor, linalg including DPS `outs`) take the
+      union of their operands, scalars included (scalars are tracked but
+      carry no encoding);
+    * collectives follow the design's table (`psum` removes its axes,
+      `pvary`/`pscatter` add them, `all_gather`, `psum_scatter`,
+      `all_to_all` and `ppermute` need and keep varying operands,
+      `all_gather_invariant` makes invariant);
+    * `scf.for`/`scf.while` iterate their carried values to a fixed point
+      (varying bounds make the results vary); `scf.if` unifies its branches
+      and its condition.
+
+    Where an operand varies over fewer axes than its op needs (another
+    operand, a loop-carried value, the other branch, a collective that
+    needs varying operands), one `spmd.pvary` per value and axis set is
+    inserted right after the value's definition. With
+    `insert-pvary=false` each such place is an error instead (the seed's
+    explicit mode).
+
+    An output whose out_spec omits an axis the yielded value may vary over is
+    rejected, naming the output, the axis and the fix, unless the shard_map
+    says `check_vma = false`.
+
+    Before:
+    ```mlir
+    // %x is split over "i" by its in_spec, %w is replicated
+    ^bb0(%x: tensor<2xf32>, %w: tensor<2xf32>):
+      %y = arith.mulf %x, %w : tensor<2xf32>
+    ```
+    After:
+    ```mlir
+    ^bb0(%x: tensor<2xf32, #spmd.vary<["i"]>>, %w: tensor<2xf32, #spmd.vary<[]>>):
+      %w_i = spmd.pvary %w over ["i"] : tensor<2xf32, #spmd.vary<[]>> -> tensor<2xf32, #spmd.vary<["i"]>>
+      %y = arith.mulf %x, %w_i : tensor<2xf32, #spmd.vary<["i"]>>
+    ```
+  }];
+  let options = [
+    Option<"insertPvary", "insert-pvary", "bool", /*default=*/"true",
+           "Insert spmd.pvary where operands disagree (false: report an "
+           "error there instead)">,
+  ];
+}
+
+def SpmdTranspose : Pass<"spmd-transpose", "ModuleOp"> {
+  let summary = "Transpose linear functions, collectives per seed 001";
+  let description = [{
+    For every function marked `spmd.transpose` (or named by `funcs`), builds
+    its transpose `@<name><suffix>`. The function must be linear in its
+    arguments except those marked `spmd.nonlinear` (which it may use in any
+    way, e.g. as weights). The transpose takes the non-linear arguments and
+    one cotangent per result, and returns one cotangent per linear argument:
+    `<t(f)(w, y), x> = <y, f(w, x)>`.
+
+    Rules: `arith` add/sub/neg, mul/div by a non-linear operand;
+    `linalg.matmul` and other contractions with one linear operand (a
+    matrix product stays a `linalg.matmul`, with transposed operands as
+    indexing maps), `linalg.transpose`, `linalg.broadcast` ↔ sum
+    `linalg.reduce`, `linalg.copy`; `tensor.extract_slice` ↔
+    `tensor.insert_slice` into zeros, `expand_shape` ↔ `collapse_shape`,
+    `tensor.concat` into slices; `scf.for` whose carried values are all
+    linear (run backwards, closed-over linear values accumulated in extra
+    carried values); `spmd.shard_map` (its specs swapped, its body
+    transposed); and the collectives per the design's table: `psum` ↔
+    `pvary`, `all_gather` ↔ `psum_scatter`, `all_gather_invariant` ↔
+    `pscatter`, `all_to_all` ↔ `all_to_all` (dimensions swapped),
+    `ppermute` ↔ the inverse `ppermute`, `pmean` → `pvary` and a division.
+
+    Device-variance types decide the shard_map's boundary: an output whose
+    out_spec omits an axis is invariant there (the types prove it), so its
+    cotangent needs no rescaling; an output that maps an axis its value is
+    invariant over gets the psum of its copies' cotangents. Where types
+    cannot prove invariance (`check_vma = false`) the cotangent is divided
+    by the size of the omitted axes. The result is typed by
+    `spmd-check-variance` (which inserts the pvarys it needs).
+
+    With `naive`, psum transposes to psum, every unmapped output's cotangent
+    is divided by the size of the omitted axes and unmapped inputs'
+    cotangents are psummed: the behaviour seed 001 describes for JAX before
+    device-variance types, kept to measure the difference.
+
+    Example 1 of seed 001, `f1 = shmap(lambda x: psum(g(x), 'i'),
+    in_specs=P('i'), out_specs=P())`, transposes into `pvary` followed by
+    the transpose of `g`: no psum, no division.
+  }];
+  let options = [
+    ListOption<"funcs", "funcs", "std::string",
+               "Also transpose these functions (besides those marked "
+               "spmd.transpose)">,
+    Option<"naive", "naive", "bool", /*default=*/"false",
+           "Transpose psum to psum with 1/N rescaling (JAX before "
+           "device-variance types)">,
+    Option<"suffix", "suffix", "std::string", /*default=*/"\"_t\"",
+           "Name of the transpose: the function's name followed by this">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect",
+  ];
+}
+
 def SpmdEraseVariance : Pass<"spmd-erase-variance", "ModuleOp"> {
   let summary = "Drop #spmd.vary encodings from all types";
   let description = [{
     Device-variance types are a static check; once a program has passed it,
     lowering works on plain tensors. This pass rewrites every value, block
-    argument and function signature to drop `#spmd.vary` encodings.
+    argument, function signature and attribute (the value of a tensor
+    constant) to drop `#spmd.vary` encodings.
   }];
 }
 

@@ -182,6 +182,33 @@ func.func @f(%x: tensor<8xf32>) {
 
 // -----
 
+// A fully typed body is checked against its out_specs by the verifier too.
+trellis.mesh @mesh = <["i"=4, "j"=2]>
+func.func @f(%x: tensor<8xf32>) -> tensor<2xf32> {
+  // expected-error @below {{output #0 may vary over mesh axis "i", but out_specs[0] does not mention it (an unmapped output promises equal blocks); psum it over "i" before yielding (spmd.psum ... over ["i"]), or mention "i" in out_specs[0]}}
+  %r = spmd.shard_map @mesh in_specs = [[{"i"}]] out_specs = [[]] (%x) : (tensor<8xf32>) -> tensor<2xf32> {
+  ^bb0(%b: tensor<2xf32, #spmd.vary<["i"]>>):
+    // expected-note @below {{output #0 is computed here}}
+    %n = arith.negf %b : tensor<2xf32, #spmd.vary<["i"]>>
+    spmd.yield %n : tensor<2xf32, #spmd.vary<["i"]>>
+  }
+  return %r : tensor<2xf32>
+}
+
+// -----
+
+// ... unless check_vma = false.
+trellis.mesh @mesh = <["i"=4, "j"=2]>
+func.func @f(%x: tensor<8xf32>) -> tensor<2xf32> {
+  %r = spmd.shard_map @mesh in_specs = [[{"i"}]] out_specs = [[]] check_vma = false (%x) : (tensor<8xf32>) -> tensor<2xf32> {
+  ^bb0(%b: tensor<2xf32, #spmd.vary<["i"]>>):
+    spmd.yield %b : tensor<2xf32, #spmd.vary<["i"]>>
+  }
+  return %r : tensor<2xf32>
+}
+
+// -----
+
 trellis.mesh @mesh = <["i"=4, "j"=2]>
 func.func @f(%x: tensor<8xf32>) {
   // expected-error @below {{has 1 results but its body yields 0 values}}
@@ -513,4 +540,25 @@ func.func @f(%a: tensor<8x4xf32, #trellis.sharding<@mesh, [{"x"}, {"y"}]>>) {
     spmd.yield
   }
   return
+}
+
+// -----
+
+// expected-error @below {{'spmd.transpose' must be a unit attribute on a function}}
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {spmd.transpose = 1 : i32} {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @below {{'spmd.nonlinear' must be a unit attribute on a function argument}}
+func.func @f(%x: tensor<4xf32> {spmd.nonlinear = "yes"}) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @below {{unknown spmd argument attribute "spmd.linear" on argument #0}}
+func.func @f(%x: tensor<4xf32> {spmd.linear}) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
 }

@@ -17,3 +17,11 @@ func.func @f(%b: tensor<2xf32, #spmd.vary<["i"]>>) -> tensor<2xf32, #spmd.vary<[
   }
   return %r : tensor<2xf32, #spmd.vary<[]>>
 }
+
+// Tensor constants carry their type in their value too.
+// CHECK-LABEL: func.func @constant
+// CHECK: arith.constant dense<2.000000e+00> : tensor<2xf32>
+func.func @constant() -> tensor<2xf32, #spmd.vary<[]>> attributes {spmd.mesh = @mesh} {
+  %c = arith.constant dense<2.0> : tensor<2xf32, #spmd.vary<[]>>
+  return %c : tensor<2xf32, #spmd.vary<[]>>
+}

@@ -1,0 +1,171 @@
+// RUN: trellis-opt %s --split-input-file --verify-diagnostics --spmd-check-variance
+// Errors of the default mode (pvary insertion on). The explicit mode's are in
+// spmd-check-variance-explicit-errors.mlir.
+
+// An unmapped output of a varying value: the seed-000 program f3 without
+// its psum.
+trellis.mesh @mesh = <["i"=4, "j"=2]>
+func.func @f3_unsafe(%x: tensor<12x12xi32>) -> tensor<12x6xi32> {
+  // expected-error @below {{output #0 may vary over mesh axis "j", but out_specs[0] does not mention it (an unmapped output promises equal blocks); psum it over "j" before yielding (spmd.psum ... over ["j"]), or mention "j" in out_specs[0]}}
+  %y = spmd.shard_map @mesh in_specs = [[{"i"}, {"j"}]] out_specs = [[{"i"}, {}]]
+      (%x) : (tensor<12x12xi32>) -> tensor<12x6xi32> {
+  ^bb0(%b: tensor<3x6xi32>):
+    // expected-note @below {{output #0 is computed here}}
+    %d = arith.addi %b, %b : tensor<3x6xi32>
+    spmd.yield %d : tensor<3x6xi32>
+  }
+  return %y : tensor<12x6xi32>
+}
+
+// -----
+
+// Several axes are named together; a block argument yielded directly has no
+// defining op to point at.
+trellis.mesh @mesh = <["i"=4, "j"=2]>
+func.func @f(%x: tensor<12x12xi32>) -> tensor<3x6xi32> {
+  // expected-error @below {{output #0 may vary over mesh axes "i", "j", but out_specs[0] does not mention them (an unmapped output promises equal blocks); psum it over "i", "j" before yielding (spmd.psum ... over ["i", "j"]), or mention "i", "j" in out_specs[0]}}
+  %y = spmd.shard_map @mesh in_specs = [[{"i"}, {"j"}]] out_specs = [[]]
+      (%x) : (tensor<12x12xi32>) -> tensor<3x6xi32> {
+  ^bb0(%b: tensor<3x6xi32>):
+    spmd.yield %b : tensor<3x6xi32>
+  }
+  return %y : tensor<3x6xi32>
+}
+
+// -----
+
+// Variance that comes from axis_index through scalars, a loop and a branch.
+trellis.mesh @mesh = <["i"=4]>
+func.func @f(%w: tensor<8xf32>, %p: i1) -> tensor<2xf32> {
+  // expected-error @below {{output #0 may vary over mesh axis "i"}}
+  %y = spmd.shard_map @mesh in_specs = [[]] out_specs = [[]]
+      (%w) : (tensor<8xf32>) -> tensor<2xf32> {
+  ^bb0(%wb: tensor<8xf32>):
+    %idx = spmd.axis_index over ["i"] : index
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %head = tensor.extract_slice %wb[0] [2] [1] : tensor<8xf32> to tensor<2xf32>
+    // expected-note @below {{output #0 is computed here}}
+    %r = scf.for %k = %c0 to %c2 step %c1 iter_args(%acc = %head) -> (tensor<2xf32>) {
+      %cond = arith.cmpi eq, %k, %idx : index
+      %n = scf.if %cond -> tensor<2xf32> {
+        %s = tensor.extract_slice %wb[%idx] [2] [1] : tensor<8xf32> to tensor<2xf32>
+        scf.yield %s : tensor<2xf32>
+      } else {
+        scf.yield %acc : tensor<2xf32>
+      }
+      scf.yield %n : tensor<2xf32>
+    }
+    spmd.yield %r : tensor<2xf32>
+  }
+  return %y : tensor<2xf32>
+}
+
+// -----
+
+// pvary and pscatter need invariant operands: no insertion can fix that.
+trellis.mesh @mesh = <["i"=4]>
+func.func @f(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %y = spmd.shard_map @mesh in_specs = [[{"i"}]] out_specs = [[{"i"}]]
+      (%x) : (tensor<8xf32>) -> tensor<8xf32> {
+  ^bb0(%b: tensor<2xf32>):
+    // expected-error @below {{'spmd.pvary' op needs an operand that is invariant over mesh axis "i", but it already varies there}}
+    %v = spmd.pvary %b over ["i"] : tensor<2xf32>
+    spmd.yield %v : tensor<2xf32>
+  }
+  return %y : tensor<8xf32>
+}
+
+// -----
+
+trellis.mesh @mesh = <["i"=4]>
+func.func @f(%x: tensor<32xf32>) -> tensor<32xf32> {
+  %y = spmd.shard_map @mesh in_specs = [[{"i"}]] out_specs = [[{"i"}]]
+      (%x) : (tensor<32xf32>) -> tensor<32xf32> {
+  ^bb0(%b: tensor<8xf32>):
+    // expected-error @below {{'spmd.pscatter' op needs an operand that is invariant over mesh axis "i", but it already varies there}}
+    %v = spmd.pscatter %b over ["i"] dim 0 tiled : tensor<8xf32> -> tensor<2xf32>
+    %g = spmd.all_gather %v over ["i"] dim 0 tiled : tensor<2xf32> -> tensor<8xf32>
+    spmd.yield %g : tensor<8xf32>
+  }
+  return %y : tensor<32xf32>
+}
+
+// -----
+
+// Region ops that carry tensors other than scf.for/if/while.
+trellis.mesh @mesh = <["i"=4]>
+func.func @f(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %y = spmd.shard_map @mesh in_specs = [[{"i"}]] out_specs = [[{"i"}]]
+      (%x) : (tensor<8xf32>) -> tensor<8xf32> {
+  ^bb0(%b: tensor<2xf32>):
+    // expected-error @below {{has regions that carry tensors; spmd-check-variance types scf.for, scf.if, scf.while, spmd.shard_map and ops whose regions compute on scalars (linalg)}}
+    %r = scf.execute_region -> tensor<2xf32> {
+      scf.yield %b : tensor<2xf32>
+    }
+    spmd.yield %r : tensor<2xf32>
+  }
+  return %y : tensor<8xf32>
+}
+
+// -----
+
+func.func private @callee(tensor<2xf32>) -> tensor<2xf32>
+trellis.mesh @mesh = <["i"=4]>
+func.func @f(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %y = spmd.shard_map @mesh in_specs = [[{"i"}]] out_specs = [[{"i"}]]
+      (%x) : (tensor<8xf32>) -> tensor<8xf32> {
+  ^bb0(%b: tensor<2xf32>):
+    // expected-error @below {{returns tensors in a manual region; spmd-check-variance cannot type calls (inline the callee first)}}
+    %r = func.call @callee(%b) : (tensor<2xf32>) -> tensor<2xf32>
+    spmd.yield %r : tensor<2xf32>
+  }
+  return %y : tensor<8xf32>
+}
+
+// -----
+
+trellis.mesh @mesh = <["i"=4]>
+func.func @f(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %y = spmd.shard_map @mesh in_specs = [[{"i"}]] out_specs = [[{"i"}]]
+      (%x) : (tensor<8xf32>) -> tensor<8xf32> {
+  ^bb0(%b: tensor<2xf32>):
+    // expected-error @below {{holds a tensor constant that is not a dense elements attribute; spmd-check-variance cannot annotate its type}}
+    %c = arith.constant dense_resource<blob> : tensor<2xf32>
+    %s = arith.addf %b, %c : tensor<2xf32>
+    spmd.yield %s : tensor<2xf32>
+  }
+  return %y : tensor<8xf32>
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      blob: "0x040000000000803F00000040"
+    }
+  }
+#-}
+
+// -----
+
+trellis.mesh @mesh = <["i"=4]>
+func.func @f(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %y = spmd.shard_map @mesh in_specs = [[{"i"}]] out_specs = [[{"i"}]]
+      (%x) : (tensor<8xf32>) -> tensor<8xf32> {
+  ^bb0(%b: tensor<2xf32>):
+    // expected-error @below {{has a value of type 'tensor<2xf32, "other">' in a manual region; its encoding leaves no room for #spmd.vary}}
+    %c = tensor.empty() : tensor<2xf32, "other">
+    spmd.yield %b : tensor<2xf32>
+  }
+  return %y : tensor<8xf32>
+}
+
+// -----
+
+trellis.mesh @mesh = <["i"=4]>
+// expected-error @below {{has more than one block; spmd-check-variance types single-block device functions}}
+func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> attributes {spmd.mesh = @mesh} {
+  cf.br ^bb1
+^bb1:
+  return %x : tensor<2xf32>
+}

@@ -1,0 +1,244 @@
+// RUN: trellis-opt %s --split-input-file --verify-diagnostics --spmd-transpose
+// Errors of spmd-transpose; those of the naive mode are in
+// spmd-transpose-naive-errors.mlir.
+
+func.func @f(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> attributes {spmd.transpose} {
+  // expected-error @below {{'arith.mulf' op multiplies two linear values: the function is not linear}}
+  %p = arith.mulf %x, %y : tensor<4xf32>
+  return %p : tensor<4xf32>
+}
+
+// -----
+
+func.func @f(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> attributes {spmd.transpose} {
+  // expected-error @below {{'arith.divf' op divides by a linear value: the function is not linear}}
+  %p = arith.divf %x, %y : tensor<4xf32>
+  return %p : tensor<4xf32>
+}
+
+// -----
+
+// An affine function.
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {spmd.transpose} {
+  %one = arith.constant dense<1.0> : tensor<4xf32>
+  // expected-error @below {{'arith.addf' op combines linear values with operand #1, which does not depend on the linear arguments and is not zero: the function is affine, not linear}}
+  %p = arith.addf %x, %one : tensor<4xf32>
+  return %p : tensor<4xf32>
+}
+
+// -----
+
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {spmd.transpose} {
+  %c0 = arith.constant 0 : index
+  // expected-error @below {{'tensor.extract' op computes a non-tensor value from the linear arguments; spmd-transpose transposes functions that are linear in tensors}}
+  %e = tensor.extract %x[%c0] : tensor<4xf32>
+  %s = tensor.splat %e : tensor<4xf32>
+  return %s : tensor<4xf32>
+}
+
+// -----
+
+func.func @f(%x: tensor<4xf32>) -> tensor<?xf32> attributes {spmd.transpose} {
+  // expected-error @below {{'tensor.cast' op computes a dynamically shaped value from the linear arguments; spmd-transpose needs static shapes}}
+  %c = tensor.cast %x : tensor<4xf32> to tensor<?xf32>
+  return %c : tensor<?xf32>
+}
+
+// -----
+
+func.func @f(%x: tensor<4x2xf32>) -> tensor<4xf32> attributes {spmd.transpose} {
+  %one = arith.constant 1.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %init = linalg.fill ins(%one : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  // expected-error @below {{'linalg.reduce' op is not a sum over one input; spmd-transpose transposes sum reductions only}}
+  %r = linalg.reduce ins(%x : tensor<4x2xf32>) outs(%init : tensor<4xf32>) dimensions = [1]
+    (%a: f32, %acc: f32) {
+      %p = arith.mulf %a, %acc : f32
+      linalg.yield %p : f32
+    }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {spmd.transpose} {
+  %e = tensor.empty() : tensor<4xf32>
+  // expected-error @below {{'linalg.generic' op is linear in its operands but is not a contraction; spmd-transpose transposes linalg contractions (matmul, generic mul-add), transpose, broadcast, sum reductions and copies}}
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %d = arith.addf %a, %a : f32
+    linalg.yield %d : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @f(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> attributes {spmd.transpose} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4xf32>) -> tensor<2x4xf32>
+  // expected-error @below {{'linalg.matmul' op multiplies two linear values: the function is not linear}}
+  %m = linalg.matmul ins(%x, %w : tensor<2x3xf32>, tensor<3x4xf32>) outs(%z : tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %m : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @f(%w: tensor<3x4xf16> {spmd.nonlinear}, %x: tensor<2x3xf16>) -> tensor<2x4xf32> attributes {spmd.transpose} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4xf32>) -> tensor<2x4xf32>
+  // expected-error @below {{'linalg.matmul' op mixes element types; spmd-transpose transposes contractions on one element type}}
+  %m = linalg.matmul ins(%x, %w : tensor<2x3xf16>, tensor<3x4xf16>) outs(%z : tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %m : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {spmd.transpose} {
+  // expected-error @below {{'math.exp' op takes linear operand #0, but spmd-transpose has no rule to transpose it (it may not be linear)}}
+  %e = math.exp %x : tensor<4xf32>
+  return %e : tensor<4xf32>
+}
+
+// -----
+
+func.func @f(%x: tensor<4xf32>, %p: i1 {spmd.nonlinear}) -> tensor<4xf32> attributes {spmd.transpose} {
+  // expected-error @below {{'scf.if' op uses linear values in its regions, but spmd-transpose has no rule to transpose it}}
+  %r = scf.if %p -> tensor<4xf32> {
+    scf.yield %x : tensor<4xf32>
+  } else {
+    %n = arith.negf %x : tensor<4xf32>
+    scf.yield %n : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+trellis.mesh @m = <["i"=4]>
+func.func @f(%x: tensor<8xf32>) -> tensor<2xf32> attributes {spmd.transpose} {
+  %r = spmd.shard_map @m in_specs = [[{"i"}]] out_specs = [[]] (%x) : (tensor<8xf32>) -> tensor<2xf32> {
+  ^bb0(%b: tensor<2xf32>):
+    // expected-error @below {{'spmd.pmax' op is not linear; spmd-transpose cannot transpose it}}
+    %m = spmd.pmax %b over ["i"] : tensor<2xf32>
+    spmd.yield %m : tensor<2xf32>
+  }
+  return %r : tensor<2xf32>
+}
+
+// -----
+
+// The primal is variance-checked first.
+trellis.mesh @m = <["i"=4]>
+func.func @f(%x: tensor<8xf32>) -> tensor<2xf32> attributes {spmd.transpose} {
+  // expected-error @below {{output #0 may vary over mesh axis "i", but out_specs[0] does not mention it}}
+  %r = spmd.shard_map @m in_specs = [[{"i"}]] out_specs = [[]] (%x) : (tensor<8xf32>) -> tensor<2xf32> {
+  ^bb0(%b: tensor<2xf32>):
+    spmd.yield %b : tensor<2xf32>
+  }
+  return %r : tensor<2xf32>
+}
+
+// -----
+
+// Rescaling an unchecked unmapped output needs floats.
+trellis.mesh @m = <["i"=4]>
+func.func @f(%x: tensor<8xi32>) -> tensor<2xi32> attributes {spmd.transpose} {
+  // expected-error @below {{'spmd.shard_map' op output #0 needs rescaling to be transposed, which needs a floating-point element type}}
+  %r = spmd.shard_map @m in_specs = [[{"i"}]] out_specs = [[]] check_vma = false (%x) : (tensor<8xi32>) -> tensor<2xi32> {
+  ^bb0(%b: tensor<2xi32>):
+    spmd.yield %b : tensor<2xi32>
+  }
+  return %r : tensor<2xi32>
+}
+
+// -----
+
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {spmd.transpose} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  // expected-error @below {{'scf.for' op carries value #1, which does not depend on the linear arguments, beside linear ones; spmd-transpose transposes loops whose carried values are all linear}}
+  %r:2 = scf.for %k = %c0 to %c3 step %c1 iter_args(%a = %x, %n = %c0) -> (tensor<4xf32>, index) {
+    %d = arith.addf %a, %a : tensor<4xf32>
+    %n1 = arith.addi %n, %c1 : index
+    scf.yield %d, %n1 : tensor<4xf32>, index
+  }
+  return %r#0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {spmd.transpose} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %one = arith.constant dense<1.0> : tensor<4xf32>
+  %r = scf.for %k = %c0 to %c3 step %c1 iter_args(%a = %x) -> (tensor<4xf32>) {
+    // expected-error @below {{'scf.yield' op yields value #0, which does not depend on the linear arguments, as a linear loop-carried value: the loop is affine, not linear}}
+    scf.yield %one : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {spmd.transpose} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %one = arith.constant dense<1.0> : tensor<4xf32>
+  // expected-error @below {{'scf.for' op starts linear loop-carried value #0 from a value that does not depend on the linear arguments and is not zero: the loop is affine, not linear}}
+  %r = scf.for %k = %c0 to %c3 step %c1 iter_args(%a = %one) -> (tensor<4xf32>) {
+    %s = arith.addf %a, %x : tensor<4xf32>
+    scf.yield %s : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @below {{'func.func' op has no body to transpose}}
+func.func private @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {spmd.transpose}
+
+// -----
+
+// expected-error @below {{'func.func' op has more than one block; spmd-transpose transposes single-block functions}}
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {spmd.transpose} {
+  cf.br ^bb1
+^bb1:
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @below {{'func.func' op argument #0 is not a statically shaped tensor; spmd-transpose needs one for every linear argument (mark others spmd.nonlinear)}}
+func.func @f(%n: index, %x: tensor<4xf32>) -> tensor<4xf32> attributes {spmd.transpose} {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @below {{'func.func' op result #1 does not depend on the linear arguments}}
+func.func @f(%w: tensor<4xf32> {spmd.nonlinear}, %x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) attributes {spmd.transpose} {
+  return %x, %w : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+trellis.mesh @m = <["i"=4]>
+func.func @f(%x: tensor<8xf32>) -> tensor<8xf32> attributes {spmd.transpose} {
+  // expected-error @below {{'spmd.shard_map' op output #1 does not depend on the linear arguments but is used, while other outputs do; spmd-transpose needs the used outputs of such a shard_map to be all linear (split it)}}
+  %r:2 = spmd.shard_map @m in_specs = [[{"i"}]] out_specs = [[{"i"}], [{"i"}]]
+      (%x) : (tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  ^bb0(%xb: tensor<2xf32>):
+    %c = arith.constant dense<1.0> : tensor<2xf32>
+    spmd.yield %xb, %c : tensor<2xf32>, tensor<2xf32>
+  }
+  %s = arith.mulf %r#0, %r#1 : tensor<8xf32>
+  return %s : tensor<8xf32>
+}
