@@ -488,7 +488,9 @@ bool Executor::run(const std::vector<HostArray> &inputs,
   outputs.resize(results_.size());
   for (size_t j = 0; j < results_.size(); ++j)
     if (outputs[j].dtype != outputs_[j].dtype ||
-        outputs[j].shape != outputs_[j].shape)
+        outputs[j].shape != outputs_[j].shape ||
+        static_cast<int64_t>(outputs[j].data.size()) !=
+            outputs[j].numElements() * outputs[j].elementBytes())
       outputs[j].allocate(outputs_[j].dtype, outputs_[j].shape);
 
   const int64_t devices = mesh_.numDevices();

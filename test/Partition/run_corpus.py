@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Runs a partitioner corpus program on several meshes against its reference.
+
+Usage: run_corpus.py TRELLIS_RUN PROGRAM.mlir WORKDIR [MESH ...]
+
+PROGRAM is a template: `$MESH` becomes the mesh's `<[...]>` (auto axes),
+`$EMESH` the same mesh with explicit axes, `$XMESH` the first axis explicit
+and the others auto; `$0`, `$1`, `$2` name the mesh's first, second and third
+axes ("a", "b", "c") and disappear (with their comma) from brace lists on
+meshes that lack them. Each MESH is like `2x4`; the default is the corpus set
+(2), (4), (8), (2,2), (2,4), (4,2), (2,2,2). For each mesh the program is
+partitioned and run, and every result is compared with the unpartitioned
+program on one device (trellis-run --reference): exactly for integers,
+within tolerance for floats. Prints one line per mesh; exits 1 on a failure.
+"""
+import os
+import re
+import subprocess
+import sys
+
+DEFAULT_MESHES = ["2", "4", "8", "2x2", "2x4", "4x2", "2x2x2"]
+NAMES = ["a", "b", "c"]
+
+
+def instantiate(text, sizes):
+    axes = NAMES[:len(sizes)]
+    mesh = "[" + ", ".join(f'"{n}"={s}' for n, s in zip(axes, sizes)) + "]"
+    text = text.replace("$EMESH", f"<{mesh}, types = [{', '.join(['explicit'] * len(axes))}]>")
+    types = ["explicit"] + ["auto"] * (len(axes) - 1)
+    text = text.replace("$XMESH", f"<{mesh}, types = [{', '.join(types)}]>")
+    text = text.replace("$MESH", f"<{mesh}>")
+
+    def brace(match):
+        items = [i.strip() for i in match.group(1).split(",") if i.strip()]
+        kept = []
+        for item in items:
+            m = re.fullmatch(r"\$(\d)", item)
+            if m:
+                k = int(m.group(1))
+                if k < len(axes):
+                    kept.append(f'"{axes[k]}"')
+            else:
+                kept.append(item)
+        return "{" + ", ".join(kept) + "}"
+
+    # Brace lists of axes (dimension shardings) and bracket lists (collective
+    # axes, manual_axes).
+    text = re.sub(r"\{((?:\s*(?:\$\d|\"\w+\"|\?)\s*,?)*)\}", brace, text)
+
+    def square(match):
+        items = [i.strip() for i in match.group(1).split(",") if i.strip()]
+        kept = []
+        for item in items:
+            m = re.fullmatch(r"\$(\d)", item)
+            if m:
+                if int(m.group(1)) < len(axes):
+                    kept.append(f'"{axes[int(m.group(1))]}"')
+            else:
+                kept.append(item)
+        return "[" + ", ".join(kept) + "]"
+
+    text = re.sub(r"\[((?:\s*\$\d\s*,?)+)\]", square, text)
+    return text
+
+
+def main():
+    run, program, work = sys.argv[1], sys.argv[2], sys.argv[3]
+    meshes = sys.argv[4:] or DEFAULT_MESHES
+    with open(program) as f:
+        template = f.read()
+    os.makedirs(work, exist_ok=True)
+    name = os.path.splitext(os.path.basename(program))[0]
+    failed = False
+    for mesh in meshes:
+        sizes = [int(s) for s in mesh.split("x")]
+        path = os.path.join(work, f"{name}.{mesh}.mlir")
+        with open(path, "w") as f:
+            f.write(instantiate(template, sizes))
+        proc = subprocess.run([run, path, "--random", "7", "--reference", "--quiet",
+                               "--output-dir", os.path.join(work, mesh)],
+                              capture_output=True, text=True, timeout=300)
+        lines = [l for l in proc.stdout.splitlines() if l.startswith("reference:")]
+        ok = proc.returncode == 0 and lines and all(": match" in l for l in lines)
+        status = "ok" if ok else "FAIL"
+        print(f"{name} mesh ({mesh.replace('x', ',')}): {status} ({len(lines)} results)")
+        if not ok:
+            failed = True
+            sys.stdout.write(proc.stdout[-3000:])
+            sys.stdout.write(proc.stderr[-3000:])
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
