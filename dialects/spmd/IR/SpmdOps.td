@@ -31,8 +31,8 @@ def Spmd_ShardMapOp : Spmd_Op<"shard_map", [
     each output from the blocks per its `out_specs`.
 
     ```mlir
-    %c = spmd.shard_map @mesh in_specs = [[{"i"}, {"j"}}] # "]" # [{, [{"j"}, {}}] # "]" # [{]
-                              out_specs = [[{"i"}, {}}] # "]" # [{]
+    %c = spmd.shard_map @mesh in_specs = [[{"i"}, {"j"}] # "}]" # [{, [{"j"}, {}] # "}]" # [{]
+                              out_specs = [[{"i"}, {}] # "}]" # [{]
         (%a, %b) : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32> {
     ^bb0(%ab: tensor<2x8xf32>, %bb: tensor<8x32xf32>):
       ...

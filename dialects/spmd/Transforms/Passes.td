@@ -18,7 +18,7 @@ def SpmdOutlineDeviceFunc : Pass<"spmd-outline-device-func", "ModuleOp"> {
     Before:
     ```mlir
     func.func @f(%a: tensor<8xf32>) -> tensor<8xf32> {
-      %r = spmd.shard_map @mesh in_specs = [[{"i"}}] # "]" # [{] out_specs = [[{"i"}}] # "]" # [{]
+      %r = spmd.shard_map @mesh in_specs = [[{"i"}] # "}]" # [{] out_specs = [[{"i"}] # "}]" # [{]
           (%a) : (tensor<8xf32>) -> tensor<8xf32> {
       ^bb0(%b: tensor<2xf32>):
         %s = spmd.psum %b over ["i"] : tensor<2xf32>

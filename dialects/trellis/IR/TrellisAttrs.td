@@ -58,7 +58,7 @@ def Trellis_SpecAttr : Trellis_Attr<"Spec", "spec"> {
   let summary = "A PartitionSpec: per tensor dimension, the axes it is split over";
   let description = [{
     A mesh-less partition spec, as used by `spmd.shard_map`'s `in_specs` and
-    `out_specs`: `#trellis.spec<[{"i"}, {"j"}}] # "]" # [{>` is JAX's `P('i', 'j')` and
+    `out_specs`: `#trellis.spec<[{"i"}, {"j"}] # "}]" # [{>` is JAX's `P('i', 'j')` and
     `#trellis.spec<[]>` is `P()`. A spec may be shorter than the rank of the
     tensor it describes; the missing trailing dimensions are not split.
   }];
@@ -66,7 +66,7 @@ def Trellis_SpecAttr : Trellis_Attr<"Spec", "spec"> {
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
-    /// Print as `[{"i"}, {}}] # "]" # [{` without the attribute prefix.
+    /// Print as `[{"i"}, {}] # "}]" # [{` without the attribute prefix.
     void printBare(::mlir::AsmPrinter &printer) const;
     static ::mlir::FailureOr<SpecAttr> parseBare(::mlir::AsmParser &parser);
     /// The axes splitting dimension `dim` (empty past the end of the spec).
@@ -82,7 +82,7 @@ def Trellis_ShardingAttr : Trellis_Attr<"Sharding", "sharding", [
   ]> {
   let summary = "How a global tensor is laid out over a mesh";
   let description = [{
-    `#trellis.sharding<@mesh, [{"X"}, {}}] # "]" # [{>` names a mesh and, per tensor
+    `#trellis.sharding<@mesh, [{"X"}, {}] # "}]" # [{>` names a mesh and, per tensor
     dimension, the mesh axes (major to minor) that split it. Axes the sharding
     does not mention hold replicas. Two optional sets refine that:
     `replicated = {"Y"}` states that the tensor is replicated along `Y` and

@@ -24,10 +24,10 @@ def Trellis_Dialect : Dialect {
       Each axis has a type: `auto` (the compiler chooses shardings),
       `explicit` (shardings are part of tensor types) or `manual` (per-device
       code inside `spmd.shard_map`).
-    * `#trellis.sharding<@mesh, [{"X"}, {}}] # "]" # [{>` describes how each dimension of
+    * `#trellis.sharding<@mesh, [{"X"}, {}] # "}]" # [{>` describes how each dimension of
       a tensor is split over mesh axes. As a tensor encoding it is JAX's
       "sharding in types": `tensor<4x2xi32, #trellis.sharding<@mesh,
-      [{"X"}, {}}] # "]" # [{>>` is JAX's `i32[4@X,2]`. As a discardable attribute
+      [{"X"}, {}] # "}]" # [{>>` is JAX's `i32[4@X,2]`. As a discardable attribute
       (`trellis.sharding`) it is an auto-mode annotation.
     * `trellis.reshard`, `trellis.sharding_constraint`, `trellis.auto_axes`
       and `trellis.explicit_axes` change shardings and axis types.

@@ -69,8 +69,8 @@ def Trellis_ReshardOp : Trellis_Op<"reshard", [Pure]> {
     the fewest collectives it can.
 
     ```mlir
-    %y = trellis.reshard %x : tensor<8x8xf32, #trellis.sharding<@m, [{"X"}, {}}] # "]" # [{>>
-                           -> tensor<8x8xf32, #trellis.sharding<@m, [{}, {"X"}}] # "]" # [{>>
+    %y = trellis.reshard %x : tensor<8x8xf32, #trellis.sharding<@m, [{"X"}, {}] # "}]" # [{>>
+                           -> tensor<8x8xf32, #trellis.sharding<@m, [{}, {"X"}] # "}]" # [{>>
     ```
   }];
   let arguments = (ins AnyRankedTensor:$input);
@@ -87,7 +87,7 @@ def Trellis_ShardingConstraintOp : Trellis_Op<"sharding_constraint", [
     propagation must give it `sharding` here, and propagates from it.
 
     ```mlir
-    %y = trellis.sharding_constraint %x to #trellis.sharding<@m, [{"X"}, {}}] # "]" # [{>
+    %y = trellis.sharding_constraint %x to #trellis.sharding<@m, [{"X"}, {}] # "}]" # [{>
            : tensor<8x16xf32>
     ```
   }];
@@ -125,11 +125,11 @@ def Trellis_AutoAxesOp : Trellis_AxisRegionOp<"auto_axes"> {
 
     ```mlir
     %z = trellis.auto_axes @mesh ["X"] (%x)
-        : (tensor<4x4xf32, #trellis.sharding<@mesh, [{"X"}, {"Y"}}] # "]" # [{>>)
-       -> tensor<4x4xf32, #trellis.sharding<@mesh, [{"X"}, {"Y"}}] # "]" # [{>> {
-    ^bb0(%y: tensor<4x4xf32, #trellis.sharding<@mesh, [{}, {"Y"}}] # "]" # [{>>):
+        : (tensor<4x4xf32, #trellis.sharding<@mesh, [{"X"}, {"Y"}] # "}]" # [{>>)
+       -> tensor<4x4xf32, #trellis.sharding<@mesh, [{"X"}, {"Y"}] # "}]" # [{>> {
+    ^bb0(%y: tensor<4x4xf32, #trellis.sharding<@mesh, [{}, {"Y"}] # "}]" # [{>>):
       ...
-      trellis.yield %r : tensor<4x4xf32, #trellis.sharding<@mesh, [{}, {"Y"}}] # "]" # [{>>
+      trellis.yield %r : tensor<4x4xf32, #trellis.sharding<@mesh, [{}, {"Y"}] # "}]" # [{>>
     }
     ```
 
@@ -148,7 +148,7 @@ def Trellis_ExplicitAxesOp : Trellis_AxisRegionOp<"explicit_axes"> {
     ```mlir
     %z = trellis.explicit_axes @amesh ["X", "Y"] (%x)
         : (tensor<4x4xf32>) -> tensor<4x4xf32> {
-    ^bb0(%y: tensor<4x4xf32, #trellis.sharding<@amesh, [{"X"}, {"Y"}}] # "]" # [{>>):
+    ^bb0(%y: tensor<4x4xf32, #trellis.sharding<@amesh, [{"X"}, {"Y"}] # "}]" # [{>>):
       ...
     }
     ```

@@ -37,10 +37,10 @@ def TrellisInferShardings : Pass<"trellis-infer-shardings", "ModuleOp"> {
 
     ```mlir
     // Before: %init has no sharding.
-    %r = linalg.add ins(%x, %y : tensor<4x8xi32, #trellis.sharding<@m, [{"X"}, {}}] # "]" # [{>>,
-                                 tensor<4x8xi32, #trellis.sharding<@m, [{}, {"Y"}}] # "]" # [{>>)
+    %r = linalg.add ins(%x, %y : tensor<4x8xi32, #trellis.sharding<@m, [{"X"}, {}] # "}]" # [{>>,
+                                 tensor<4x8xi32, #trellis.sharding<@m, [{}, {"Y"}] # "}]" # [{>>)
                     outs(%init : tensor<4x8xi32>) -> tensor<4x8xi32>
-    // After: tensor<4x8xi32, #trellis.sharding<@m, [{"X"}, {"Y"}}] # "]" # [{>> for %init and %r.
+    // After: tensor<4x8xi32, #trellis.sharding<@m, [{"X"}, {"Y"}] # "}]" # [{>> for %init and %r.
     ```
   }];
 }
