@@ -1,0 +1,212 @@
+//===- CommReport.cpp - Collectives and bytes sent per device -------------===//
+//
+// Prints, per function with per-device code, every collective with its axes
+// and the bytes one device sends under ring algorithms, and the total.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/spmd/IR/SpmdOps.h"
+#include "dialects/spmd/Transforms/Passes.h"
+#include "dialects/trellis/IR/ShardingUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+namespace mlir::spmd {
+#define GEN_PASS_DEF_TRELLISCOMMREPORT
+#include "dialects/spmd/Transforms/Passes.h.inc"
+} // namespace mlir::spmd
+
+using namespace mlir;
+using namespace mlir::spmd;
+
+namespace {
+
+int64_t bytesOf(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape())
+    return -1;
+  return tensor.getNumElements() *
+         ((tensor.getElementTypeBitWidth() + 7) / 8);
+}
+
+/// Bytes one device sends for `op`, or -1 when unknown (dynamic shapes);
+/// `isCollective` tells whether `op` is reported at all.
+int64_t bytesSent(Operation *op, bool &isCollective) {
+  isCollective = true;
+  auto ring = [](int64_t bytes, int64_t n, int64_t num, int64_t den) {
+    if (bytes < 0)
+      return int64_t(-1);
+    return bytes * num * (n - 1) / (den * n);
+  };
+  if (auto o = dyn_cast<PsumOp>(op))
+    return ring(bytesOf(o.getOperand().getType()), o.getGroupSize(), 2, 1);
+  if (auto o = dyn_cast<PmaxOp>(op))
+    return ring(bytesOf(o.getOperand().getType()), o.getGroupSize(), 2, 1);
+  if (auto o = dyn_cast<PminOp>(op))
+    return ring(bytesOf(o.getOperand().getType()), o.getGroupSize(), 2, 1);
+  if (auto o = dyn_cast<PmeanOp>(op))
+    return ring(bytesOf(o.getOperand().getType()), o.getGroupSize(), 2, 1);
+  if (auto o = dyn_cast<AllGatherOp>(op)) {
+    int64_t b = bytesOf(o.getOperand().getType());
+    return b < 0 ? -1 : b * (o.getGroupSize() - 1);
+  }
+  if (auto o = dyn_cast<AllGatherInvariantOp>(op)) {
+    int64_t b = bytesOf(o.getOperand().getType());
+    return b < 0 ? -1 : b * (o.getGroupSize() - 1);
+  }
+  if (auto o = dyn_cast<PsumScatterOp>(op))
+    return ring(bytesOf(o.getOperand().getType()), o.getGroupSize(), 1, 1);
+  if (auto o = dyn_cast<AllToAllOp>(op))
+    return ring(bytesOf(o.getOperand().getType()), o.getGroupSize(), 1, 1);
+  if (auto o = dyn_cast<PpermuteOp>(op)) {
+    bool moves = llvm::any_of(o.getPairList(), [](auto pair) {
+      return pair.first != pair.second;
+    });
+    return moves ? bytesOf(o.getOperand().getType()) : 0;
+  }
+  isCollective = false;
+  return 0;
+}
+
+/// A loop bound known before running: a constant or an axis size.
+std::optional<int64_t> knownIndex(Value v) {
+  APInt value;
+  if (matchPattern(v, m_ConstantInt(&value)))
+    return value.getSExtValue();
+  if (auto size = v.getDefiningOp<AxisSizeOp>())
+    return size.getGroupSize();
+  Operation *def = v.getDefiningOp();
+  if (!def || def->getNumOperands() != 2)
+    return std::nullopt;
+  auto lhs = knownIndex(def->getOperand(0));
+  auto rhs = knownIndex(def->getOperand(1));
+  if (!lhs || !rhs)
+    return std::nullopt;
+  if (isa<arith::AddIOp>(def))
+    return *lhs + *rhs;
+  if (isa<arith::SubIOp>(def))
+    return *lhs - *rhs;
+  if (isa<arith::MulIOp>(def))
+    return *lhs * *rhs;
+  if (isa<arith::DivUIOp, arith::DivSIOp>(def) && *rhs != 0)
+    return *lhs / *rhs;
+  return std::nullopt;
+}
+
+/// How many times `op` runs per call of its function: the product of the
+/// trip counts of the enclosing scf.for loops with known bounds; `exact` is
+/// false when some enclosing loop's count is unknown.
+int64_t timesRun(Operation *op, bool &exact) {
+  exact = true;
+  int64_t times = 1;
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp()) {
+    if (auto forOp = dyn_cast<scf::ForOp>(parent)) {
+      auto lb = knownIndex(forOp.getLowerBound());
+      auto ub = knownIndex(forOp.getUpperBound());
+      auto step = knownIndex(forOp.getStep());
+      if (lb && ub && step && *step > 0) {
+        int64_t n = *ub - *lb;
+        times *= n <= 0 ? 0 : (n + *step - 1) / *step;
+        continue;
+      }
+      exact = false;
+    } else if (isa<LoopLikeOpInterface>(parent)) {
+      exact = false;
+    }
+  }
+  return times;
+}
+
+std::string axesText(Operation *op) {
+  auto axes = op->getAttrOfType<ArrayAttr>("axes");
+  std::string text = "[";
+  if (axes)
+    for (auto [i, a] : llvm::enumerate(axes))
+      text += (i ? ", \"" : "\"") +
+              cast<StringAttr>(a).getValue().str() + "\"";
+  return text + "]";
+}
+
+struct CommReportPass
+    : mlir::spmd::impl::TrellisCommReportBase<CommReportPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    std::string error;
+    auto out = openOutputFile(outputFile, &error);
+    if (!out) {
+      getOperation().emitError() << "cannot open '" << outputFile
+                                 << "': " << error;
+      return signalPassFailure();
+    }
+    getOperation().walk([&](func::FuncOp func) { report(func, out->os()); });
+    out->keep();
+    markAllAnalysesPreserved();
+  }
+
+  void report(func::FuncOp func, raw_ostream &os) {
+    // The mesh: a device function's, or its shard_maps'.
+    trellis::MeshOp mesh;
+    if (auto ref = func->getAttrOfType<FlatSymbolRefAttr>(
+            SpmdDialect::kMeshAttrName))
+      mesh = trellis::lookupMesh(func, ref);
+    bool perDevice = static_cast<bool>(mesh);
+    func.walk([&](ShardMapOp map) {
+      perDevice = true;
+      if (!mesh)
+        mesh = map.getMeshOp();
+    });
+    if (!perDevice)
+      return;
+    os << "// comm @" << func.getSymName();
+    if (mesh)
+      os << " (mesh @" << mesh.getSymName() << ", " << mesh.getNumDevices()
+         << " devices)";
+    os << "\n";
+    int64_t count = 0, total = 0;
+    bool unknown = false, inexact = false;
+    func.walk([&](Operation *op) {
+      bool isCollective;
+      int64_t bytes = bytesSent(op, isCollective);
+      if (!isCollective)
+        return;
+      bool exact;
+      int64_t times = timesRun(op, exact);
+      ++count;
+      os << "//   " << op->getLoc() << " " << op->getName() << " over "
+         << axesText(op) << ": "
+         << trellis::formatJaxType(op->getOperand(0).getType()) << " -> "
+         << trellis::formatJaxType(op->getResult(0).getType()) << ", ";
+      if (bytes < 0) {
+        os << "? B";
+        unknown = true;
+      } else {
+        os << bytes << " B";
+        total += bytes * times;
+      }
+      if (times != 1)
+        os << " x " << times;
+      if (!exact) {
+        os << " per iteration of a loop of unknown trip count";
+        inexact = true;
+      }
+      os << "\n";
+    });
+    os << "//   total: " << count
+       << (count == 1 ? " collective, " : " collectives, ") << total
+       << " B per device";
+    if (unknown)
+      os << " (plus collectives of dynamic shape)";
+    if (inexact)
+      os << " (loops of unknown trip count counted once)";
+    os << "\n";
+  }
+};
+
+} // namespace
