@@ -97,6 +97,12 @@ bool toTensorInfo(Type type, std::string name, TensorInfo &info,
   return true;
 }
 
+/// Explicit sharding: a type that names a mesh.
+bool hasShardedType(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && isa_and_nonnull<trellis::ShardingAttr>(tensor.getEncoding());
+}
+
 /// Whether `entry` already is one fully-manual shard_map (or a plain
 /// function with no mesh to partition over).
 bool isManualEntry(func::FuncOp entry) {
@@ -109,9 +115,12 @@ bool isManualEntry(func::FuncOp entry) {
   bool annotated = false;
   entry.walk([&](Operation *op) {
     if (isa<trellis::TrellisDialect, spmd::SpmdDialect>(op->getDialect()) ||
-        op->hasAttr(trellis::TrellisDialect::kShardingAttrName))
+        op->hasAttr(trellis::TrellisDialect::kShardingAttrName) ||
+        llvm::any_of(op->getResultTypes(), hasShardedType))
       annotated = true;
   });
+  annotated |= llvm::any_of(entry.getArgumentTypes(), hasShardedType) ||
+               llvm::any_of(entry.getResultTypes(), hasShardedType);
   for (unsigned i = 0; i < entry.getNumArguments(); ++i)
     annotated |= static_cast<bool>(
         entry.getArgAttr(i, trellis::TrellisDialect::kShardingAttrName));

@@ -7,7 +7,9 @@ PROGRAM is a template: `$MESH` becomes the mesh's `<[...]>` (auto axes),
 `$EMESH` the same mesh with explicit axes, `$XMESH` the first axis explicit
 and the others auto; `$0`, `$1`, `$2` name the mesh's first, second and third
 axes ("a", "b", "c") and disappear (with their comma) from brace lists on
-meshes that lack them. Each MESH is like `2x4`; the default is the corpus set
+meshes that lack them. `#(N/0/1)` is N divided by the sizes of the
+listed axes (an axis the mesh lacks counts 1): local shapes in shard_map
+bodies. Type encodings left with no axes become plain types. Each MESH is like `2x4`; the default is the corpus set
 (2), (4), (8), (2,2), (2,4), (4,2), (2,2,2). For each mesh the program is
 partitioned and run, and every result is compared with the unpartitioned
 program on one device (trellis-run --reference): exactly for integers,
@@ -24,6 +26,16 @@ NAMES = ["a", "b", "c"]
 
 def instantiate(text, sizes):
     axes = NAMES[:len(sizes)]
+
+    def local(match):
+        n = int(match.group(1))
+        for k in match.group(2).split("/")[1:]:
+            size = sizes[int(k)] if int(k) < len(sizes) else 1
+            assert n % size == 0, f"{match.group(0)} does not divide"
+            n //= size
+        return str(n)
+
+    text = re.sub(r"#\((\d+)((?:/\d)*)\)", local, text)
     mesh = "[" + ", ".join(f'"{n}"={s}' for n, s in zip(axes, sizes)) + "]"
     text = text.replace("$EMESH", f"<{mesh}, types = [{', '.join(['explicit'] * len(axes))}]>")
     types = ["explicit"] + ["auto"] * (len(axes) - 1)
@@ -60,6 +72,9 @@ def instantiate(text, sizes):
         return "[" + ", ".join(kept) + "]"
 
     text = re.sub(r"\[((?:\s*\$\d\s*,?)+)\]", square, text)
+    # A type encoding left with no axes is written as the plain type (its
+    # canonical form).
+    text = re.sub(r", #trellis\.sharding<@\w+, \[\{\}(?:, \{\})*\]>", "", text)
     return text
 
 

@@ -748,3 +748,19 @@ LogicalResult AxisIndexOp::verify() {
 LogicalResult AxisSizeOp::verify() {
   return verifyCollectiveAxes(*this, getAxes());
 }
+
+//===----------------------------------------------------------------------===//
+// Sharding rules of elementwise collectives
+//===----------------------------------------------------------------------===//
+
+#define SPMD_ELEMENTWISE_RULE(Op)                                              \
+  FailureOr<trellis::ShardingRule> Op::getShardingRule() {                     \
+    return trellis::elementwiseRule(getOperation());                           \
+  }
+SPMD_ELEMENTWISE_RULE(PsumOp)
+SPMD_ELEMENTWISE_RULE(PmaxOp)
+SPMD_ELEMENTWISE_RULE(PminOp)
+SPMD_ELEMENTWISE_RULE(PmeanOp)
+SPMD_ELEMENTWISE_RULE(PvaryOp)
+SPMD_ELEMENTWISE_RULE(PpermuteOp)
+#undef SPMD_ELEMENTWISE_RULE

@@ -5,6 +5,7 @@
 
 #include "dialects/spmd/IR/SpmdDialect.h"
 #include "dialects/trellis/IR/TrellisOps.h"
+#include "dialects/trellis/Interfaces/ShardingRule.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/OpDefinition.h"

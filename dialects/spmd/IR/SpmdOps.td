@@ -6,6 +6,7 @@
 include "dialects/spmd/IR/SpmdDialect.td"
 include "dialects/trellis/IR/TrellisAttrs.td"
 include "dialects/trellis/IR/TrellisInterfaces.td"
+include "dialects/trellis/Interfaces/ShardingRuleInterface.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
@@ -96,8 +97,14 @@ class Spmd_CollectiveOp<string mnemonic, list<Trait> traits = []>
   let hasVerifier = 1;
 }
 
+/// Collectives that act elementwise on their operand have the elementwise
+/// sharding rule: inside a partially-manual body, the blocks along the
+/// automatic axes line up across each group of the manual axes.
+defvar Spmd_ElementwiseRule =
+    DeclareOpInterfaceMethods<Trellis_ShardingRuleOpInterface>;
+
 class Spmd_ReduceOp<string mnemonic, string what>
-    : Spmd_CollectiveOp<mnemonic, [Spmd_Communicates]> {
+    : Spmd_CollectiveOp<mnemonic, [Spmd_Communicates, Spmd_ElementwiseRule]> {
   let summary = "All-reduce (" # what # ") over mesh axes";
   let description = [{
     Combines the operand elementwise (}] # what # [{) across the devices of
@@ -123,7 +130,7 @@ def Spmd_PmeanOp : Spmd_ReduceOp<"pmean", "mean: the sum divided by the group si
   let results = (outs RankedTensorOf<[AnyFloat]>:$result);
 }
 
-def Spmd_PvaryOp : Spmd_CollectiveOp<"pvary", [Pure]> {
+def Spmd_PvaryOp : Spmd_CollectiveOp<"pvary", [Pure, Spmd_ElementwiseRule]> {
   let summary = "Mark an invariant value as varying (no communication)";
   let description = [{
     Seed 001's `pbroadcast` (JAX's `pvary`): the value is unchanged, but its
@@ -217,7 +224,8 @@ def Spmd_AllToAllOp : Spmd_CollectiveOp<"all_to_all", [Spmd_Communicates]> {
   }];
 }
 
-def Spmd_PpermuteOp : Spmd_CollectiveOp<"ppermute", [Spmd_Communicates]> {
+def Spmd_PpermuteOp
+    : Spmd_CollectiveOp<"ppermute", [Spmd_Communicates, Spmd_ElementwiseRule]> {
   let summary = "Send blocks between devices along mesh axes";
   let description = [{
     Each `[source, target]` pair sends the operand of device `source` of the

@@ -48,6 +48,24 @@ static LogicalResult verifyValueSharding(Operation *op, Attribute attr,
 
 LogicalResult TrellisDialect::verifyOperationAttribute(Operation *op,
                                                        NamedAttribute attr) {
+  if (attr.getName() == kArgShardingsAttrName) {
+    auto array = dyn_cast<ArrayAttr>(attr.getValue());
+    if (op->getNumRegions() != 1 || op->getRegion(0).empty())
+      return op->emitError() << "'" << kArgShardingsAttrName
+                             << "' needs an op with one region";
+    Block &block = op->getRegion(0).front();
+    if (!array || array.size() != block.getNumArguments())
+      return op->emitError()
+             << "'" << kArgShardingsAttrName
+             << "' must be an array of one sharding per region argument ("
+             << block.getNumArguments() << ")";
+    for (auto [index, element] : llvm::enumerate(array))
+      if (failed(verifyValueSharding(
+              op, element, block.getArgument(index).getType(),
+              ("region argument #" + llvm::Twine(index)).str())))
+        return failure();
+    return success();
+  }
   if (attr.getName() != kShardingAttrName)
     return op->emitError() << "unknown trellis attribute " << attr.getName();
   // One sharding per result: a bare sharding for a single result, an array

@@ -43,6 +43,11 @@ def Trellis_Dialect : Dialect {
     /// Name of the discardable attribute that carries an auto-mode sharding on
     /// function arguments/results and on op results.
     static constexpr ::llvm::StringLiteral kShardingAttrName = "trellis.sharding";
+    /// Name of the attribute on an op with one region (a partially-manual
+    /// shard_map) holding the shardings of the region's arguments, one per
+    /// argument, as trellis-propagate found them.
+    static constexpr ::llvm::StringLiteral kArgShardingsAttrName =
+        "trellis.arg_shardings";
     /// Name of a function argument, for `trellis-run --input NAME=FILE`.
     static constexpr ::llvm::StringLiteral kNameAttrName = "trellis.name";
   }];

@@ -227,6 +227,11 @@ LogicalResult ReshardOp::verify() {
   return success();
 }
 
+/// The value passes through unchanged: the elementwise rule.
+FailureOr<ShardingRule> ShardingConstraintOp::getShardingRule() {
+  return elementwiseRule(getOperation());
+}
+
 LogicalResult ShardingConstraintOp::verify() {
   auto type = cast<RankedTensorType>(getInput().getType());
   ShardingAttr sharding = getSharding();

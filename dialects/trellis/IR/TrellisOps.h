@@ -4,6 +4,7 @@
 #define TRELLIS_DIALECT_TRELLIS_IR_TRELLISOPS_H
 
 #include "dialects/trellis/IR/TrellisDialect.h"
+#include "dialects/trellis/Interfaces/ShardingRule.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/OpDefinition.h"

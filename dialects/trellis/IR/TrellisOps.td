@@ -3,6 +3,7 @@
 #ifndef TRELLIS_OPS_TD
 #define TRELLIS_OPS_TD
 
+include "dialects/trellis/Interfaces/ShardingRuleInterface.td"
 include "dialects/trellis/IR/TrellisAttrs.td"
 include "dialects/trellis/IR/TrellisInterfaces.td"
 include "mlir/IR/OpBase.td"
@@ -80,7 +81,8 @@ def Trellis_ReshardOp : Trellis_Op<"reshard", [Pure]> {
 }
 
 def Trellis_ShardingConstraintOp : Trellis_Op<"sharding_constraint", [
-    Pure, SameOperandsAndResultType]> {
+    Pure, SameOperandsAndResultType,
+    DeclareOpInterfaceMethods<Trellis_ShardingRuleOpInterface>]> {
   let summary = "Ask auto propagation for a sharding at this point";
   let description = [{
     JAX's `with_sharding_constraint`: the value is unchanged; auto sharding

@@ -12,11 +12,9 @@
 using namespace mlir;
 using namespace mlir::trellis;
 
-namespace {
-
 /// Every dimension of the result is a parallel factor shared by the tensor
 /// operands of the same shape (elementwise ops, constants, tensor.empty).
-FailureOr<ShardingRule> elementwiseRule(Operation *op) {
+FailureOr<ShardingRule> mlir::trellis::elementwiseRule(Operation *op) {
   if (op->getNumResults() != 1)
     return failure();
   auto result = dyn_cast<RankedTensorType>(op->getResult(0).getType());
@@ -40,6 +38,8 @@ FailureOr<ShardingRule> elementwiseRule(Operation *op) {
   rule.tiedInit.push_back(-1);
   return rule;
 }
+
+namespace {
 
 /// A structured op: its loops are the factors, parallel or reduction as its
 /// iterator types say; each operand dimension indexed by a plain loop

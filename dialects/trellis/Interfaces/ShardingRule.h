@@ -65,6 +65,10 @@ struct ShardingRule {
 /// when the op has none.
 FailureOr<ShardingRule> getShardingRule(Operation *op);
 
+/// The rule of an op whose result dimensions are all parallel factors shared
+/// by its tensor operands of the same rank (elementwise ops).
+FailureOr<ShardingRule> elementwiseRule(Operation *op);
+
 } // namespace mlir::trellis
 
 #include "dialects/trellis/Interfaces/ShardingRuleInterface.h.inc"

@@ -102,6 +102,7 @@ private:
   void seed(Value v, ShardingAttr sharding, bool user, bool fixed);
   void collect(Region &region);
   bool propagate(Operation *op, const ShardingRule &rule);
+  bool propagateBoundary(spmd::ShardMapOp map);
   bool extend(Value v, int64_t dim, ArrayRef<StringAttr> axes);
   ShardingAttr shardingOf(Value v);
   void writeBack();
@@ -113,6 +114,8 @@ private:
   DenseMap<Value, ValueState> states;
   /// Ops with rules, in program order.
   std::vector<std::pair<Operation *, ShardingRule>> ruleOps;
+  /// Partially-manual shard_maps, whose bodies are propagated too.
+  SmallVector<spmd::ShardMapOp> partialMaps;
   SmallVector<Value> values;
 };
 
@@ -159,9 +162,13 @@ void Propagator::collect(Region &region) {
       if (succeeded(rule) && rule->operands.size() == op.getNumOperands() &&
           rule->results.size() == op.getNumResults())
         ruleOps.push_back({&op, *rule});
-      // Manual regions are per-device code, and structured ops' payloads
-      // are scalars: propagation stays outside both.
-      if (isa<spmd::ShardMapOp, linalg::LinalgOp>(op))
+      // Fully-manual regions are per-device code, and structured ops'
+      // payloads are scalars: propagation stays outside both. A partially
+      // manual body still has automatic axes to propagate.
+      if (auto map = dyn_cast<spmd::ShardMapOp>(op);
+          map && map.getAllManualAxes().size() == mesh.getNumAxes())
+        continue;
+      if (isa<linalg::LinalgOp>(op))
         continue;
       for (Region &nested : op.getRegions())
         collect(nested);
@@ -279,23 +286,40 @@ void Propagator::run() {
     states[l] = st;
   }
   // Sources: explicit types, then the user's shardings.
+  // A type speaks only of explicit axes, which propagation never adds, so
+  // its dimensions stay open to auto axes.
   for (Value v : values)
-    if (ShardingAttr typed = getShardingEncoding(v.getType()))
+    if (ShardingAttr typed = getShardingEncoding(v.getType())) {
       seed(v, typed, /*user=*/true, /*fixed=*/false);
+      if (ValueState *st = state(v))
+        for (DimState &dim : st->dims)
+          dim.closed = false;
+    }
   for (BlockArgument arg : func.getArguments())
     seed(arg,
          func.getArgAttrOfType<ShardingAttr>(arg.getArgNumber(),
                                              TrellisDialect::kShardingAttrName),
          /*user=*/true, /*fixed=*/false);
+  // A result's sharding seeds the value returned unless the user already
+  // laid that value out (an argument returned as is): the partitioner then
+  // reshards it at the return.
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   for (auto [j, value] : llvm::enumerate(ret.getOperands()))
-    seed(value,
-         func.getResultAttrOfType<ShardingAttr>(
-             j, TrellisDialect::kShardingAttrName),
-         /*user=*/true, /*fixed=*/false);
+    if (ValueState *st = state(value); st && !st->user)
+      seed(value,
+           func.getResultAttrOfType<ShardingAttr>(
+               j, TrellisDialect::kShardingAttrName),
+           /*user=*/true, /*fixed=*/false);
   func.walk([&](Operation *op) {
     if (auto constraint = dyn_cast<ShardingConstraintOp>(op))
       seed(constraint.getResult(), constraint.getSharding(), true, false);
+    if (auto map = dyn_cast<spmd::ShardMapOp>(op);
+        map && map.getAllManualAxes().size() < mesh.getNumAxes()) {
+      // A partially-manual body partitions its free axes like the rest of
+      // the function; its boundary relates outer and body dimensions.
+      partialMaps.push_back(map);
+      return WalkResult::advance();
+    }
     if (auto map = dyn_cast<spmd::ShardMapOp>(op)) {
       // Results are laid out by out_specs; inputs would like in_specs.
       for (auto [k, result] : llvm::enumerate(map.getResults())) {
@@ -334,12 +358,58 @@ void Propagator::run() {
       for (auto &[op, rule] : ruleOps)
         if (!passThroughOnly || isPassThrough(op, rule))
           changed |= propagate(op, rule);
+      for (spmd::ShardMapOp map : partialMaps)
+        changed |= propagateBoundary(map);
       for (auto &[op, rule] : llvm::reverse(ruleOps))
         if (!passThroughOnly || isPassThrough(op, rule))
           changed |= propagate(op, rule);
     }
   }
   writeBack();
+}
+
+/// Across a partially-manual shard_map, an outer dimension is split by its
+/// spec's manual axes first and then by the body's free axes: inputs pass
+/// their free axes into the body, and results take out_specs followed by
+/// the free axes of the values yielded (and the reverse of both).
+bool Propagator::propagateBoundary(spmd::ShardMapOp map) {
+  SmallVector<StringAttr> manual = map.getAllManualAxes();
+  auto free = [&](ArrayRef<StringAttr> axes) {
+    SmallVector<StringAttr> out;
+    for (StringAttr a : axes)
+      if (!llvm::is_contained(manual, a))
+        out.push_back(a);
+    return out;
+  };
+  auto relate = [&](Value outer, Value inner, SpecAttr spec) {
+    bool changed = false;
+    ValueState *o = state(outer), *i = state(inner);
+    if (!o || !i)
+      return false;
+    for (int64_t d = 0, e = std::min(o->dims.size(), i->dims.size()); d < e;
+         ++d) {
+      ArrayRef<StringAttr> specAxes = spec.getAxes(d);
+      // Outer -> inner: the outer axes after the spec's, minus manual ones.
+      ArrayRef<StringAttr> outerAxes = state(outer)->dims[d].axes;
+      if (isPrefix(specAxes, outerAxes))
+        changed |= extend(inner, d, free(outerAxes.drop_front(specAxes.size())));
+      // Inner -> outer: the spec's axes, then the body's.
+      SmallVector<StringAttr> composed(specAxes);
+      llvm::append_range(composed, state(inner)->dims[d].axes);
+      changed |= extend(outer, d, composed);
+    }
+    return changed;
+  };
+  bool changed = false;
+  Block &body = map.getBodyBlock();
+  for (auto [k, input] : llvm::enumerate(map.getInputs()))
+    changed |= relate(input, body.getArgument(k),
+                      cast<SpecAttr>(map.getInSpecs()[k]));
+  Operation *yield = body.getTerminator();
+  for (auto [k, result] : llvm::enumerate(map.getResults()))
+    changed |= relate(result, yield->getOperand(k),
+                      cast<SpecAttr>(map.getOutSpecs()[k]));
+  return changed;
 }
 
 ShardingAttr Propagator::shardingOf(Value v) {
@@ -354,15 +424,30 @@ ShardingAttr Propagator::shardingOf(Value v) {
 }
 
 void Propagator::writeBack() {
+  // The user's argument and result shardings stay as given; the others
+  // are what propagation found.
   for (BlockArgument arg : func.getArguments())
-    if (ShardingAttr s = shardingOf(arg))
-      func.setArgAttr(arg.getArgNumber(), TrellisDialect::kShardingAttrName, s);
+    if (!func.getArgAttr(arg.getArgNumber(), TrellisDialect::kShardingAttrName))
+      if (ShardingAttr s = shardingOf(arg))
+        func.setArgAttr(arg.getArgNumber(), TrellisDialect::kShardingAttrName,
+                        s);
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   for (auto [j, value] : llvm::enumerate(ret.getOperands()))
-    if (ShardingAttr s = shardingOf(value))
-      func.setResultAttr(j, TrellisDialect::kShardingAttrName, s);
-  func.walk([&](Operation *op) {
-    if (isa<spmd::ShardMapOp>(op) || op->getParentOfType<spmd::ShardMapOp>())
+    if (!func.getResultAttr(j, TrellisDialect::kShardingAttrName))
+      if (ShardingAttr s = shardingOf(value))
+        func.setResultAttr(j, TrellisDialect::kShardingAttrName, s);
+  for (spmd::ShardMapOp map : partialMaps) {
+    SmallVector<Attribute> args;
+    for (BlockArgument arg : map.getBodyBlock().getArguments())
+      if (ShardingAttr s = shardingOf(arg))
+        args.push_back(s);
+    if (args.size() == map.getBodyBlock().getNumArguments())
+      map->setAttr(TrellisDialect::kArgShardingsAttrName,
+                   ArrayAttr::get(map.getContext(), args));
+  }
+  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (auto map = dyn_cast<spmd::ShardMapOp>(op);
+        map && !llvm::is_contained(partialMaps, map))
       return WalkResult::skip();
     if (isa<ShardingConstraintOp>(op) || op->getNumResults() == 0 ||
         op->getParentOfType<linalg::LinalgOp>())

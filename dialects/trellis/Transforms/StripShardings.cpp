@@ -3,6 +3,7 @@
 #include "dialects/trellis/IR/ShardingUtils.h"
 #include "dialects/trellis/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
@@ -58,6 +59,11 @@ struct StripShardingsPass
         return;
       }
       op->removeAttr(TrellisDialect::kShardingAttrName);
+      // A tensor constant's value carries its type, encoding included.
+      if (auto constant = dyn_cast<arith::ConstantOp>(op))
+        if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
+          if (Type plain = strip(dense.getType()); plain != dense.getType())
+            constant.setValueAttr(dense.reshape(cast<ShapedType>(plain)));
       for (OpResult result : op->getResults())
         result.setType(strip(result.getType()));
       for (Region &region : op->getRegions())

@@ -23,6 +23,8 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <map>
+
 namespace mlir::trellis {
 #define GEN_PASS_DEF_TRELLISPARTITION
 #include "lib/Conversion/Passes.h.inc"
@@ -46,6 +48,11 @@ ShardingAttr declaredSharding(Value value) {
     if (auto forOp = dyn_cast<scf::ForOp>(owner))
       if (arg.getArgNumber() > 0)
         return declaredSharding(forOp.getResult(arg.getArgNumber() - 1));
+    if (auto args = owner->getAttrOfType<ArrayAttr>(
+            TrellisDialect::kArgShardingsAttrName))
+      if (arg.getArgNumber() < args.size())
+        if (auto s = dyn_cast<ShardingAttr>(args[arg.getArgNumber()]))
+          return s;
     return getShardingEncoding(value.getType());
   }
   auto result = cast<OpResult>(value);
@@ -103,23 +110,29 @@ bool isZeroFilled(Value value) {
   return false;
 }
 
-/// Whether the reductions of `op` are sums (a contraction, or a reduction
-/// whose payload adds into the output).
-bool reducesBySum(Operation *op) {
+/// How the reductions of `op` combine: sums (a contraction, or a reduction
+/// whose payload adds into the output), maxima or minima; none otherwise.
+std::optional<PartialKind> reductionKind(Operation *op) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp)
-    return false;
+    return std::nullopt;
   if (linalg::isaContractionOpInterface(linalgOp))
-    return true;
+    return PartialKind::Sum;
   Block *body = linalgOp.getBlock();
   if (!body || linalgOp.getNumDpsInits() != 1)
-    return false;
+    return std::nullopt;
   auto yield = cast<linalg::YieldOp>(body->getTerminator());
   Operation *combiner = yield.getValues()[0].getDefiningOp();
-  if (!isa_and_nonnull<arith::AddFOp, arith::AddIOp>(combiner))
-    return false;
   Value out = body->getArgument(body->getNumArguments() - 1);
-  return llvm::is_contained(combiner->getOperands(), out);
+  if (!combiner || !llvm::is_contained(combiner->getOperands(), out))
+    return std::nullopt;
+  if (isa<arith::AddFOp, arith::AddIOp>(combiner))
+    return PartialKind::Sum;
+  if (isa<arith::MaximumFOp, arith::MaxNumFOp, arith::MaxSIOp>(combiner))
+    return PartialKind::Max;
+  if (isa<arith::MinimumFOp, arith::MinNumFOp, arith::MinSIOp>(combiner))
+    return PartialKind::Min;
+  return std::nullopt;
 }
 
 class FunctionPartitioner {
@@ -137,6 +150,7 @@ private:
   LogicalResult partitionFor(scf::ForOp op);
   LogicalResult partitionIf(scf::IfOp op);
   LogicalResult partitionShardMap(spmd::ShardMapOp op);
+  LogicalResult partitionAxisRegion(Operation *op);
 
   /// The layout a global tensor value is meant to have.
   Layout desiredLayout(Value global) {
@@ -148,6 +162,7 @@ private:
   /// A fresh destination (tensor.empty, possibly filled) built directly in
   /// `layout`, or null if `global` is not one.
   Value materializeFresh(Value global, const Layout &layout);
+  Operation *cloneOn(Operation *op, ValueRange operands);
   void setLocal(Value global, Value local, const Layout &layout) {
     mapping.map(global, local);
     layouts[global] = layout;
@@ -163,6 +178,7 @@ private:
   Resharder resharder;
   IRMapping mapping;
   DenseMap<Value, Layout> layouts;
+  std::map<std::pair<const void *, std::string>, Value> reshardCache;
 };
 
 Value FunctionPartitioner::localIn(Value global, const Layout &layout) {
@@ -175,7 +191,38 @@ Value FunctionPartitioner::localIn(Value global, const Layout &layout) {
       it == layouts.end() ? Layout::replicated(type.getRank()) : it->second;
   if (from == layout)
     return local;
-  return resharder.reshard(global.getLoc(), local, type, from, layout);
+  // One reshard per (block, layout): collectives have side effects, so CSE
+  // would not merge repeated ones. A block made in an enclosing region is
+  // visible here; one made inside a loop or branch body is not visible after
+  // it.
+  auto key = std::make_pair(local.getAsOpaquePointer(), layout.str());
+  auto cached = reshardCache.find(key);
+  if (cached != reshardCache.end() &&
+      cached->second.getParentRegion()->isAncestor(
+          b.getInsertionBlock()->getParent()))
+    return cached->second;
+  Value result = resharder.reshard(global.getLoc(), local, type, from, layout);
+  reshardCache[key] = result;
+  return result;
+}
+
+/// Clones `op` with its operands replaced by `operands`. The replacement is
+/// for this clone only: other users of an operand keep its block in the
+/// operand's own layout. Values the op's regions capture use the mapping.
+Operation *FunctionPartitioner::cloneOn(Operation *op, ValueRange operands) {
+  SmallVector<std::pair<Value, Value>> saved;
+  for (auto [global, local] : llvm::zip(op->getOperands(), operands)) {
+    saved.push_back({global, mapping.lookupOrNull(global)});
+    mapping.map(global, local);
+  }
+  Operation *clone = b.clone(*op, mapping);
+  for (auto [global, previous] : llvm::reverse(saved)) {
+    if (previous)
+      mapping.map(global, previous);
+    else
+      mapping.erase(global);
+  }
+  return clone;
 }
 
 Value FunctionPartitioner::materializeFresh(Value global,
@@ -219,6 +266,8 @@ LogicalResult FunctionPartitioner::partitionOp(Operation *op) {
     return partitionIf(ifOp);
   if (auto map = dyn_cast<spmd::ShardMapOp>(op))
     return partitionShardMap(map);
+  if (isa<AutoAxesOp, ExplicitAxesOp>(op))
+    return partitionAxisRegion(op);
   bool hasTensors =
       llvm::any_of(op->getOperandTypes(), llvm::IsaPred<RankedTensorType>) ||
       llvm::any_of(op->getResultTypes(), llvm::IsaPred<RankedTensorType>);
@@ -238,11 +287,16 @@ LogicalResult FunctionPartitioner::partitionOp(Operation *op) {
 
 /// Ops without a rule run on whole (replicated) tensors.
 LogicalResult FunctionPartitioner::partitionFallback(Operation *op) {
-  for (Value operand : op->getOperands())
-    if (auto type = dyn_cast<RankedTensorType>(operand.getType()))
-      mapping.map(operand,
-                  localIn(operand, Layout::replicated(type.getRank())));
-  Operation *clone = b.clone(*op, mapping);
+  // The whole operands are mapped for this clone only: other users of an
+  // operand keep its block in the operand's own layout.
+  SmallVector<Value> operands;
+  for (Value operand : op->getOperands()) {
+    auto type = dyn_cast<RankedTensorType>(operand.getType());
+    operands.push_back(
+        type ? localIn(operand, Layout::replicated(type.getRank()))
+             : mapping.lookupOrDefault(operand));
+  }
+  Operation *clone = cloneOn(op, operands);
   for (OpResult result : clone->getResults())
     result.setType(plain(result.getType()));
   for (auto [global, local] :
@@ -284,12 +338,15 @@ LogicalResult FunctionPartitioner::partitionRuleOp(Operation *op,
     }
   }
 
-  // Reduction factors keep the operands' axes when the partial sums can be
-  // added up afterwards: a sum into a zero-filled destination.
-  bool sumReduction = reducesBySum(op);
+  // Reduction factors keep the operands' axes when the partial results can
+  // be combined afterwards: a sum into a zero-filled destination, or a
+  // maximum or minimum (idempotent, so any destination the devices share).
+  std::optional<PartialKind> kind = reductionKind(op);
+  bool combinable = kind.has_value();
   for (auto [r, init] : llvm::enumerate(rule.tiedInit))
-    if (init >= 0 && !isZeroFilled(op->getOperand(init)))
-      sumReduction = false;
+    if (init >= 0 && kind == PartialKind::Sum &&
+        !isZeroFilled(op->getOperand(init)))
+      combinable = false;
   SmallVector<StringAttr> reduced;
   for (auto [k, operand] : llvm::enumerate(op->getOperands())) {
     auto type = dyn_cast<RankedTensorType>(operand.getType());
@@ -303,7 +360,7 @@ LogicalResult FunctionPartitioner::partitionRuleOp(Operation *op,
       assigned[f] = true;
       if (rule.needsReplication(f))
         continue;
-      if (rule.isReduction(f) && !sumReduction)
+      if (rule.isReduction(f) && !combinable)
         continue;
       if (it != layouts.end() && d < it->second.dims.size())
         factorAxes[f] = it->second.dims[d];
@@ -386,6 +443,8 @@ LogicalResult FunctionPartitioner::partitionRuleOp(Operation *op,
     }
     Layout layout = layoutOf(rule.results[r]);
     layout.unreduced = partial;
+    if (kind)
+      layout.partialKind = *kind;
     resultTypes.push_back(resharder.localType(type, layout));
     resultLayouts.push_back(layout);
   }
@@ -502,9 +561,7 @@ Value FunctionPartitioner::createLocalOp(
   }
 
   // Generic path: clone on the local operands, with local result types.
-  for (auto [global, local] : llvm::zip(op->getOperands(), operands))
-    mapping.map(global, local);
-  Operation *clone = b.clone(*op, mapping);
+  Operation *clone = cloneOn(op, operands);
   for (auto [result, type] : llvm::zip(clone->getResults(), resultTypes))
     result.setType(type);
   clone->removeAttr(TrellisDialect::kShardingAttrName);
@@ -643,34 +700,94 @@ LogicalResult FunctionPartitioner::partitionIf(scf::IfOp op) {
 /// are resharded to its in_specs, its body is inlined (its collectives are
 /// already per device), and its results have the layout of its out_specs.
 LogicalResult FunctionPartitioner::partitionShardMap(spmd::ShardMapOp op) {
-  if (op.getAllManualAxes().size() != mesh.getNumAxes() ||
-      op.getMeshAttr().getValue() != mesh.getSymName())
-    return op.emitOpError("makes only some axes of the mesh manual; the "
-                          "partitioner handles shard_maps over every axis "
-                          "of the function's mesh");
-  auto specLayout = [&](trellis::SpecAttr spec, int64_t rank) {
-    Layout layout = Layout::replicated(rank);
-    for (int64_t d = 0; d < rank; ++d) {
+  if (op.getMeshAttr().getValue() != mesh.getSymName())
+    return op.emitOpError("uses mesh ")
+           << op.getMeshAttr() << ", but the function is partitioned over @"
+           << mesh.getSymName();
+  SmallVector<StringAttr> manual = op.getAllManualAxes();
+  const bool partial = manual.size() != mesh.getNumAxes();
+  // An outer dimension is split by the spec's (manual) axes, then by the
+  // body value's free axes.
+  auto composed = [&](trellis::SpecAttr spec, const Layout &inner) {
+    Layout layout = Layout::replicated(inner.dims.size());
+    for (int64_t d = 0, e = inner.dims.size(); d < e; ++d) {
       ArrayRef<StringAttr> axes = spec.getAxes(d);
       layout.dims[d].assign(axes.begin(), axes.end());
+      llvm::append_range(layout.dims[d], inner.dims[d]);
     }
     return layout;
   };
   Block &body = op.getBodyBlock();
   for (auto [k, input] : llvm::enumerate(op.getInputs())) {
-    auto type = cast<RankedTensorType>(input.getType());
-    Layout layout =
-        specLayout(cast<trellis::SpecAttr>(op.getInSpecs()[k]), type.getRank());
-    mapping.map(body.getArgument(k), localIn(input, layout));
+    BlockArgument arg = body.getArgument(k);
+    auto argType = cast<RankedTensorType>(arg.getType());
+    Layout inner = partial ? desiredLayout(arg)
+                           : Layout::replicated(argType.getRank());
+    inner.unreduced.clear();
+    if (!resharder.divides(argType, inner))
+      inner = Layout::replicated(argType.getRank());
+    Layout outer =
+        composed(cast<trellis::SpecAttr>(op.getInSpecs()[k]), inner);
+    setLocal(arg, localIn(input, outer), inner);
   }
-  for (Operation &inner : body.without_terminator())
-    b.clone(inner, mapping);
+  if (!partial) {
+    // A fully-manual body is already per device.
+    for (Operation &inner : body.without_terminator())
+      b.clone(inner, mapping);
+  } else if (failed(partitionBlock(body))) {
+    // A partially-manual body partitions its free axes; its collectives over
+    // manual axes run on whole (free-axis replicated) blocks.
+    return failure();
+  }
   Operation *yield = body.getTerminator();
   for (auto [k, result] : llvm::enumerate(op.getResults())) {
-    auto type = cast<RankedTensorType>(result.getType());
-    Layout layout = specLayout(cast<trellis::SpecAttr>(op.getOutSpecs()[k]),
-                               type.getRank());
-    setLocal(result, mapping.lookupOrDefault(yield->getOperand(k)), layout);
+    Value value = yield->getOperand(k);
+    auto type = cast<RankedTensorType>(value.getType());
+    Layout inner = Layout::replicated(type.getRank());
+    Value local = mapping.lookupOrDefault(value);
+    if (partial) {
+      auto it = layouts.find(value);
+      if (it != layouts.end())
+        inner = it->second;
+      inner.unreduced.clear();
+      local = localIn(value, inner);
+    }
+    setLocal(result, local,
+             composed(cast<trellis::SpecAttr>(op.getOutSpecs()[k]), inner));
+  }
+  return success();
+}
+
+/// auto_axes and explicit_axes only change which axes types may mention:
+/// after partitioning every axis is manual, so the body is inlined. Inputs
+/// take the layouts the body's arguments declare; results keep the layouts
+/// of the values yielded (consumers reshard them as they need).
+LogicalResult FunctionPartitioner::partitionAxisRegion(Operation *op) {
+  Block &body = op->getRegion(0).front();
+  for (auto [input, arg] : llvm::zip(op->getOperands(), body.getArguments())) {
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    if (!type) {
+      mapping.map(arg, mapping.lookupOrDefault(input));
+      continue;
+    }
+    Layout layout = desiredLayout(arg);
+    setLocal(arg, localIn(input, layout), layout);
+  }
+  if (failed(partitionBlock(body)))
+    return failure();
+  Operation *yield = body.getTerminator();
+  for (auto [result, value] :
+       llvm::zip(op->getResults(), yield->getOperands())) {
+    if (!isa<RankedTensorType>(result.getType())) {
+      mapping.map(result, mapping.lookupOrDefault(value));
+      continue;
+    }
+    auto it = layouts.find(value);
+    Layout layout = it != layouts.end()
+                        ? it->second
+                        : Layout::replicated(
+                              cast<RankedTensorType>(value.getType()).getRank());
+    setLocal(result, mapping.lookupOrDefault(value), layout);
   }
   return success();
 }
@@ -815,8 +932,22 @@ bool isPartitioned(func::FuncOp func) {
   if (body.getOperations().size() != 2)
     return false;
   auto map = dyn_cast<spmd::ShardMapOp>(body.front());
-  return map && map.getMeshOp() &&
-         map.getAllManualAxes().size() == map.getMeshOp().getNumAxes();
+  if (!map || !map.getMeshOp() ||
+      map.getAllManualAxes().size() != map.getMeshOp().getNumAxes())
+    return false;
+  // Shardings the function declares must be over the shard_map's mesh.
+  auto sameMesh = [&](ShardingAttr s) {
+    return !s || s.getMesh() == map.getMeshAttr();
+  };
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    if (!sameMesh(func.getArgAttrOfType<ShardingAttr>(
+            i, TrellisDialect::kShardingAttrName)))
+      return false;
+  for (unsigned i = 0; i < func.getNumResults(); ++i)
+    if (!sameMesh(func.getResultAttrOfType<ShardingAttr>(
+            i, TrellisDialect::kShardingAttrName)))
+      return false;
+  return true;
 }
 
 struct PartitionPass

@@ -6,6 +6,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
+#include <map>
+
 using namespace mlir;
 using namespace mlir::trellis;
 
@@ -39,7 +41,9 @@ std::string Layout::str() const {
   }
   text += "]";
   if (!unreduced.empty()) {
-    text += " unreduced {";
+    text += partialKind == PartialKind::Max   ? " unreduced max {"
+            : partialKind == PartialKind::Min ? " unreduced min {"
+                                              : " unreduced {";
     for (auto [j, axis] : llvm::enumerate(unreduced))
       text += (j ? ", \"" : "\"") + axis.getValue().str() + "\"";
     text += "}";
@@ -143,8 +147,72 @@ Value Resharder::swapAxes(Location loc, Value v, StringAttr from,
                                   b.getDenseI64ArrayAttr(pairs));
 }
 
-Value Resharder::reduce(Location loc, Value v, ArrayRef<StringAttr> axes) {
+Value Resharder::permuteBlocks(Location loc, Value v, const Layout &from,
+                               const Layout &to) {
+  // The axes both layouts use, in mesh order; the same per-dimension block
+  // counts.
+  SmallVector<StringAttr> group;
+  for (Attribute name : mesh.getAxisNames()) {
+    auto axis = cast<StringAttr>(name);
+    if (from.uses(axis) != to.uses(axis))
+      return {};
+    if (from.uses(axis))
+      group.push_back(axis);
+  }
+  if (group.empty() || from.dims.size() != to.dims.size())
+    return {};
+  for (auto [f, t] : llvm::zip(from.dims, to.dims))
+    if (size(f) != size(t))
+      return {};
+  // Block coordinates of the device at `index` in the group, per layout.
+  SmallVector<int64_t> sizes;
+  for (StringAttr axis : group)
+    sizes.push_back(size({axis}));
+  const int64_t n = size(group);
+  auto blocks = [&](const Layout &layout, int64_t index) {
+    SmallVector<int64_t> coord(group.size());
+    for (int64_t k = group.size() - 1; k >= 0; --k) {
+      coord[k] = index % sizes[k];
+      index /= sizes[k];
+    }
+    SmallVector<int64_t> block;
+    for (const auto &dim : layout.dims) {
+      int64_t b = 0;
+      for (StringAttr axis : dim) {
+        int64_t k = llvm::find(group, axis) - group.begin();
+        b = b * sizes[k] + coord[k];
+      }
+      block.push_back(b);
+    }
+    return block;
+  };
+  std::map<SmallVector<int64_t>, int64_t> holder;
+  for (int64_t q = 0; q < n; ++q)
+    holder[blocks(from, q)] = q;
+  SmallVector<int64_t> pairs;
+  for (int64_t p = 0; p < n; ++p) {
+    auto it = holder.find(blocks(to, p));
+    if (it == holder.end())
+      return {};
+    pairs.push_back(it->second);
+    pairs.push_back(p);
+  }
   ++numCollectives;
+  return spmd::PpermuteOp::create(b, loc, v.getType(), v, axesAttr(group),
+                                  b.getDenseI64ArrayAttr(pairs));
+}
+
+Value Resharder::reduce(Location loc, Value v, ArrayRef<StringAttr> axes,
+                        PartialKind kind) {
+  ++numCollectives;
+  switch (kind) {
+  case PartialKind::Max:
+    return spmd::PmaxOp::create(b, loc, v.getType(), v, axesAttr(axes));
+  case PartialKind::Min:
+    return spmd::PminOp::create(b, loc, v.getType(), v, axesAttr(axes));
+  case PartialKind::Sum:
+    break;
+  }
   return spmd::PsumOp::create(b, loc, v.getType(), v, axesAttr(axes));
 }
 
@@ -172,7 +240,10 @@ Value Resharder::reshard(Location loc, Value local, RankedTensorType global,
   // next over the reduced axes, then all-reduce the rest.
   if (!cur.unreduced.empty()) {
     SmallVector<StringAttr> pending(cur.unreduced);
-    for (int64_t d = 0; d < rank && !pending.empty(); ++d) {
+    // Only sums have a reduce-scatter.
+    for (int64_t d = 0; d < rank && !pending.empty() &&
+                        cur.partialKind == PartialKind::Sum;
+         ++d) {
       if (!isPrefix(cur.dims[d], to.dims[d]))
         continue;
       SmallVector<StringAttr> scatter;
@@ -190,67 +261,86 @@ Value Resharder::reshard(Location loc, Value local, RankedTensorType global,
         llvm::erase(pending, axis);
     }
     if (!pending.empty())
-      local = reduce(loc, local, pending);
+      local = reduce(loc, local, pending, cur.partialKind);
     cur.unreduced.clear();
   }
 
-  // 2. Axes that move between dimensions: all_to_all.
-  bool moved = true;
-  while (moved) {
-    moved = false;
-    for (int64_t i = 0; i < rank && !moved; ++i) {
-      if (cur.dims[i].empty() || isPrefix(cur.dims[i], to.dims[i]))
-        continue;
-      StringAttr axis = cur.dims[i].back();
-      for (int64_t j = 0; j < rank; ++j) {
-        if (j == i || !isPrefix(cur.dims[j], to.dims[j]) ||
-            to.dims[j].size() <= cur.dims[j].size() ||
-            to.dims[j][cur.dims[j].size()] != axis)
+  // 2. The same axes splitting every dimension into as many blocks, in
+  // another order: each device's target block is exactly one device's
+  // current block, so one ppermute moves them all.
+  if (cur != to && to.unreduced.empty())
+    if (Value permuted = permuteBlocks(loc, local, cur, to)) {
+      local = permuted;
+      cur = to;
+    }
+
+  // 3-5, repeated until every dimension's axes are a prefix of the
+  // target's: move axes between dimensions (all_to_all), replace an axis by
+  // one of the same size (ppermute), and otherwise gather the axes past the
+  // common prefix of one dimension, which may unblock further moves.
+  while (true) {
+    // 3. Axes that move between dimensions: all_to_all.
+    bool moved = true;
+    while (moved) {
+      moved = false;
+      for (int64_t i = 0; i < rank && !moved; ++i) {
+        if (cur.dims[i].empty() || isPrefix(cur.dims[i], to.dims[i]))
           continue;
-        if (dimOf(local, j) % size({axis}) != 0)
-          continue;
-        local = allToAll(loc, local, axis, /*splitDim=*/j, /*concatDim=*/i);
-        cur.dims[i].pop_back();
-        cur.dims[j].push_back(axis);
-        moved = true;
-        break;
+        StringAttr axis = cur.dims[i].back();
+        for (int64_t j = 0; j < rank; ++j) {
+          if (j == i || !isPrefix(cur.dims[j], to.dims[j]) ||
+              to.dims[j].size() <= cur.dims[j].size() ||
+              to.dims[j][cur.dims[j].size()] != axis)
+            continue;
+          if (dimOf(local, j) % size({axis}) != 0)
+            continue;
+          local = allToAll(loc, local, axis, /*splitDim=*/j, /*concatDim=*/i);
+          cur.dims[i].pop_back();
+          cur.dims[j].push_back(axis);
+          moved = true;
+          break;
+        }
       }
     }
+
+    // 4. One axis replaced by another of the same size in a dimension:
+    // ppermute instead of all_gather + slice.
+    for (int64_t d = 0; d < rank; ++d) {
+      ArrayRef<StringAttr> c = cur.dims[d], t = to.dims[d];
+      if (c.empty() || c.size() != t.size() ||
+          !llvm::equal(c.drop_back(), t.drop_back()) || c.back() == t.back())
+        continue;
+      StringAttr a = c.back(), bAxis = t.back();
+      if (size({a}) != size({bAxis}) || cur.uses(bAxis) ||
+          llvm::any_of(to.dims, [&](const SmallVector<StringAttr> &dim) {
+            return &dim != &to.dims[d] && llvm::is_contained(dim, a);
+          }))
+        continue;
+      local = swapAxes(loc, local, a, bAxis);
+      cur.dims[d].back() = bAxis;
+    }
+
+    // 5. Gather, in one dimension, the axes past its common prefix with
+    // the target (minor ones included).
+    bool gathered = false;
+    for (int64_t d = 0; d < rank && !gathered; ++d) {
+      size_t common = 0;
+      while (common < cur.dims[d].size() && common < to.dims[d].size() &&
+             cur.dims[d][common] == to.dims[d][common])
+        ++common;
+      if (common == cur.dims[d].size())
+        continue;
+      SmallVector<StringAttr> gather(cur.dims[d].begin() + common,
+                                     cur.dims[d].end());
+      local = allGather(loc, local, d, gather);
+      cur.dims[d].resize(common);
+      gathered = true;
+    }
+    if (!gathered)
+      break;
   }
 
-  // 3. One axis replaced by another of the same size in a dimension:
-  // ppermute instead of all_gather + slice.
-  for (int64_t d = 0; d < rank; ++d) {
-    ArrayRef<StringAttr> c = cur.dims[d], t = to.dims[d];
-    if (c.empty() || c.size() != t.size() ||
-        !llvm::equal(c.drop_back(), t.drop_back()) || c.back() == t.back())
-      continue;
-    StringAttr a = c.back(), bAxis = t.back();
-    if (size({a}) != size({bAxis}) || cur.uses(bAxis) ||
-        llvm::any_of(to.dims, [&](const SmallVector<StringAttr> &dim) {
-          return &dim != &to.dims[d] && llvm::is_contained(dim, a);
-        }))
-      continue;
-    local = swapAxes(loc, local, a, bAxis);
-    cur.dims[d].back() = bAxis;
-  }
-
-  // 4. Remove what the target does not keep: gather the axes past the
-  // common prefix, minor ones included, in one all_gather per dimension.
-  for (int64_t d = 0; d < rank; ++d) {
-    size_t common = 0;
-    while (common < cur.dims[d].size() && common < to.dims[d].size() &&
-           cur.dims[d][common] == to.dims[d][common])
-      ++common;
-    if (common == cur.dims[d].size())
-      continue;
-    SmallVector<StringAttr> gather(cur.dims[d].begin() + common,
-                                   cur.dims[d].end());
-    local = allGather(loc, local, d, gather);
-    cur.dims[d].resize(common);
-  }
-
-  // 5. Add what the target splits further: slice locally.
+  // 6. Add what the target splits further: slice locally.
   for (int64_t d = 0; d < rank; ++d) {
     if (cur.dims[d].size() == to.dims[d].size())
       continue;

@@ -7,8 +7,11 @@
 // collectives:
 //
 //   partial -> reduced       psum, or psum_scatter when the target splits a
-//                            dimension over the reduced axes next
+//                            dimension over the reduced axes next (pmax or
+//                            pmin for partial maxima or minima)
 //   axis moves dim i -> j    all_to_all (split j, concat i)
+//   same axes, reordered     ppermute (every target block is one device's
+//                            current block)
 //   axis a -> axis b in dim  ppermute (|a| == |b|: a transposition of blocks)
 //   sharded -> replicated    all_gather (minor axes first)
 //   replicated -> sharded    a local slice at axis_index (no communication)
@@ -26,10 +29,15 @@
 
 namespace mlir::trellis {
 
+/// How the per-device blocks of a partial value combine over its
+/// `unreduced` axes.
+enum class PartialKind { Sum, Max, Min };
+
 /// How a global array is split over mesh axes.
 struct Layout {
   SmallVector<SmallVector<StringAttr>> dims;
   SmallVector<StringAttr> unreduced;
+  PartialKind partialKind = PartialKind::Sum;
 
   static Layout replicated(int64_t rank) {
     Layout layout;
@@ -39,7 +47,8 @@ struct Layout {
   /// The layout a sharding describes (replicated when null).
   static Layout fromSharding(ShardingAttr sharding, int64_t rank);
   bool operator==(const Layout &other) const {
-    return dims == other.dims && unreduced == other.unreduced;
+    return dims == other.dims && unreduced == other.unreduced &&
+           (unreduced.empty() || partialKind == other.partialKind);
   }
   bool operator!=(const Layout &other) const { return !(*this == other); }
   bool uses(StringAttr axis) const;
@@ -72,7 +81,12 @@ private:
   Value allToAll(Location loc, Value v, StringAttr axis, int64_t splitDim,
                  int64_t concatDim);
   Value swapAxes(Location loc, Value v, StringAttr from, StringAttr to);
-  Value reduce(Location loc, Value v, ArrayRef<StringAttr> axes);
+  /// One ppermute when `from` and `to` use the same axes and split each
+  /// dimension into as many blocks; null otherwise.
+  Value permuteBlocks(Location loc, Value v, const Layout &from,
+                      const Layout &to);
+  Value reduce(Location loc, Value v, ArrayRef<StringAttr> axes,
+               PartialKind kind);
   Value reduceScatter(Location loc, Value v, int64_t dim,
                       ArrayRef<StringAttr> axes);
   ArrayAttr axesAttr(ArrayRef<StringAttr> axes);

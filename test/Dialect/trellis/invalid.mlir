@@ -339,3 +339,36 @@ func.func @f(%x: tensor<4xf32>) {
   }
   return
 }
+
+// -----
+
+trellis.mesh @m = <["x"=2]>
+func.func @arg_shardings_count(%a: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @below {{'trellis.arg_shardings' must be an array of one sharding per region argument (1)}}
+  %r = spmd.shard_map @m in_specs = [[{"x"}]] out_specs = [[{"x"}]] (%a) : (tensor<8xf32>) -> tensor<8xf32> attributes {trellis.arg_shardings = []} {
+  ^bb0(%b: tensor<4xf32>):
+    spmd.yield %b : tensor<4xf32>
+  }
+  return %r : tensor<8xf32>
+}
+
+// -----
+
+trellis.mesh @m = <["x"=2]>
+func.func @arg_shardings_rank(%a: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @below {{sharding of region argument #0 has 2 dimensions but the tensor has rank 1}}
+  %r = spmd.shard_map @m in_specs = [[{"x"}]] out_specs = [[{"x"}]] (%a) : (tensor<8xf32>) -> tensor<8xf32> attributes {trellis.arg_shardings = [#trellis.sharding<@m, [{}, {}]>]} {
+  ^bb0(%b: tensor<4xf32>):
+    spmd.yield %b : tensor<4xf32>
+  }
+  return %r : tensor<8xf32>
+}
+
+// -----
+
+trellis.mesh @m = <["x"=2]>
+func.func @arg_shardings_no_region(%a: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @below {{'trellis.arg_shardings' needs an op with one region}}
+  %r = math.exp %a {trellis.arg_shardings = []} : tensor<8xf32>
+  return %r : tensor<8xf32>
+}

@@ -1,0 +1,162 @@
+// RUN: trellis-opt %s --split-input-file --trellis-global-to-manual | FileCheck %s
+
+// Seed 003's auto-mode example: In[8,2048] P('X','Y') x W[2048,8192]
+// P('Y',None) with the output P('X',None) on a 4x2 mesh is a local
+// [2,1024] x [1024,8192] matmul and one all-reduce over Y.
+trellis.mesh @mesh = <["X"=4, "Y"=2]>
+// CHECK-LABEL: func.func @seed003_auto
+// CHECK: spmd.shard_map @mesh in_specs = {{\[\[}}{"X"}, {"Y"}], [{"Y"}, {}]] out_specs = {{\[\[}}{"X"}, {}]] check_vma = false
+// CHECK-NEXT: ^bb0(%[[IN:.*]]: tensor<2x1024xf32>, %[[W:.*]]: tensor<1024x8192xf32>):
+// CHECK-NOT: spmd.
+// CHECK: %[[MM:.*]] = linalg.matmul ins(%[[IN]], %[[W]] : tensor<2x1024xf32>, tensor<1024x8192xf32>) outs(%{{.*}} : tensor<2x8192xf32>)
+// CHECK-NEXT: %[[SUM:.*]] = spmd.psum %[[MM]] over ["Y"] : tensor<2x8192xf32>
+// CHECK-NEXT: spmd.yield %[[SUM]] : tensor<2x8192xf32>
+func.func @seed003_auto(%in: tensor<8x2048xf32> {trellis.sharding = #trellis.sharding<@mesh, [{"X"}, {"Y"}]>},
+                        %w: tensor<2048x8192xf32> {trellis.sharding = #trellis.sharding<@mesh, [{"Y"}, {}]>})
+    -> (tensor<8x8192xf32> {trellis.sharding = #trellis.sharding<@mesh, [{"X"}, {}]>}) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x8192xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x8192xf32>) -> tensor<8x8192xf32>
+  %out = linalg.matmul ins(%in, %w : tensor<8x2048xf32>, tensor<2048x8192xf32>) outs(%f : tensor<8x8192xf32>) -> tensor<8x8192xf32>
+  return %out : tensor<8x8192xf32>
+}
+
+// -----
+
+// Seed 002/003's einsum with out_sharding=P('X','Y'): the contraction is
+// split over X, the result asks for rows over X: a local matmul and a
+// reduce-scatter, never an all-reduce.
+trellis.mesh @mesh = <["X"=2, "Y"=4], types = [explicit, explicit]>
+// CHECK-LABEL: func.func @reduce_scatter
+// CHECK: ^bb0(%[[A:.*]]: tensor<16x8xf32>, %[[B:.*]]: tensor<8x8xf32>):
+// CHECK: %[[MM:.*]] = linalg.matmul ins(%[[A]], %[[B]] : tensor<16x8xf32>, tensor<8x8xf32>) outs(%{{.*}} : tensor<16x8xf32>)
+// CHECK-NEXT: %[[RS:.*]] = spmd.psum_scatter %[[MM]] over ["X"] dim 0 tiled : tensor<16x8xf32> -> tensor<8x8xf32>
+// CHECK-NOT: spmd.psum
+// CHECK: spmd.yield %[[RS]]
+func.func @reduce_scatter(%x: tensor<16x16xf32, #trellis.sharding<@mesh, [{}, {"X"}]>>,
+                          %w: tensor<16x32xf32, #trellis.sharding<@mesh, [{"X"}, {"Y"}]>>)
+    -> tensor<16x32xf32, #trellis.sharding<@mesh, [{"X"}, {"Y"}]>> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x32xf32, #trellis.sharding<@mesh, [{"X"}, {"Y"}]>>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16x32xf32, #trellis.sharding<@mesh, [{"X"}, {"Y"}]>>) -> tensor<16x32xf32, #trellis.sharding<@mesh, [{"X"}, {"Y"}]>>
+  %y = linalg.matmul ins(%x, %w : tensor<16x16xf32, #trellis.sharding<@mesh, [{}, {"X"}]>>, tensor<16x32xf32, #trellis.sharding<@mesh, [{"X"}, {"Y"}]>>)
+                     outs(%f : tensor<16x32xf32, #trellis.sharding<@mesh, [{"X"}, {"Y"}]>>) -> tensor<16x32xf32, #trellis.sharding<@mesh, [{"X"}, {"Y"}]>>
+  return %y : tensor<16x32xf32, #trellis.sharding<@mesh, [{"X"}, {"Y"}]>>
+}
+
+// -----
+
+// Reshards with few collectives: an axis moving between dimensions is one
+// all_to_all; reordered axes are one ppermute; removing a split is one
+// all_gather; adding one is a local slice at the device's index.
+trellis.mesh @m24 = <["a"=2, "b"=4]>
+
+// CHECK-LABEL: func.func @axis_move
+// CHECK: spmd.all_to_all %{{.*}} over ["a"] split 1 concat 0 : tensor<4x16xf32> -> tensor<8x8xf32>
+// CHECK-NEXT: spmd.yield
+func.func @axis_move(%x: tensor<8x16xf32> {trellis.sharding = #trellis.sharding<@m24, [{"a"}, {}]>})
+    -> (tensor<8x16xf32> {trellis.sharding = #trellis.sharding<@m24, [{}, {"a"}]>}) {
+  return %x : tensor<8x16xf32>
+}
+
+// Device (a, b) holds block 4a+b and needs block 2b+a.
+// CHECK-LABEL: func.func @axis_reorder
+// CHECK: spmd.ppermute %{{.*}} over ["a", "b"] pairs {{\[\[}}0, 0], [2, 1], [4, 2], [6, 3], [1, 4], [3, 5], [5, 6], [7, 7]] : tensor<1x16xf32>
+// CHECK-NEXT: spmd.yield
+func.func @axis_reorder(%x: tensor<8x16xf32> {trellis.sharding = #trellis.sharding<@m24, [{"a", "b"}, {}]>})
+    -> (tensor<8x16xf32> {trellis.sharding = #trellis.sharding<@m24, [{"b", "a"}, {}]>}) {
+  return %x : tensor<8x16xf32>
+}
+
+// Axes of different sizes trading dimensions: gather b, move a with one
+// all_to_all, slice b locally.
+// CHECK-LABEL: func.func @dims_swap
+// CHECK: spmd.all_gather %{{.*}} over ["b"] dim 0 tiled : tensor<2x8xf32> -> tensor<8x8xf32>
+// CHECK-NEXT: spmd.all_to_all %{{.*}} over ["a"] split 0 concat 1 : tensor<8x8xf32> -> tensor<4x16xf32>
+// CHECK-NEXT: spmd.axis_index over ["b"]
+// CHECK-NOT: spmd.all
+// CHECK: spmd.yield %{{.*}} : tensor<4x4xf32>
+func.func @dims_swap(%x: tensor<8x16xf32> {trellis.sharding = #trellis.sharding<@m24, [{"b"}, {"a"}]>})
+    -> (tensor<8x16xf32> {trellis.sharding = #trellis.sharding<@m24, [{"a"}, {"b"}]>}) {
+  return %x : tensor<8x16xf32>
+}
+
+// CHECK-LABEL: func.func @gather
+// CHECK: spmd.all_gather %{{.*}} over ["a"] dim 0 tiled : tensor<4x4xf32> -> tensor<8x4xf32>
+// CHECK-NEXT: spmd.all_gather %{{.*}} over ["b"] dim 1 tiled : tensor<8x4xf32> -> tensor<8x16xf32>
+// CHECK-NEXT: spmd.yield
+func.func @gather(%x: tensor<8x16xf32> {trellis.sharding = #trellis.sharding<@m24, [{"a"}, {"b"}]>})
+    -> (tensor<8x16xf32> {trellis.sharding = #trellis.sharding<@m24, [{}, {}]>}) {
+  return %x : tensor<8x16xf32>
+}
+
+// CHECK-LABEL: func.func @slice
+// CHECK-NOT: spmd.all
+// CHECK: spmd.axis_index over ["b"] : index
+// CHECK: tensor.extract_slice
+// CHECK: spmd.axis_index over ["a"] : index
+// CHECK: tensor.extract_slice %{{.*}} : tensor<2x16xf32> to tensor<2x8xf32>
+func.func @slice(%x: tensor<8x16xf32> {trellis.sharding = #trellis.sharding<@m24, [{}, {}]>})
+    -> (tensor<8x16xf32> {trellis.sharding = #trellis.sharding<@m24, [{"b"}, {"a"}]>}) {
+  return %x : tensor<8x16xf32>
+}
+
+// Collectives have side effects, so CSE cannot merge repeated reshards:
+// the partitioner makes one gather for three uses.
+// CHECK-LABEL: func.func @one_gather_for_three_uses
+// CHECK-COUNT-1: spmd.all_gather
+// CHECK-NOT: spmd.all_gather
+// CHECK: spmd.yield
+func.func @one_gather_for_three_uses(%x: tensor<64xf32> {trellis.sharding = #trellis.sharding<@m24, [{"a", "b"}]>})
+    -> (tensor<62xf32> {trellis.sharding = #trellis.sharding<@m24, [{}]>}) {
+  %l = tensor.extract_slice %x[0] [62] [1] : tensor<64xf32> to tensor<62xf32>
+  %c = tensor.extract_slice %x[1] [62] [1] : tensor<64xf32> to tensor<62xf32>
+  %r = tensor.extract_slice %x[2] [62] [1] : tensor<64xf32> to tensor<62xf32>
+  %s = arith.addf %l, %r : tensor<62xf32>
+  %d = arith.subf %s, %c : tensor<62xf32>
+  return %d : tensor<62xf32>
+}
+
+// -----
+
+// A partially-manual shard_map: x is manual in the body, y (automatic)
+// splits the batch; the body's psum over x runs on y-blocks.
+trellis.mesh @m = <["x"=2, "y"=4]>
+// CHECK-LABEL: func.func @partial
+// CHECK: spmd.shard_map @m in_specs = {{\[\[}}{"y"}, {"x"}]] out_specs = {{\[\[}}{"y"}, {}]] check_vma = false
+// CHECK-NEXT: ^bb0(%[[B:.*]]: tensor<2x8xf32>):
+// CHECK-NEXT: %[[E:.*]] = math.exp %[[B]] : tensor<2x8xf32>
+// CHECK-NEXT: %[[S:.*]] = spmd.psum %[[E]] over ["x"] : tensor<2x8xf32>
+// CHECK-NEXT: spmd.yield %[[S]] : tensor<2x8xf32>
+func.func @partial(%a: tensor<8x16xf32> {trellis.sharding = #trellis.sharding<@m, [{"y"}, {"x"}]>}) -> tensor<8x8xf32> {
+  %r = spmd.shard_map @m manual_axes = ["x"] in_specs = [[{}, {"x"}]] out_specs = [[{}, {}]]
+      (%a) : (tensor<8x16xf32>) -> tensor<8x8xf32> {
+  ^bb0(%b: tensor<8x8xf32>):
+    %e = math.exp %b : tensor<8x8xf32>
+    %s = spmd.psum %e over ["x"] : tensor<8x8xf32>
+    spmd.yield %s : tensor<8x8xf32>
+  }
+  return %r : tensor<8x8xf32>
+}
+
+// -----
+
+// auto_axes inside explicit code is inlined: its body argument's type says
+// the block it needs (Y kept, X gathered).
+trellis.mesh @mesh = <["X"=2, "Y"=4], types = [explicit, explicit]>
+// CHECK-LABEL: func.func @auto_region
+// CHECK: spmd.shard_map @mesh in_specs = {{\[\[}}{"X"}, {"Y"}]] out_specs = {{\[\[}}{"X"}, {"Y"}]]
+// CHECK-NOT: trellis.auto_axes
+// CHECK: spmd.all_gather %{{.*}} over ["X"] dim 0 tiled : tensor<4x2xf32> -> tensor<8x2xf32>
+// CHECK: arith.mulf %{{.*}} : tensor<8x2xf32>
+func.func @auto_region(%x: tensor<8x8xf32, #trellis.sharding<@mesh, [{"X"}, {"Y"}]>>)
+    -> tensor<8x8xf32, #trellis.sharding<@mesh, [{"X"}, {"Y"}]>> {
+  %z = trellis.auto_axes @mesh ["X"] (%x)
+      : (tensor<8x8xf32, #trellis.sharding<@mesh, [{"X"}, {"Y"}]>>)
+     -> tensor<8x8xf32, #trellis.sharding<@mesh, [{"X"}, {"Y"}]>> {
+  ^bb0(%y: tensor<8x8xf32, #trellis.sharding<@mesh, [{}, {"Y"}]>>):
+    %r = arith.mulf %y, %y : tensor<8x8xf32, #trellis.sharding<@mesh, [{}, {"Y"}]>>
+    trellis.yield %r : tensor<8x8xf32, #trellis.sharding<@mesh, [{}, {"Y"}]>>
+  }
+  return %z : tensor<8x8xf32, #trellis.sharding<@mesh, [{"X"}, {"Y"}]>>
+}
