@@ -149,6 +149,13 @@ def moe(d):
     close(out, expected, rtol=1e-4, atol=1e-4)
 
 
+def auto_mode(d):
+    # Seed 003: In[8,2048] @ W[2048,8192] = Out[8,8192].
+    x, w, out = load(d, "arg0"), load(d, "arg1"), load(d, "out0")
+    expect(x.shape == (8, 2048) and w.shape == (2048, 8192), "In[8,2048], W[2048,8192]")
+    close(out, x.astype(np.float64) @ w.astype(np.float64), rtol=1e-3, atol=1e-3)
+
+
 CHECKS = {name: fn for name, fn in globals().items()
           if callable(fn) and not name.startswith("_")
           and name not in ("load", "expect", "close", "iota", "blocks", "gelu_tanh")}
