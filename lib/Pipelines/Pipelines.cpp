@@ -37,8 +37,11 @@ mlir::trellis::buildLowerToLLVMPipeline(OpPassManager &pm,
 }
 
 void mlir::trellis::buildGlobalToManualPipeline(OpPassManager &pm) {
-  if (failed(parsePassPipeline("trellis-infer-shardings,trellis-propagate,"
-                               "trellis-partition,canonicalize,cse",
+  // Calls are inlined first: propagation and partitioning work within one
+  // function.
+  if (failed(parsePassPipeline("inline,symbol-dce,trellis-infer-shardings,"
+                               "trellis-propagate,trellis-partition,"
+                               "canonicalize,cse",
                                pm)))
     llvm::report_fatal_error("invalid trellis-global-to-manual pipeline");
 }

@@ -63,3 +63,13 @@ func.func @scalar_result(%a: tensor<8xf32> {trellis.sharding = #trellis.sharding
   // expected-error @below {{result #0 is not a ranked tensor; the partitioner takes tensors}}
   return %e : f32
 }
+
+// -----
+
+trellis.mesh @m = <["x"=2]>
+func.func private @callee(%a: tensor<8xf32>) -> tensor<8xf32>
+func.func @call(%a: tensor<8xf32> {trellis.sharding = #trellis.sharding<@m, [{"x"}]>}) -> tensor<8xf32> {
+  // expected-error @below {{calls a function on tensors; the partitioner works within one function, so inline calls first}}
+  %r = func.call @callee(%a) : (tensor<8xf32>) -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}

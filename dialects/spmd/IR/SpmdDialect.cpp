@@ -9,6 +9,8 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include "mlir/Transforms/InliningUtils.h"
+
 using namespace mlir;
 using namespace mlir::spmd;
 
@@ -24,12 +26,31 @@ void SpmdDialect::registerAttributes() {
       >();
 }
 
+
+namespace {
+/// Every op of the dialect may be inlined: calls are inlined before
+/// propagation and partitioning, which work within one function.
+struct SpmdDialectInliner : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+  bool isLegalToInline(Operation *, Operation *, bool) const final {
+    return true;
+  }
+  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
+} // namespace
+
 void SpmdDialect::initialize() {
   registerAttributes();
   addOperations<
 #define GET_OP_LIST
 #include "dialects/spmd/IR/SpmdOps.cpp.inc"
       >();
+  addInterfaces<SpmdDialectInliner>();
 }
 
 VaryAttr mlir::spmd::getVaryEncoding(Type type) {

@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 
 #include <map>
@@ -268,6 +269,12 @@ LogicalResult FunctionPartitioner::partitionOp(Operation *op) {
     return partitionShardMap(map);
   if (isa<AutoAxesOp, ExplicitAxesOp>(op))
     return partitionAxisRegion(op);
+  if (isa<CallOpInterface>(op) &&
+      llvm::any_of(op->getOperandTypes(), llvm::IsaPred<RankedTensorType>))
+    return op->emitOpError(
+        "calls a function on tensors; the partitioner works within one "
+        "function, so inline calls first (trellis-global-to-manual does; "
+        "recursive and external callees cannot be partitioned)");
   bool hasTensors =
       llvm::any_of(op->getOperandTypes(), llvm::IsaPred<RankedTensorType>) ||
       llvm::any_of(op->getResultTypes(), llvm::IsaPred<RankedTensorType>);
