@@ -160,3 +160,30 @@ func.func @auto_region(%x: tensor<8x8xf32, #trellis.sharding<@mesh, [{"X"}, {"Y"
   }
   return %z : tensor<8x8xf32, #trellis.sharding<@mesh, [{"X"}, {"Y"}]>>
 }
+
+// -----
+
+// Partial sums are carried through linear ops: two split contractions
+// subtracted need one psum, after the subtraction.
+trellis.mesh @m = <["x"=2, "y"=4]>
+// CHECK-LABEL: func.func @two_partials
+// CHECK: %[[P1:.*]] = linalg.matmul
+// CHECK: %[[P2:.*]] = linalg.matmul
+// CHECK-NOT: spmd.psum
+// CHECK: %[[D:.*]] = arith.subf %[[P1]], %[[P2]] : tensor<8x8xf32>
+// CHECK-NEXT: %[[S:.*]] = spmd.psum %[[D]] over ["x"] : tensor<8x8xf32>
+// CHECK-NEXT: math.tanh %[[S]]
+// CHECK-NOT: spmd.psum
+func.func @two_partials(%a1: tensor<8x16xf32> {trellis.sharding = #trellis.sharding<@m, [{}, {"x"}]>},
+                        %b1: tensor<16x8xf32> {trellis.sharding = #trellis.sharding<@m, [{"x"}, {}]>},
+                        %a2: tensor<8x16xf32> {trellis.sharding = #trellis.sharding<@m, [{}, {"x"}]>},
+                        %b2: tensor<16x8xf32> {trellis.sharding = #trellis.sharding<@m, [{"x"}, {}]>}) -> tensor<8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %p1 = linalg.matmul ins(%a1, %b1 : tensor<8x16xf32>, tensor<16x8xf32>) outs(%f : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %p2 = linalg.matmul ins(%a2, %b2 : tensor<8x16xf32>, tensor<16x8xf32>) outs(%f : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %s = arith.subf %p1, %p2 : tensor<8x8xf32>
+  %t = math.tanh %s : tensor<8x8xf32>
+  return %t : tensor<8x8xf32>
+}

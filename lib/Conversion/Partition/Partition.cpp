@@ -164,6 +164,7 @@ private:
   /// `layout`, or null if `global` is not one.
   Value materializeFresh(Value global, const Layout &layout);
   Operation *cloneOn(Operation *op, ValueRange operands);
+  SmallVector<StringAttr> carriedPartialSums(Operation *op);
   void setLocal(Value global, Value local, const Layout &layout) {
     mapping.map(global, local);
     layouts[global] = layout;
@@ -205,6 +206,30 @@ Value FunctionPartitioner::localIn(Value global, const Layout &layout) {
   Value result = resharder.reshard(global.getLoc(), local, type, from, layout);
   reshardCache[key] = result;
   return result;
+}
+
+/// The axes over which every tensor operand of `op` is a partial sum, when
+/// `op` is linear in each of them (addition, subtraction, negation); empty
+/// otherwise.
+SmallVector<StringAttr> FunctionPartitioner::carriedPartialSums(Operation *op) {
+  if (!isa<arith::AddFOp, arith::SubFOp, arith::AddIOp, arith::SubIOp,
+           arith::NegFOp>(op))
+    return {};
+  std::optional<SmallVector<StringAttr>> common;
+  for (Value operand : op->getOperands()) {
+    auto it = layouts.find(operand);
+    if (it == layouts.end() || it->second.unreduced.empty() ||
+        it->second.partialKind != PartialKind::Sum)
+      return {};
+    SmallVector<StringAttr> axes(it->second.unreduced);
+    llvm::sort(axes, [](StringAttr a, StringAttr b) {
+      return a.getValue() < b.getValue();
+    });
+    if (common && *common != axes)
+      return {};
+    common = axes;
+  }
+  return common ? *common : SmallVector<StringAttr>();
 }
 
 /// Clones `op` with its operands replaced by `operands`. The replacement is
@@ -385,9 +410,13 @@ LogicalResult FunctionPartitioner::partitionRuleOp(Operation *op,
         axes, [&](StringAttr a) { return llvm::is_contained(reduced, a); });
     axes.erase(firstReduced, axes.end());
   }
+  // Partial sums pass through ops linear in every operand (add, sub,
+  // negate) when all operands are partial over the same axes: one psum after
+  // the op instead of one per operand.
+  SmallVector<StringAttr> carried = carriedPartialSums(op);
   // Each axis splits one factor; each factor must divide; a compound
   // dimension carries only its major factor's axes.
-  llvm::SmallDenseSet<StringAttr> used;
+  llvm::SmallDenseSet<StringAttr> used(carried.begin(), carried.end());
   for (int64_t f = 0; f < numFactors; ++f) {
     auto &axes = factorAxes[f];
     auto firstUsed =
@@ -433,6 +462,7 @@ LogicalResult FunctionPartitioner::partitionRuleOp(Operation *op,
       continue;
     }
     Layout need = layoutOf(rule.operands[k]);
+    need.unreduced = carried;
     // A zero-filled destination of a sum must hold zeros on every device,
     // not be one device's copy: rebuild it in place.
     operands.push_back(localIn(operand, need));
@@ -450,6 +480,7 @@ LogicalResult FunctionPartitioner::partitionRuleOp(Operation *op,
     }
     Layout layout = layoutOf(rule.results[r]);
     layout.unreduced = partial;
+    llvm::append_range(layout.unreduced, carried);
     if (kind)
       layout.partialKind = *kind;
     resultTypes.push_back(resharder.localType(type, layout));
@@ -467,6 +498,15 @@ LogicalResult FunctionPartitioner::partitionRuleOp(Operation *op,
     }
     Layout want = desiredLayout(result);
     Value local = results[r];
+    // A partial result already split as wanted stays partial: consumers
+    // reduce it when they need it, and linear ones carry it further.
+    Layout reduced = resultLayouts[r];
+    reduced.unreduced.clear();
+    if (!resultLayouts[r].unreduced.empty() && want.unreduced.empty() &&
+        reduced == want) {
+      setLocal(result, local, resultLayouts[r]);
+      continue;
+    }
     if (resultLayouts[r] != want)
       local =
           resharder.reshard(op->getLoc(), local, type, resultLayouts[r], want);
