@@ -60,6 +60,29 @@ def TrellisLinalgToKernels : Pass<"trellis-linalg-to-kernels", "ModuleOp"> {
   ];
 }
 
+def TrellisCopyRepeatedResults
+    : Pass<"trellis-copy-repeated-results", "func::FuncOp"> {
+  let summary = "Give each returned tensor its own value before bufferization";
+  let description = [{
+    A function that returns one tensor value several times (a partitioned
+    program yielding one block for two results, or an unpartitioned one
+    returning a value twice) gets a copy (`linalg.copy` into a
+    `tensor.empty`) for every repeat. Buffer results then become distinct
+    out-parameters: `buffer-results-to-out-params` in LLVM 22 crashes on a
+    buffer returned twice. Run it just before bufferization (CSE would merge
+    the copies again).
+
+    ```mlir
+    return %v, %v : tensor<8xf32>, tensor<8xf32>
+    // becomes
+    %e = tensor.empty() : tensor<8xf32>
+    %c = linalg.copy ins(%v : tensor<8xf32>) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+    return %v, %c : tensor<8xf32>, tensor<8xf32>
+    ```
+  }];
+  let dependentDialects = ["linalg::LinalgDialect", "tensor::TensorDialect"];
+}
+
 def TrellisEraseMeshes : Pass<"trellis-erase-meshes", "ModuleOp"> {
   let summary = "Erase trellis.mesh declarations before translation to LLVM IR";
   let description = [{

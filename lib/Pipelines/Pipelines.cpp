@@ -14,6 +14,7 @@ mlir::trellis::lowerToLLVMPipelineText(const LowerToLLVMOptions &options) {
           (options.asyncPpermute ? "true" : "false") + "},";
   // Elementwise arith/math on tensors become linalg so they bufferize.
   text += "convert-elementwise-to-linalg,canonicalize,";
+  text += "func.func(trellis-copy-repeated-results),";
   text += "one-shot-bufferize{bufferize-function-boundaries "
           "allow-return-allocs-from-loops "
           "function-boundary-type-conversion=identity-layout-map},";

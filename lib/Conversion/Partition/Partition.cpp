@@ -23,6 +23,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 #include <map>
 
@@ -232,22 +233,13 @@ SmallVector<StringAttr> FunctionPartitioner::carriedPartialSums(Operation *op) {
   return common ? *common : SmallVector<StringAttr>();
 }
 
-/// Clones `op` with its operands replaced by `operands`. The replacement is
-/// for this clone only: other users of an operand keep its block in the
-/// operand's own layout. Values the op's regions capture use the mapping.
+/// Clones `op` with its operands replaced by `operands` (an operand used
+/// twice may need two layouts, so this is not a mapping). Values the op's
+/// regions capture use the mapping.
 Operation *FunctionPartitioner::cloneOn(Operation *op, ValueRange operands) {
-  SmallVector<std::pair<Value, Value>> saved;
-  for (auto [global, local] : llvm::zip(op->getOperands(), operands)) {
-    saved.push_back({global, mapping.lookupOrNull(global)});
-    mapping.map(global, local);
-  }
   Operation *clone = b.clone(*op, mapping);
-  for (auto [global, previous] : llvm::reverse(saved)) {
-    if (previous)
-      mapping.map(global, previous);
-    else
-      mapping.erase(global);
-  }
+  for (auto [i, local] : llvm::enumerate(operands))
+    clone->setOperand(i, local);
   return clone;
 }
 
@@ -410,6 +402,21 @@ LogicalResult FunctionPartitioner::partitionRuleOp(Operation *op,
         axes, [&](StringAttr a) { return llvm::is_contained(reduced, a); });
     axes.erase(firstReduced, axes.end());
   }
+  // Tensor ops compute a factor only their results hold (a slice's or a
+  // pad's extent) whole; the result is then sliced locally if wanted split.
+  if (!isa<linalg::LinalgOp, tensor::EmptyOp>(op) &&
+      !(isa<arith::ConstantOp>(op) &&
+        isa<SplatElementsAttr>(cast<arith::ConstantOp>(op).getValue()))) {
+    llvm::SmallBitVector inOperands(numFactors);
+    for (const ValueFactors &dims : rule.operands)
+      for (const DimFactors &factors : dims)
+        for (int64_t f : factors)
+          inOperands.set(f);
+    for (int64_t f = 0; f < numFactors; ++f)
+      if (!inOperands.test(f))
+        factorAxes[f].clear();
+  }
+
   // Partial sums pass through ops linear in every operand (add, sub,
   // negate) when all operands are partial over the same axes: one psum after
   // the op instead of one per operand.
