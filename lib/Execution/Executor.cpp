@@ -330,6 +330,27 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
   // Lower a copy of the partitioned module.
   OwningOpRef<ModuleOp> module(source.clone());
   MLIRContext *ctx = module->getContext();
+  // Manual code is checked first (seed 001): an output that may vary over
+  // an axis its out_spec omits would silently keep one device's block.
+  // shard_maps with check_vma = false (the partitioner's among them) opt
+  // out, as in JAX.
+  // Only the entry and what it calls are compiled (and checked).
+  {
+    auto entryCopy = module->lookupSymbol<func::FuncOp>(entryName);
+    for (auto func : llvm::make_early_inc_range(module->getOps<func::FuncOp>()))
+      if (func != entryCopy && SymbolTable::symbolKnownUseEmpty(func, *module))
+        func.erase();
+  }
+  if (map) {
+    PassManager check(ctx);
+    if (failed(parsePassPipeline("spmd-check-variance", check)) ||
+        failed(check.run(*module))) {
+      error = "@" + entryName +
+              " fails the device-variance check (set check_vma = false on "
+              "the shard_map to run it anyway)";
+      return nullptr;
+    }
+  }
   PassManager pm(ctx);
   if (map) {
     std::string outline =
