@@ -9,7 +9,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
-#include "mlir/Transforms/InliningUtils.h"
+#include "dialects/trellis/IR/Inlining.h"
 
 using namespace mlir;
 using namespace mlir::spmd;
@@ -27,30 +27,13 @@ void SpmdDialect::registerAttributes() {
 }
 
 
-namespace {
-/// Every op of the dialect may be inlined: calls are inlined before
-/// propagation and partitioning, which work within one function.
-struct SpmdDialectInliner : public DialectInlinerInterface {
-  using DialectInlinerInterface::DialectInlinerInterface;
-  bool isLegalToInline(Operation *, Operation *, bool) const final {
-    return true;
-  }
-  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
-    return true;
-  }
-  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
-    return true;
-  }
-};
-} // namespace
-
 void SpmdDialect::initialize() {
   registerAttributes();
   addOperations<
 #define GET_OP_LIST
 #include "dialects/spmd/IR/SpmdOps.cpp.inc"
       >();
-  addInterfaces<SpmdDialectInliner>();
+  addInterfaces<trellis::InlineEverything>();
 }
 
 VaryAttr mlir::spmd::getVaryEncoding(Type type) {

@@ -6,7 +6,7 @@
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
-#include "mlir/Transforms/InliningUtils.h"
+#include "dialects/trellis/IR/Inlining.h"
 
 using namespace mlir;
 using namespace mlir::trellis;
@@ -14,30 +14,13 @@ using namespace mlir::trellis;
 #include "dialects/trellis/IR/TrellisDialect.cpp.inc"
 
 
-namespace {
-/// Every op of the dialect may be inlined: calls are inlined before
-/// propagation and partitioning, which work within one function.
-struct TrellisDialectInliner : public DialectInlinerInterface {
-  using DialectInlinerInterface::DialectInlinerInterface;
-  bool isLegalToInline(Operation *, Operation *, bool) const final {
-    return true;
-  }
-  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
-    return true;
-  }
-  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
-    return true;
-  }
-};
-} // namespace
-
 void TrellisDialect::initialize() {
   registerAttributes();
   addOperations<
 #define GET_OP_LIST
 #include "dialects/trellis/IR/TrellisOps.cpp.inc"
       >();
-  addInterfaces<TrellisDialectInliner>();
+  addInterfaces<trellis::InlineEverything>();
 }
 
 /// Checks a `trellis.sharding` discardable attribute given to a value of
