@@ -79,10 +79,16 @@ cl::opt<double> bandwidthGBps("link-bandwidth-gbps",
                               cl::desc("Modelled interconnect: link bandwidth "
                                        "in GB/s per direction"),
                               cl::init(0), cl::cat(category));
-cl::opt<bool> asyncPpermute("async-ppermute",
-                            cl::desc("Lower ppermute to asynchronous "
-                                     "start/wait runtime calls"),
-                            cl::cat(category));
+cl::opt<bool> asyncPpermute(
+    "async-ppermute",
+    cl::desc("Lower ppermute to asynchronous start/wait runtime calls, "
+             "scheduled to overlap compute (default; =false: blocking)"),
+    cl::init(true), cl::cat(category));
+cl::opt<std::string>
+    passes("passes",
+           cl::desc("Run this pass pipeline on the program before lowering it, "
+                    "e.g. 'spmd-collective-matmul{bidirectional}'"),
+           cl::value_desc("PIPELINE"), cl::cat(category));
 cl::opt<bool> noKernels("no-kernels",
                         cl::desc("Lower matmuls to loops instead of Eigen"),
                         cl::cat(category));
@@ -145,6 +151,7 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
   ExecutorOptions options;
   options.entry = entryName;
   options.asyncPpermute = asyncPpermute;
+  options.passes = passes;
   options.kernels = !noKernels;
   options.dumpLLVMDialect = dumpLLVM;
   options.session.timeoutSeconds = timeoutSeconds;

@@ -17,6 +17,9 @@ using namespace mlir::spmd;
 namespace {
 
 Type eraseVariance(Type type) {
+  if (auto future = dyn_cast<FutureType>(type))
+    return FutureType::get(type.getContext(),
+                           eraseVariance(future.getValueType()));
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor || !isa_and_nonnull<VaryAttr>(tensor.getEncoding()))
     return type;
