@@ -18,6 +18,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 using namespace mlir;
 using namespace mlir::trellis::exec;
@@ -79,6 +82,12 @@ cl::opt<double> bandwidthGBps("link-bandwidth-gbps",
                               cl::desc("Modelled interconnect: link bandwidth "
                                        "in GB/s per direction"),
                               cl::init(0), cl::cat(category));
+cl::opt<int> computeSlots(
+    "compute-slots",
+    cl::desc("Let at most N devices compute at once (e.g. the number of "
+             "cores), instead of all device threads time-slicing the cores; "
+             "0: no limit"),
+    cl::value_desc("N"), cl::init(0), cl::cat(category));
 cl::opt<bool> asyncPpermute(
     "async-ppermute",
     cl::desc("Lower ppermute to asynchronous start/wait runtime calls, "
@@ -130,6 +139,15 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
       "trellis-run: compile a Trellis program and run it on a simulated mesh "
       "of devices (one thread each)\n");
 
+#if defined(__GLIBC__)
+  // Keep freed device buffers in the process: by default glibc returns
+  // every large buffer to the kernel when it is freed, so each run (and
+  // each --repeat) page-faults its buffers in afresh, which costs more
+  // than the collectives it times on some hosts.
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
+
   mlir::trellis::registerAllPasses();
   DialectRegistry registry;
   mlir::trellis::registerAllDialects(registry);
@@ -160,6 +178,7 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
   options.session.catchSignals = true;
   options.session.link.latencyUs = latencyUs;
   options.session.link.bandwidthGBps = bandwidthGBps;
+  options.session.computeSlots = computeSlots;
 
   std::unique_ptr<Executor> exec =
       Executor::create(*module, options, errorMessage);

@@ -4,6 +4,7 @@
 #include "lib/Runtime/CollectiveKernels.h"
 #include "lib/Runtime/TrellisRuntime.h"
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -104,6 +105,42 @@ void mlir::trellis::rt::abortDevice() {
 
 Communicator::~Communicator() = default;
 
+void ComputeSlots::acquire() {
+  std::unique_lock<std::mutex> lock(mu_);
+  uint64_t ticket = nextTicket_++;
+  cv_.wait(lock, [&] { return ticket == serving_ && free_ > 0; });
+  --free_;
+  ++serving_;
+  cv_.notify_all();
+}
+
+void ComputeSlots::release() {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++free_;
+  cv_.notify_all();
+}
+
+void mlir::trellis::rt::suspendCompute(DeviceContext &device) {
+  if (device.slots && device.holdsSlot) {
+    device.holdsSlot = false;
+    device.slots->release();
+  }
+}
+
+void mlir::trellis::rt::resumeCompute(DeviceContext &device) {
+  if (!device.slots || device.holdsSlot)
+    return;
+  double start = nowUs();
+  device.slots->acquire();
+  device.holdsSlot = true;
+  double end = nowUs();
+  // Time spent queueing for a core is not compute.
+  if (device.tracing && end - start > 1.0)
+    device.events.push_back({"waiting for a core", "wait",
+                             start - device.originUs, end - start, 0});
+  device.lastMarkUs = std::max(device.lastMarkUs, end);
+}
+
 /// The device a runtime call comes from; aborts the process if none (the
 /// JIT'd function was called outside a Session).
 static DeviceContext &requireDevice(const char *what) {
@@ -178,12 +215,14 @@ static bool runCollective(CollectiveKind kind, int64_t site, int64_t axes,
     desc.geometry[i++] = g;
   desc.bytes = count * dtypeSize(dtype);
   double start = markComputeEnd(device);
+  suspendCompute(device);
   bool ok =
       device.comm->execute(device, desc, reinterpret_cast<const void *>(in),
                            reinterpret_cast<void *>(out));
   if (ok) {
     ++device.collectives;
     recordSpan(device, site, "collective", start, desc.bytes);
+    resumeCompute(device);
   }
   return ok;
 }
@@ -248,23 +287,37 @@ int64_t trellis_rt_ppermute_start(int64_t site, int64_t axes, int32_t dtype,
   desc.geometry[0] = count;
   desc.bytes = count * dtypeSize(dtype);
   double start = markComputeEnd(device);
+  TransferTiming timing;
   int64_t handle = device.comm->startPermute(
-      device, desc, reinterpret_cast<const void *>(in));
+      device, desc, reinterpret_cast<const void *>(in), &timing);
   if (handle < 0)
     abortDevice();
-  recordSpan(device, site, "transfer", start, desc.bytes);
+  recordSpan(device, site, "collective", start, desc.bytes);
+  if (device.tracing && timing.targetDevice >= 0) {
+    // The payload in flight, on this device's transfer tracks.
+    TraceEvent transfer;
+    transfer.name = "ppermute to device " + std::to_string(timing.targetDevice);
+    transfer.category = "transfer";
+    transfer.startUs = timing.sendUs - device.originUs;
+    transfer.durUs = timing.arriveUs - timing.sendUs;
+    transfer.bytes = desc.bytes;
+    transfer.peer = timing.targetDevice;
+    device.events.push_back(transfer);
+  }
   return handle;
 }
 
 void trellis_rt_ppermute_wait(int64_t handle, int64_t out) {
   DeviceContext &device = requireDevice("trellis_rt_ppermute_wait");
   double start = markComputeEnd(device);
+  suspendCompute(device);
   if (!device.comm->waitPermute(device, handle, reinterpret_cast<void *>(out)))
     abortDevice();
   ++device.collectives;
   recordSpan(device, -1, "wait", start, 0);
   if (device.tracing)
     device.events.back().name = "ppermute wait";
+  resumeCompute(device);
 }
 
 int64_t trellis_rt_axis_index(int64_t axes) {
@@ -400,6 +453,9 @@ bool Session::run(Entry entry, const std::vector<void **> &args,
     installCrashHandlers();
   std::unique_ptr<Communicator> comm =
       createInProcessCommunicator(mesh_, sites_, options_.link);
+  std::unique_ptr<ComputeSlots> slots;
+  if (options_.computeSlots > 0)
+    slots = std::make_unique<ComputeSlots>(options_.computeSlots);
   devices_.clear();
   const double origin = nowUs();
   for (int64_t p = 0; p < n; ++p) {
@@ -411,10 +467,15 @@ bool Session::run(Entry entry, const std::vector<void **> &args,
     device->sites = &sites_;
     device->tracing = options_.trace;
     device->originUs = origin;
+    device->slots = slots.get();
     devices_.push_back(std::move(device));
   }
 
   std::atomic<int64_t> finished{0};
+  // Signalled when a device finishes, so the session wakes at once (a
+  // polling interval would add up to its length to every measured run).
+  std::mutex finishedMu;
+  std::condition_variable finishedCv;
   std::vector<std::thread> threads;
   threads.reserve(n);
   for (int64_t p = 0; p < n; ++p) {
@@ -423,12 +484,18 @@ bool Session::run(Entry entry, const std::vector<void **> &args,
       setCurrentDevice(&device);
       device.lastMarkUs = nowUs();
       if (setjmp(device.abortJump) == 0) {
+        resumeCompute(device);
         entry(args[p]);
         markComputeEnd(device);
       }
+      suspendCompute(device);
       comm->deviceFinished(device);
       setCurrentDevice(nullptr);
-      ++finished;
+      {
+        std::lock_guard<std::mutex> lock(finishedMu);
+        ++finished;
+      }
+      finishedCv.notify_all();
     });
   }
 
@@ -436,7 +503,11 @@ bool Session::run(Entry entry, const std::vector<void **> &args,
   double lastProgress = origin;
   bool timedOut = false;
   while (finished.load() < n) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    {
+      std::unique_lock<std::mutex> lock(finishedMu);
+      finishedCv.wait_for(lock, std::chrono::milliseconds(20),
+                          [&] { return finished.load() == n; });
+    }
     double now = nowUs();
     double elapsed = (now - origin) * 1e-6;
     if (options_.progress && now - lastProgress >= 1e6) {
@@ -531,6 +602,9 @@ bool mlir::trellis::rt::writeChromeTrace(
   std::fprintf(file,
                "  {\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 0, "
                "\"args\": {\"name\": \"trellis mesh\"}}");
+  // Per device: its own track (compute, collectives, waits), then as many
+  // transfer tracks as it has payloads in flight at once.
+  const size_t kTracksPerDevice = 16;
   for (size_t device = 0; device < events.size(); ++device) {
     int64_t position = mesh.positionOf(device);
     std::string label = "device " + std::to_string(device);
@@ -542,22 +616,58 @@ bool mlir::trellis::rt::writeChromeTrace(
                  std::to_string(coords[a]);
       label += ")";
     }
-    std::fprintf(file,
-                 ",\n  {\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 0, "
-                 "\"tid\": %zu, \"args\": {\"name\": \"%s\"}}",
-                 device, jsonEscape(label).c_str());
-    std::fprintf(file,
-                 ",\n  {\"name\": \"thread_sort_index\", \"ph\": \"M\", "
-                 "\"pid\": 0, \"tid\": %zu, \"args\": {\"sort_index\": %zu}}",
-                 device, device);
-    for (const TraceEvent &event : events[device])
+    auto track = [&](size_t tid, const std::string &name, size_t sortIndex) {
+      std::fprintf(file,
+                   ",\n  {\"name\": \"thread_name\", \"ph\": \"M\", "
+                   "\"pid\": 0, \"tid\": %zu, \"args\": {\"name\": \"%s\"}}",
+                   tid, jsonEscape(name).c_str());
+      std::fprintf(file,
+                   ",\n  {\"name\": \"thread_sort_index\", \"ph\": \"M\", "
+                   "\"pid\": 0, \"tid\": %zu, \"args\": {\"sort_index\": "
+                   "%zu}}",
+                   tid, sortIndex);
+    };
+    auto span = [&](size_t tid, const TraceEvent &event) {
       std::fprintf(file,
                    ",\n  {\"name\": \"%s\", \"cat\": \"%s\", \"ph\": \"X\", "
                    "\"pid\": 0, \"tid\": %zu, \"ts\": %.3f, \"dur\": %.3f, "
                    "\"args\": {\"bytes\": %lld}}",
                    jsonEscape(event.name).c_str(),
-                   jsonEscape(event.category).c_str(), device, event.startUs,
+                   jsonEscape(event.category).c_str(), tid, event.startUs,
                    event.durUs, (long long)event.bytes);
+    };
+    track(device, label, device * kTracksPerDevice);
+    std::vector<const TraceEvent *> transfers;
+    for (const TraceEvent &event : events[device]) {
+      if (event.category == "transfer")
+        transfers.push_back(&event);
+      else
+        span(device, event);
+    }
+    // Transfers go to the first track free at their start.
+    std::stable_sort(transfers.begin(), transfers.end(),
+                     [](const TraceEvent *a, const TraceEvent *b) {
+                       return a->startUs < b->startUs;
+                     });
+    std::vector<double> laneEnd;
+    for (const TraceEvent *event : transfers) {
+      size_t lane = 0;
+      while (lane < laneEnd.size() && laneEnd[lane] > event->startUs)
+        ++lane;
+      if (lane == laneEnd.size()) {
+        if (lane + 1 >= kTracksPerDevice)
+          lane = laneEnd.size() - 1; // overlap on the last track
+        else {
+          laneEnd.push_back(0);
+          track(events.size() * (lane + 1) + device,
+                "device " + std::to_string(device) + " transfers" +
+                    (lane ? " (" + std::to_string(lane + 1) + ")" : ""),
+                device * kTracksPerDevice + 1 + lane);
+        }
+      }
+      laneEnd[lane] = event->startUs + event->durUs;
+      span(events.size() * (lane + 1) + device, *event);
+    }
   }
   std::fprintf(file, "\n]}\n");
   if (std::fclose(file) != 0) {

@@ -13,9 +13,11 @@
 #include "lib/Runtime/MeshMath.h"
 
 #include <atomic>
+#include <condition_variable>
 #include <csetjmp>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -61,13 +63,43 @@ struct SiteInfo {
 /// A span on a device's timeline.
 struct TraceEvent {
   std::string name;
-  std::string category; ///< "compute", "collective" or "transfer"
+  /// "compute", "collective", "wait" (on the device's own track), or
+  /// "transfer": a payload in flight from this device (own tracks, since
+  /// transfers overlap compute and each other).
+  std::string category;
   double startUs = 0;
   double durUs = 0;
   int64_t bytes = 0;
+  int64_t peer = -1; ///< transfers: the receiving device
+};
+
+/// When an asynchronous transfer was handed over and when it is delivered.
+struct TransferTiming {
+  double sendUs = 0;
+  double arriveUs = 0;
+  int64_t targetDevice = -1; ///< -1: this device sends nothing
+  int hops = 0;              ///< links crossed (modelled interconnect)
 };
 
 class Communicator;
+
+/// At most N devices compute at once, served first come, first served: a
+/// device holds a slot while it runs compiled code and gives it up while it
+/// blocks in a collective. With N = the host's cores, each running device
+/// has a core to itself instead of all of them time-slicing every core
+/// (which thrashes caches and slows every kernel alike).
+class ComputeSlots {
+public:
+  explicit ComputeSlots(int slots) : free_(slots) {}
+  void acquire();
+  void release();
+
+private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int free_;
+  uint64_t nextTicket_ = 0, serving_ = 0;
+};
 
 /// Per-device state, reachable from runtime calls through a thread-local.
 struct DeviceContext {
@@ -82,7 +114,14 @@ struct DeviceContext {
   double lastMarkUs = 0; ///< end of the last runtime call (compute spans)
   std::vector<TraceEvent> events;
   std::atomic<int64_t> collectives{0}; ///< collectives completed
+  ComputeSlots *slots = nullptr;       ///< null: no limit
+  bool holdsSlot = false;
 };
+
+/// Gives up the device's compute slot while it blocks (no-op without
+/// slots); resume() takes one again, recording the queueing time.
+void suspendCompute(DeviceContext &device);
+void resumeCompute(DeviceContext &device);
 
 /// The device the calling thread runs, or null outside a device.
 DeviceContext *currentDevice();
@@ -105,8 +144,11 @@ public:
   virtual bool execute(DeviceContext &device, const CollectiveDesc &desc,
                        const void *in, void *out) = 0;
   /// Starts an asynchronous ppermute; returns a handle, or -1 on failure.
+  /// The payload is copied before it returns. `timing`, if given, receives
+  /// when the transfer leaves and arrives.
   virtual int64_t startPermute(DeviceContext &device,
-                               const CollectiveDesc &desc, const void *in) = 0;
+                               const CollectiveDesc &desc, const void *in,
+                               TransferTiming *timing = nullptr) = 0;
   virtual bool waitPermute(DeviceContext &device, int64_t handle,
                            void *out) = 0;
   /// The device's function returned.
@@ -117,10 +159,16 @@ public:
   virtual bool hasFailed(std::string *message) = 0;
 };
 
-/// How the in-process interconnect is modelled (issue 7); all zero means
-/// plain shared-memory copies.
+/// How the in-process interconnect is modelled; all zero means plain
+/// shared-memory copies. A simulation (docs/Interconnect.md): every mesh
+/// axis is a ring with one link per direction between neighbours; an
+/// asynchronous transfer occupies each link of its route for
+/// bytes / bandwidth and arrives `latencyUs` per hop later, delivered by a
+/// transfer engine thread (the sending and receiving devices keep
+/// computing); a blocking collective takes the time of a ring algorithm
+/// over its group once every member has arrived.
 struct LinkModel {
-  double latencyUs = 0;
+  double latencyUs = 0;     ///< per hop
   double bandwidthGBps = 0; ///< per link, each direction; 0 = unlimited
   bool enabled() const { return latencyUs > 0 || bandwidthGBps > 0; }
 };
@@ -135,6 +183,9 @@ struct SessionOptions {
   /// name and end the process with status 1, instead of dying silently.
   bool catchSignals = false;
   LinkModel link;
+  /// At most this many devices compute at once (0: no limit); see
+  /// ComputeSlots.
+  int computeSlots = 0;
 };
 
 /// Runs a device entry point on one thread per device of a mesh, collectives
