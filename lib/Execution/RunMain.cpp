@@ -166,6 +166,13 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
   if (!module)
     return 1;
 
+  if (computeSlots < 0)
+    return fail("--compute-slots must be 0 (no limit) or more, got " +
+                std::to_string(computeSlots));
+  if (latencyUs < 0 || bandwidthGBps < 0)
+    return fail("--link-latency-us and --link-bandwidth-gbps must not be "
+                "negative");
+
   ExecutorOptions options;
   options.entry = entryName;
   options.asyncPpermute = asyncPpermute;

@@ -117,6 +117,7 @@ public:
   int64_t startPermute(DeviceContext &device, const CollectiveDesc &desc,
                        const void *in, TransferTiming *timing) override;
   bool waitPermute(DeviceContext &device, int64_t handle, void *out) override;
+  bool permuteReady(DeviceContext &device, int64_t handle) override;
   void deviceFinished(DeviceContext &device) override;
   void fail(const std::string &message) override;
 
@@ -710,6 +711,20 @@ bool InProcessCommunicator::waitPermute(DeviceContext &device, int64_t handle,
     cv_.wait(lock);
     state_[position] = State::Running;
   }
+}
+
+bool InProcessCommunicator::permuteReady(DeviceContext &device,
+                                         int64_t handle) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const std::vector<PendingReceive> &pending = pending_[device.position];
+  if (handle < 0 || handle >= static_cast<int64_t>(pending.size()) ||
+      pending[handle].used)
+    return true; // waitPermute reports the bad handle
+  const PendingReceive &receive = pending[handle];
+  if (receive.sourceRank < 0)
+    return true;
+  auto it = mailbox_.find({receive.key, receive.rank});
+  return it != mailbox_.end() && it->second.delivered;
 }
 
 void InProcessCommunicator::deviceFinished(DeviceContext &device) {

@@ -310,7 +310,9 @@ int64_t trellis_rt_ppermute_start(int64_t site, int64_t axes, int32_t dtype,
 void trellis_rt_ppermute_wait(int64_t handle, int64_t out) {
   DeviceContext &device = requireDevice("trellis_rt_ppermute_wait");
   double start = markComputeEnd(device);
-  suspendCompute(device);
+  // A device whose data has arrived keeps its compute slot.
+  if (device.slots && !device.comm->permuteReady(device, handle))
+    suspendCompute(device);
   if (!device.comm->waitPermute(device, handle, reinterpret_cast<void *>(out)))
     abortDevice();
   ++device.collectives;

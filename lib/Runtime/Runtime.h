@@ -151,6 +151,8 @@ public:
                                TransferTiming *timing = nullptr) = 0;
   virtual bool waitPermute(DeviceContext &device, int64_t handle,
                            void *out) = 0;
+  /// Whether waitPermute(handle) would return without blocking.
+  virtual bool permuteReady(DeviceContext &device, int64_t handle) = 0;
   /// The device's function returned.
   virtual void deviceFinished(DeviceContext &device) = 0;
   /// Records an error and stops every device at its next runtime call.
