@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <thread>
+#include <tuple>
 #include <unistd.h>
 
 using namespace mlir::trellis::rt;
@@ -105,19 +106,34 @@ void mlir::trellis::rt::abortDevice() {
 
 Communicator::~Communicator() = default;
 
-void ComputeSlots::acquire() {
+void ComputeSlots::acquire(int64_t progress) {
   std::unique_lock<std::mutex> lock(mu_);
-  uint64_t ticket = nextTicket_++;
-  cv_.wait(lock, [&] { return ticket == serving_ && free_ > 0; });
-  --free_;
-  ++serving_;
-  cv_.notify_all();
+  if (free_ > 0 && waiting_.empty()) {
+    --free_;
+    return;
+  }
+  Waiter self;
+  self.progress = progress;
+  self.ticket = nextTicket_++;
+  waiting_.push_back(&self);
+  self.cv.wait(lock, [&] { return self.granted; });
 }
 
 void ComputeSlots::release() {
   std::lock_guard<std::mutex> lock(mu_);
-  ++free_;
-  cv_.notify_all();
+  if (waiting_.empty()) {
+    ++free_;
+    return;
+  }
+  auto next = std::min_element(waiting_.begin(), waiting_.end(),
+                               [](const Waiter *a, const Waiter *b) {
+                                 return std::tie(a->progress, a->ticket) <
+                                        std::tie(b->progress, b->ticket);
+                               });
+  Waiter *chosen = *next;
+  waiting_.erase(next);
+  chosen->granted = true;
+  chosen->cv.notify_one();
 }
 
 void mlir::trellis::rt::suspendCompute(DeviceContext &device) {
@@ -131,7 +147,7 @@ void mlir::trellis::rt::resumeCompute(DeviceContext &device) {
   if (!device.slots || device.holdsSlot)
     return;
   double start = nowUs();
-  device.slots->acquire();
+  device.slots->acquire(device.collectives.load());
   device.holdsSlot = true;
   double end = nowUs();
   // Time spent queueing for a core is not compute.
@@ -348,18 +364,39 @@ void memrefCopy(int64_t elemSize, UnrankedDescriptor *src,
   const int64_t *sizes = s + 3;
   const int64_t *sStrides = s + 3 + rank;
   const int64_t *dStrides = d + 3 + rank;
+  int64_t total = 1;
   for (int64_t i = 0; i < rank; ++i)
-    if (sizes[i] == 0)
-      return;
+    total *= sizes[i];
+  if (total == 0)
+    return;
+  // Copy runs of the innermost dimension with memcpy when both sides are
+  // contiguous along it (the usual case: a slice of rows or columns), and
+  // the whole array at once when both are dense and row-major.
+  auto denseRowMajor = [&](const int64_t *strides) {
+    int64_t expected = 1;
+    for (int64_t i = rank - 1; i >= 0; --i) {
+      if (sizes[i] != 1 && strides[i] != expected)
+        return false;
+      expected *= sizes[i];
+    }
+    return true;
+  };
+  if (denseRowMajor(sStrides) && denseRowMajor(dStrides)) {
+    std::memcpy(dData, sData, total * elemSize);
+    return;
+  }
+  bool innerRuns = sStrides[rank - 1] == 1 && dStrides[rank - 1] == 1;
+  int64_t run = innerRuns ? sizes[rank - 1] : 1;
+  int64_t outerRank = innerRuns ? rank - 1 : rank;
   std::vector<int64_t> idx(rank, 0);
   while (true) {
     int64_t so = 0, dof = 0;
-    for (int64_t i = 0; i < rank; ++i) {
+    for (int64_t i = 0; i < outerRank; ++i) {
       so += idx[i] * sStrides[i];
       dof += idx[i] * dStrides[i];
     }
-    std::memcpy(dData + dof * elemSize, sData + so * elemSize, elemSize);
-    int64_t i = rank - 1;
+    std::memcpy(dData + dof * elemSize, sData + so * elemSize, run * elemSize);
+    int64_t i = outerRank - 1;
     for (; i >= 0; --i) {
       if (++idx[i] < sizes[i])
         break;

@@ -16,6 +16,7 @@
 #include <condition_variable>
 #include <csetjmp>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -83,22 +84,33 @@ struct TransferTiming {
 
 class Communicator;
 
-/// At most N devices compute at once, served first come, first served: a
-/// device holds a slot while it runs compiled code and gives it up while it
-/// blocks in a collective. With N = the host's cores, each running device
-/// has a core to itself instead of all of them time-slicing every core
-/// (which thrashes caches and slows every kernel alike).
+/// At most N devices compute at once: a device holds a slot while it runs
+/// compiled code and gives it up while it blocks in a collective. A freed
+/// slot goes to the waiting device that has made the least progress
+/// (completed the fewest collectives; the earliest to ask among equals),
+/// which keeps the devices in step as devices with their own compute would
+/// be. With N = the host's cores, each running device has a core to itself
+/// instead of all of them time-slicing every core (which thrashes caches
+/// and slows every kernel alike).
 class ComputeSlots {
 public:
   explicit ComputeSlots(int slots) : free_(slots) {}
-  void acquire();
+  void acquire(int64_t progress);
   void release();
 
 private:
+  struct Waiter {
+    std::condition_variable cv;
+    int64_t progress = 0;
+    uint64_t ticket = 0;
+    bool granted = false;
+  };
   std::mutex mu_;
-  std::condition_variable cv_;
   int free_;
-  uint64_t nextTicket_ = 0, serving_ = 0;
+  uint64_t nextTicket_ = 0;
+  /// Devices waiting for a slot; a released slot goes straight to one of
+  /// them (no thundering herd).
+  std::vector<Waiter *> waiting_;
 };
 
 /// Per-device state, reachable from runtime calls through a thread-local.
