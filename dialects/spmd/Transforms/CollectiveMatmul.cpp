@@ -206,6 +206,40 @@ private:
                                           source, offsets, sizes, strides);
   }
 
+  /// The block of a 2-D `source` at (rowOff, colOff) of the given sizes.
+  Value block(Value source, OpFoldResult rowOff, int64_t rows,
+              OpFoldResult colOff, int64_t cols) {
+    auto type = cast<RankedTensorType>(source.getType());
+    SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
+    return tensor::ExtractSliceOp::create(
+        b, loc, withShape(type, {rows, cols}), source,
+        SmallVector<OpFoldResult>{rowOff, colOff},
+        SmallVector<OpFoldResult>{b.getIndexAttr(rows), b.getIndexAttr(cols)},
+        strides);
+  }
+
+  /// The matmul's init restricted to a block: a fill of the same value, or
+  /// a slice of the init.
+  Value initBlock2D(OpFoldResult rowOff, int64_t rows, OpFoldResult colOff,
+                    int64_t cols) {
+    if (fillValue) {
+      Value empty = tensor::EmptyOp::create(
+          b, loc, SmallVector<int64_t>{rows, cols}, resultType.getElementType(),
+          resultType.getEncoding());
+      return linalg::FillOp::create(b, loc, fillValue, empty).getResult(0);
+    }
+    return block(init, rowOff, rows, colOff, cols);
+  }
+
+  /// `top` over `bottom`, a tensor of `type`.
+  Value stackRows(Value top, Value bottom, RankedTensorType type) {
+    Value empty = tensor::EmptyOp::create(
+        b, loc, type.getShape(), type.getElementType(), type.getEncoding());
+    int64_t h = cast<RankedTensorType>(top.getType()).getDimSize(0);
+    Value joined = insert(top, empty, 0, b.getIndexAttr(0));
+    return insert(bottom, joined, 0, b.getIndexAttr(h));
+  }
+
   Value insert(Value piece, Value into, int64_t dim, OpFoldResult off) {
     auto type = cast<RankedTensorType>(piece.getType());
     SmallVector<OpFoldResult> offsets(2, b.getIndexAttr(0));
@@ -280,9 +314,8 @@ private:
   Value emitGather() {
     auto gather = cast<AllGatherOp>(m.collective);
     Value chunk = gather.getOperand();
-    int64_t dim = gather.getDim();
     int64_t s = chunkSize();
-    bool bidir = bidirectional && s % 2 == 0;
+    bool bidir = bidirectional && chunkRows() % 2 == 0;
     bool contracting = m.pattern == Pattern::GatherLhsContracting ||
                        m.pattern == Pattern::GatherRhsContracting;
 
@@ -323,28 +356,92 @@ private:
       return body(lastIndex, carried, false)[0];
     }
 
-    // Bidirectional: the first halves travel left, the second halves right.
-    int64_t h = s / 2;
-    Value first = slice(chunk, dim, b.getIndexAttr(0), h);
-    Value second = slice(chunk, dim, b.getIndexAttr(h), h);
+    // Bidirectional: the chunk is split into two halves of rows (each
+    // contiguous, so it is sent as is); the first half travels left, the
+    // second right. Rows are the gathered dimension for lhs rows and rhs
+    // contracting; for lhs contracting they split the result's rows, for
+    // rhs columns the contracting dimension.
+    int64_t h = chunkRows() / 2;
+    Value first = slice(chunk, 0, b.getIndexAttr(0), h);
+    Value second = slice(chunk, 0, b.getIndexAttr(h), h);
+    auto sendHalves = [&](Value a, Value bb, bool send, Value &nextA,
+                          Value &nextB) {
+      if (send) {
+        nextA = ppermute(a, /*left=*/true);
+        nextB = ppermute(bb, /*left=*/false);
+      }
+    };
+
+    if (m.pattern == Pattern::GatherLhsContracting) {
+      // acc[:h] += a @ rhs[rows of a's owner]; acc[h:] likewise for b.
+      int64_t cols = resultType.getDimSize(1);
+      Value top = initBlock2D(b.getIndexAttr(0), h, b.getIndexAttr(0), cols);
+      Value bottom = initBlock2D(b.getIndexAttr(h), h, b.getIndexAttr(0), cols);
+      auto body = [&](Value i, ValueRange carried, bool send) {
+        Value accTop = carried[0], accBottom = carried[1];
+        Value a = carried[2], bb = carried[3], nextA, nextB;
+        Value offA = offset(owner(i, 0, /*left=*/true), s);
+        Value offB = offset(owner(i, 0, /*left=*/false), s);
+        accTop = matmul(a, slice(rhs, 0, offA, s), accTop);
+        accBottom = matmul(bb, slice(rhs, 0, offB, s), accBottom);
+        sendHalves(a, bb, send, nextA, nextB);
+        return SmallVector<Value>{accTop, accBottom, nextA, nextB};
+      };
+      SmallVector<Value> carried =
+          loop(0, n - 1, c0, last, {top, bottom, first, second},
+               [&](Value i, ValueRange c) { return body(i, c, true); });
+      SmallVector<Value> done = body(lastIndex, carried, false);
+      return stackRows(done[0], done[1], resultType);
+    }
+
+    if (m.pattern == Pattern::GatherRhsCols) {
+      // acc[:, cols of a's owner] += lhs[:, :h] @ a; likewise for b.
+      int64_t rows = resultType.getDimSize(0);
+      Value lhsLeft = slice(lhs, 1, b.getIndexAttr(0), h);
+      Value lhsRight = slice(lhs, 1, b.getIndexAttr(h), h);
+      auto accumulate = [&](Value acc, Value l, Value piece, Value own) {
+        Value off = offset(own, s);
+        Value blk = block(acc, b.getIndexAttr(0), rows, off, s);
+        blk = matmul(l, piece, blk);
+        return insert(blk, acc, 1, off);
+      };
+      auto body = [&](Value i, ValueRange carried, bool send) {
+        Value acc = carried[0], a = carried[1], bb = carried[2], nextA, nextB;
+        acc = accumulate(acc, lhsLeft, a, owner(i, 0, /*left=*/true));
+        acc = accumulate(acc, lhsRight, bb, owner(i, 0, /*left=*/false));
+        sendHalves(a, bb, send, nextA, nextB);
+        return SmallVector<Value>{acc, nextA, nextB};
+      };
+      SmallVector<Value> carried =
+          loop(0, n - 1, c0, last, {init, first, second},
+               [&](Value i, ValueRange c) { return body(i, c, true); });
+      return body(lastIndex, carried, false)[0];
+    }
+
+    // Rows are the gathered dimension: each half is placed (lhs rows) or
+    // meets its rows of the other operand (rhs contracting) at
+    // owner * s + {0, h}.
     auto body = [&](Value i, ValueRange carried, bool send) {
       Value acc = carried[0], a = carried[1], bb = carried[2];
       Value nextA, nextB;
       Value ownA = owner(i, 0, /*left=*/true);
       Value ownB = owner(i, 0, /*left=*/false);
       acc = compute(acc, a, i, ownA, 0, h, [] {});
-      acc = compute(acc, bb, i, ownB, h, h, [&] {
-        if (send) {
-          nextA = ppermute(a, /*left=*/true);
-          nextB = ppermute(bb, /*left=*/false);
-        }
-      });
+      acc = compute(acc, bb, i, ownB, h, h,
+                    [&] { sendHalves(a, bb, send, nextA, nextB); });
       return SmallVector<Value>{acc, nextA, nextB};
     };
     SmallVector<Value> carried =
         loop(0, n - 1, c0, last, {init, first, second},
              [&](Value i, ValueRange c) { return body(i, c, true); });
     return body(lastIndex, carried, false)[0];
+  }
+
+  /// Rows of the gathered operand's per-device chunk.
+  int64_t chunkRows() {
+    return cast<RankedTensorType>(
+               cast<AllGatherOp>(m.collective).getOperand().getType())
+        .getDimSize(0);
   }
 
   /// The gathered operand's per-device size along the gathered dimension.
@@ -403,7 +500,8 @@ private:
     int64_t dim = scatter.getDim();
     auto outType = cast<RankedTensorType>(scatter.getType());
     int64_t s = outType.getDimSize(dim);
-    bool bidir = bidirectional && s % 2 == 0;
+    // Halves split the rows of each output chunk.
+    bool bidir = bidirectional && outType.getDimSize(0) % 2 == 0;
 
     // This device's partial product for `size` rows/columns of the result
     // starting at owner * s + extra.
@@ -428,22 +526,42 @@ private:
       return result[0];
     }
 
-    int64_t h = s / 2;
-    Value accA = partial(owner(c0, 1, /*left=*/true), 0, h);
-    Value accB = partial(owner(c0, 1, /*left=*/false), h, h);
+    if (dim == 0) {
+      // Halves of each output chunk's rows travel in opposite directions.
+      int64_t h = s / 2;
+      Value accA = partial(owner(c0, 1, /*left=*/true), 0, h);
+      Value accB = partial(owner(c0, 1, /*left=*/false), h, h);
+      SmallVector<Value> result = loop(
+          1, n, c1, axisSize, {accA, accB}, [&](Value i, ValueRange carried) {
+            Value receivedA = ppermute(carried[0], /*left=*/true);
+            Value receivedB = ppermute(carried[1], /*left=*/false);
+            Value pA = partial(owner(i, 1, true), 0, h);
+            Value pB = partial(owner(i, 1, false), h, h);
+            return SmallVector<Value>{add(receivedA, pA), add(receivedB, pB)};
+          });
+      return stackRows(result[0], result[1], outType);
+    }
+    // Scattered columns: the halves are the top and bottom rows of each
+    // output chunk (contiguous), from the matching rows of the lhs.
+    int64_t h = outType.getDimSize(0) / 2;
+    Value lhsTop = slice(lhs, 0, b.getIndexAttr(0), h);
+    Value lhsBottom = slice(lhs, 0, b.getIndexAttr(h), h);
+    auto partialRows = [&](Value owner, Value l, int64_t rowOff) {
+      Value off = offset(owner, s);
+      Value c = initBlock2D(b.getIndexAttr(rowOff), h, off, s);
+      return matmul(l, slice(rhs, 1, off, s), c);
+    };
+    Value accA = partialRows(owner(c0, 1, /*left=*/true), lhsTop, 0);
+    Value accB = partialRows(owner(c0, 1, /*left=*/false), lhsBottom, h);
     SmallVector<Value> result = loop(
         1, n, c1, axisSize, {accA, accB}, [&](Value i, ValueRange carried) {
           Value receivedA = ppermute(carried[0], /*left=*/true);
           Value receivedB = ppermute(carried[1], /*left=*/false);
-          Value pA = partial(owner(i, 1, true), 0, h);
-          Value pB = partial(owner(i, 1, false), h, h);
+          Value pA = partialRows(owner(i, 1, true), lhsTop, 0);
+          Value pB = partialRows(owner(i, 1, false), lhsBottom, h);
           return SmallVector<Value>{add(receivedA, pA), add(receivedB, pB)};
         });
-    Value empty = tensor::EmptyOp::create(b, loc, outType.getShape(),
-                                          outType.getElementType(),
-                                          outType.getEncoding());
-    Value joined = insert(result[0], empty, dim, b.getIndexAttr(0));
-    return insert(result[1], joined, dim, b.getIndexAttr(h));
+    return stackRows(result[0], result[1], outType);
   }
 };
 

@@ -81,16 +81,17 @@ def SpmdCollectiveMatmul : Pass<"spmd-collective-matmul", "ModuleOp"> {
     values of step `i`, so `spmd-async-collectives` can overlap it with the
     matmul.
 
-    With `bidirectional`, every chunk is split in two halves that travel in
-    opposite directions around the ring: each link carries half the bytes
-    per step. `unroll` emits the `n` steps as straight-line code instead of
+    With `bidirectional`, every chunk is split in two halves of rows (so
+    each is contiguous) that travel in opposite directions around the ring:
+    each link carries half the bytes per step. Where the rows are not the
+    gathered dimension, the halves split the result's rows (lhs contracting,
+    psum_scatter along columns) or the contracting dimension (rhs columns). `unroll` emits the `n` steps as straight-line code instead of
     an `scf.for`. A pattern fires only when the bytes it would otherwise
     gather or scatter (the gathered operand, or the matmul result) reach
     `threshold-bytes`, as XLA's windowed-einsum threshold; `force` ignores the
     threshold. Patterns with dynamic shapes, a group of one device, other
-    uses of the gathered value or of the matmul result, or (with
-    `bidirectional`) odd chunks are left alone (odd chunks go
-    unidirectional).
+    uses of the gathered value or of the matmul result are left alone; with
+    `bidirectional`, chunks with an odd number of rows go unidirectional.
 
     Before (seed 000's collective_matmul_allgather_lhs_non_contracting
     written naively):

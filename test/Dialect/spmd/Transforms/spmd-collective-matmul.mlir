@@ -85,16 +85,21 @@ trellis.mesh @mesh = <["X"=2, "Y"=4]>
 // CHECK:   scf.yield %[[NEXTACC]], %[[NEXT]]
 // CHECK: tensor.extract_slice
 // CHECK: linalg.matmul ins(%[[LOOP]]#1, %{{.*}}) outs(%[[LOOP]]#0
+// Bidirectional: the halves are the chunk's top and bottom rows (contiguous),
+// accumulating into the top and bottom rows of the result; the rows of the
+// rhs match each half's owner.
 // BIDIR-LABEL: func.func @gather_lhs_contracting
-// BIDIR: tensor.extract_slice %{{.*}}[0, 0] [8, 8] [1, 1] : tensor<8x16xf32> to tensor<8x8xf32>
-// BIDIR: tensor.extract_slice %{{.*}}[0, 8] [8, 8] [1, 1] : tensor<8x16xf32> to tensor<8x8xf32>
-// BIDIR: scf.for
-// BIDIR:   tensor.extract_slice %{{.*}} [8, 8] [1, 1] : tensor<64x8xf32> to tensor<8x8xf32>
-// BIDIR:   linalg.matmul
-// BIDIR:   tensor.extract_slice %{{.*}} [8, 8] [1, 1] : tensor<64x8xf32> to tensor<8x8xf32>
-// BIDIR:   linalg.matmul
-// BIDIR:   spmd.ppermute %{{.*}} over ["Y"] pairs {{\[\[}}0, 3], [1, 0], [2, 1], [3, 2]] : tensor<8x8xf32>
-// BIDIR:   spmd.ppermute %{{.*}} over ["Y"] pairs {{\[\[}}0, 1], [1, 2], [2, 3], [3, 0]] : tensor<8x8xf32>
+// BIDIR: %[[TOP:.*]] = tensor.extract_slice %{{.*}}[0, 0] [4, 16] [1, 1] : tensor<8x16xf32> to tensor<4x16xf32>
+// BIDIR: %[[BOTTOM:.*]] = tensor.extract_slice %{{.*}}[4, 0] [4, 16] [1, 1] : tensor<8x16xf32> to tensor<4x16xf32>
+// BIDIR: scf.for {{.*}} iter_args(%[[ACCT:.*]] = %{{.*}}, %[[ACCB:.*]] = %{{.*}}, %[[A:.*]] = %[[TOP]], %[[B:.*]] = %[[BOTTOM]]) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x16xf32>, tensor<4x16xf32>)
+// BIDIR:   %[[RA:.*]] = tensor.extract_slice %{{.*}}[%{{.*}}, 0] [16, 8] [1, 1] : tensor<64x8xf32> to tensor<16x8xf32>
+// BIDIR:   linalg.matmul ins(%[[A]], %[[RA]] : tensor<4x16xf32>, tensor<16x8xf32>) outs(%[[ACCT]] : tensor<4x8xf32>)
+// BIDIR:   %[[RB:.*]] = tensor.extract_slice %{{.*}}[%{{.*}}, 0] [16, 8] [1, 1] : tensor<64x8xf32> to tensor<16x8xf32>
+// BIDIR:   linalg.matmul ins(%[[B]], %[[RB]] : tensor<4x16xf32>, tensor<16x8xf32>) outs(%[[ACCB]] : tensor<4x8xf32>)
+// BIDIR:   spmd.ppermute %[[A]] over ["Y"] pairs {{\[\[}}0, 3], [1, 0], [2, 1], [3, 2]] : tensor<4x16xf32>
+// BIDIR:   spmd.ppermute %[[B]] over ["Y"] pairs {{\[\[}}0, 1], [1, 2], [2, 3], [3, 0]] : tensor<4x16xf32>
+// BIDIR: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0] [4, 8] [1, 1] : tensor<4x8xf32> into tensor<8x8xf32>
+// BIDIR: tensor.insert_slice %{{.*}} into %{{.*}}[4, 0] [4, 8] [1, 1] : tensor<4x8xf32> into tensor<8x8xf32>
 func.func @gather_lhs_contracting(%a: tensor<16x64xf32>, %w: tensor<64x32xf32>) -> tensor<16x32xf32> {
   %out = spmd.shard_map @mesh in_specs = [[{"X"}, {"Y"}], [{}, {"Y"}]] out_specs = [[{"X"}, {"Y"}]]
       (%a, %w) : (tensor<16x64xf32>, tensor<64x32xf32>) -> tensor<16x32xf32> {
@@ -124,12 +129,16 @@ trellis.mesh @mesh = <["i"=4]>
 // CHECK:   %[[U:.*]] = linalg.matmul ins(%arg0, %[[X]] : tensor<5x6xf32>, tensor<6x3xf32>) outs(%[[INIT]] : tensor<5x3xf32>)
 // CHECK:   spmd.ppermute %[[X]]
 // CHECK:   tensor.insert_slice %[[U]] into %[[ACC]][0, %[[COL]]] [5, 3] [1, 1]
-// Chunks of odd size stay unidirectional with bidirectional.
+// Bidirectional: the halves are the chunk's rows (the contracting
+// dimension): each accumulates lhs[:, half] @ half into its owner's columns.
 // BIDIR-LABEL: func.func @gather_rhs_cols
-// BIDIR: scf.for {{.*}} -> (tensor<5x12xf32>, tensor<6x3xf32>)
-// BIDIR: spmd.ppermute %{{.*}} : tensor<6x3xf32>
-// BIDIR-NOT: spmd.ppermute
-// BIDIR: scf.yield
+// BIDIR-DAG: %[[LEFT:.*]] = tensor.extract_slice %arg0[0, 0] [5, 3] [1, 1] : tensor<5x6xf32> to tensor<5x3xf32>
+// BIDIR-DAG: %[[RIGHT:.*]] = tensor.extract_slice %arg0[0, 3] [5, 3] [1, 1] : tensor<5x6xf32> to tensor<5x3xf32>
+// BIDIR: scf.for {{.*}} iter_args(%[[ACC:.*]] = %arg2, %[[A:.*]] = %{{.*}}, %[[B:.*]] = %{{.*}}) -> (tensor<5x12xf32>, tensor<3x3xf32>, tensor<3x3xf32>)
+// BIDIR:   %[[BLK:.*]] = tensor.extract_slice %[[ACC]][0, %[[COL:.*]]] [5, 3] [1, 1]
+// BIDIR:   %[[SUM:.*]] = linalg.matmul ins(%[[LEFT]], %[[A]] : tensor<5x3xf32>, tensor<3x3xf32>) outs(%[[BLK]] : tensor<5x3xf32>)
+// BIDIR:   tensor.insert_slice %[[SUM]] into %[[ACC]][0, %[[COL]]] [5, 3] [1, 1]
+// BIDIR:   linalg.matmul ins(%[[RIGHT]], %[[B]] : tensor<5x3xf32>, tensor<3x3xf32>)
 func.func @gather_rhs_cols(%l: tensor<5x6xf32>, %x: tensor<6x3xf32>, %init: tensor<5x12xf32>) -> tensor<5x12xf32>
     attributes {spmd.mesh = @mesh} {
   %g = spmd.all_gather %x over ["i"] dim 1 tiled : tensor<6x3xf32> -> tensor<6x12xf32>
@@ -155,6 +164,23 @@ func.func @gather_rhs_contracting(%l: tensor<3x16xf32>, %x: tensor<2x5xf32>, %in
     attributes {spmd.mesh = @mesh} {
   %g = spmd.all_gather %x over ["i", "j"] dim 0 tiled : tensor<2x5xf32> -> tensor<16x5xf32>
   %c = linalg.matmul ins(%l, %g : tensor<3x16xf32>, tensor<16x5xf32>) outs(%init : tensor<3x5xf32>) -> tensor<3x5xf32>
+  return %c : tensor<3x5xf32>
+}
+
+// -----
+
+trellis.mesh @mesh = <["i"=4]>
+
+// Chunks with an odd number of rows stay unidirectional with bidirectional.
+// BIDIR-LABEL: func.func @odd_rows
+// BIDIR: scf.for {{.*}} -> (tensor<3x5xf32>, tensor<3x4xf32>)
+// BIDIR: spmd.ppermute %{{.*}} : tensor<3x4xf32>
+// BIDIR-NOT: spmd.ppermute
+// BIDIR: scf.yield
+func.func @odd_rows(%x: tensor<3x4xf32>, %r: tensor<16x5xf32>, %init: tensor<3x5xf32>) -> tensor<3x5xf32>
+    attributes {spmd.mesh = @mesh} {
+  %g = spmd.all_gather %x over ["i"] dim 1 tiled : tensor<3x4xf32> -> tensor<3x16xf32>
+  %c = linalg.matmul ins(%g, %r : tensor<3x16xf32>, tensor<16x5xf32>) outs(%init : tensor<3x5xf32>) -> tensor<3x5xf32>
   return %c : tensor<3x5xf32>
 }
 
@@ -217,11 +243,40 @@ trellis.mesh @mesh = <["i"=4]>
 // CHECK: scf.for
 // CHECK:   spmd.ppermute
 // CHECK:   arith.addi %{{.*}}, %{{.*}} : tensor<3x2xi32>
+// Bidirectional: the top and bottom rows of each output chunk travel in
+// opposite directions (3 rows: odd, so unidirectional here; see
+// @scatter_cols_even).
+// BIDIR-LABEL: func.func @scatter_cols
+// BIDIR: scf.for {{.*}} -> (tensor<3x2xi32>)
 func.func @scatter_cols(%a: tensor<3x6xi32>, %b: tensor<6x8xi32>, %init: tensor<3x8xi32>) -> tensor<3x2xi32>
     attributes {spmd.mesh = @mesh} {
   %c = linalg.matmul ins(%a, %b : tensor<3x6xi32>, tensor<6x8xi32>) outs(%init : tensor<3x8xi32>) -> tensor<3x8xi32>
   %s = spmd.psum_scatter %c over ["i"] dim 1 tiled : tensor<3x8xi32> -> tensor<3x2xi32>
   return %s : tensor<3x2xi32>
+}
+
+// -----
+
+trellis.mesh @mesh = <["i"=4]>
+
+// BIDIR-LABEL: func.func @scatter_cols_even
+// BIDIR-DAG: %[[TOP:.*]] = tensor.extract_slice %arg0[0, 0] [2, 6] [1, 1] : tensor<4x6xf32> to tensor<2x6xf32>
+// BIDIR-DAG: %[[BOTTOM:.*]] = tensor.extract_slice %arg0[2, 0] [2, 6] [1, 1] : tensor<4x6xf32> to tensor<2x6xf32>
+// BIDIR: scf.for {{.*}} -> (tensor<2x2xf32>, tensor<2x2xf32>)
+// BIDIR:   spmd.ppermute %{{.*}} over ["i"] pairs {{\[\[}}0, 3], [1, 0], [2, 1], [3, 2]] : tensor<2x2xf32>
+// BIDIR:   spmd.ppermute %{{.*}} over ["i"] pairs {{\[\[}}0, 1], [1, 2], [2, 3], [3, 0]] : tensor<2x2xf32>
+// BIDIR:   linalg.matmul ins(%[[TOP]], %{{.*}} : tensor<2x6xf32>, tensor<6x2xf32>)
+// BIDIR:   linalg.matmul ins(%[[BOTTOM]], %{{.*}} : tensor<2x6xf32>, tensor<6x2xf32>)
+// BIDIR: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0] [2, 2] [1, 1] : tensor<2x2xf32> into tensor<4x2xf32>
+// BIDIR: tensor.insert_slice %{{.*}} into %{{.*}}[2, 0] [2, 2] [1, 1] : tensor<2x2xf32> into tensor<4x2xf32>
+func.func @scatter_cols_even(%a: tensor<4x6xf32>, %b: tensor<6x8xf32>) -> tensor<4x2xf32>
+    attributes {spmd.mesh = @mesh} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x8xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<4x6xf32>, tensor<6x8xf32>) outs(%z : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %s = spmd.psum_scatter %c over ["i"] dim 1 tiled : tensor<4x8xf32> -> tensor<4x2xf32>
+  return %s : tensor<4x2xf32>
 }
 
 // -----
