@@ -352,6 +352,14 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
     }
   }
   PassManager pm(ctx);
+  if (!options.passes.empty()) {
+    std::string message;
+    llvm::raw_string_ostream os(message);
+    if (failed(parsePassPipeline(options.passes, pm, os))) {
+      error = "invalid --passes pipeline '" + options.passes + "': " + message;
+      return nullptr;
+    }
+  }
   if (map) {
     std::string outline =
         "spmd-outline-device-func{entry=" + entryName + " erase-host=true}";

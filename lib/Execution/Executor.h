@@ -33,7 +33,11 @@ struct ExecutorOptions {
   /// function with a body.
   std::string entry;
   ::mlir::trellis::rt::SessionOptions session;
-  bool asyncPpermute = false;
+  bool asyncPpermute = true;
+  /// A pass pipeline (trellis-opt syntax, e.g.
+  /// "spmd-collective-matmul{force}") run on the program before it is
+  /// outlined and lowered.
+  std::string passes;
   bool kernels = true;
   /// Print the module after lowering to LLVM dialect to stderr.
   bool dumpLLVMDialect = false;

@@ -19,6 +19,9 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 using namespace mlir;
 using namespace mlir::trellis::exec;
@@ -80,10 +83,22 @@ cl::opt<double> bandwidthGBps("link-bandwidth-gbps",
                               cl::desc("Modelled interconnect: link bandwidth "
                                        "in GB/s per direction"),
                               cl::init(0), cl::cat(category));
-cl::opt<bool> asyncPpermute("async-ppermute",
-                            cl::desc("Lower ppermute to asynchronous "
-                                     "start/wait runtime calls"),
-                            cl::cat(category));
+cl::opt<int> computeSlots(
+    "compute-slots",
+    cl::desc("Let at most N devices compute at once (e.g. the number of "
+             "cores), instead of all device threads time-slicing the cores; "
+             "0: no limit"),
+    cl::value_desc("N"), cl::init(0), cl::cat(category));
+cl::opt<bool> asyncPpermute(
+    "async-ppermute",
+    cl::desc("Lower ppermute to asynchronous start/wait runtime calls, "
+             "scheduled to overlap compute (default; =false: blocking)"),
+    cl::init(true), cl::cat(category));
+cl::opt<std::string>
+    passes("passes",
+           cl::desc("Run this pass pipeline on the program before lowering it, "
+                    "e.g. 'spmd-collective-matmul{bidirectional}'"),
+           cl::value_desc("PIPELINE"), cl::cat(category));
 cl::opt<bool> noKernels("no-kernels",
                         cl::desc("Lower matmuls to loops instead of Eigen"),
                         cl::cat(category));
@@ -141,6 +156,15 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
       "trellis-run: compile a Trellis program and run it on a simulated mesh "
       "of devices (one thread each)\n");
 
+#if defined(__GLIBC__)
+  // Keep freed device buffers in the process: by default glibc returns
+  // every large buffer to the kernel when it is freed, so each run (and
+  // each --repeat) page-faults its buffers in afresh, which costs more
+  // than the collectives it times on some hosts.
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
+
   mlir::trellis::registerAllPasses();
   DialectRegistry registry;
   mlir::trellis::registerAllDialects(registry);
@@ -159,9 +183,17 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
   if (!module)
     return 1;
 
+  if (computeSlots < 0)
+    return fail("--compute-slots must be 0 (no limit) or more, got " +
+                std::to_string(computeSlots));
+  if (latencyUs < 0 || bandwidthGBps < 0)
+    return fail("--link-latency-us and --link-bandwidth-gbps must not be "
+                "negative");
+
   ExecutorOptions options;
   options.entry = entryName;
   options.asyncPpermute = asyncPpermute;
+  options.passes = passes;
   options.kernels = !noKernels;
   options.dumpLLVMDialect = dumpLLVM;
   options.dumpPartitioned = dumpPartitioned;
@@ -171,6 +203,7 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
   options.session.catchSignals = true;
   options.session.link.latencyUs = latencyUs;
   options.session.link.bandwidthGBps = bandwidthGBps;
+  options.session.computeSlots = computeSlots;
 
   std::unique_ptr<Executor> exec =
       Executor::create(*module, options, errorMessage);

@@ -10,8 +10,11 @@ std::string
 mlir::trellis::lowerToLLVMPipelineText(const LowerToLLVMOptions &options) {
   std::string text;
   text += "spmd-erase-variance,canonicalize,cse,";
-  text += std::string("spmd-to-runtime{async-ppermute=") +
-          (options.asyncPpermute ? "true" : "false") + "},";
+  // Asynchronous ppermutes: start/wait pairs scheduled for overlap, then
+  // lowered to trellis_rt_ppermute_start/wait.
+  if (options.asyncPpermute)
+    text += "spmd-async-collectives,";
+  text += "spmd-to-runtime,";
   // Elementwise arith/math on tensors become linalg so they bufferize.
   text += "convert-elementwise-to-linalg,canonicalize,";
   text += "func.func(trellis-copy-repeated-results),";

@@ -12,8 +12,9 @@ struct LowerToLLVMOptions
     : public mlir::PassPipelineOptions<LowerToLLVMOptions> {
   Option<bool> asyncPpermute{
       *this, "async-ppermute",
-      llvm::cl::desc("Lower spmd.ppermute to asynchronous start/wait calls"),
-      llvm::cl::init(false)};
+      llvm::cl::desc("Split spmd.ppermute into start/wait calls scheduled to "
+                     "overlap compute (spmd-async-collectives)"),
+      llvm::cl::init(true)};
   Option<bool> kernels{
       *this, "kernels",
       llvm::cl::desc("Lower matmul-like linalg ops to Eigen kernels"),
@@ -21,7 +22,8 @@ struct LowerToLLVMOptions
 };
 
 /// Device functions (per-device tensors, spmd collectives) to the LLVM
-/// dialect: erase variance types, collectives to runtime calls, One-Shot
+/// dialect: erase variance types, ppermutes to scheduled start/wait pairs,
+/// collectives to runtime calls, One-Shot
 /// Bufferize with identity layouts at function boundaries, results to out
 /// parameters, buffer deallocation, contractions to Eigen kernels, the rest
 /// to loops, then everything to LLVM.

@@ -11,6 +11,13 @@
 // when it does not; it also reports a device that finishes while others
 // wait for it, and a deadlock (every running device waiting).
 //
+// Asynchronous ppermutes copy their payload into a mailbox when they start.
+// Without a link model the payload is available at once. With one, a
+// transfer engine (one thread) delivers it at the modelled arrival time:
+// the route follows the rings of the mesh axes, each directed link carries
+// one transfer at a time, and neither device's thread is involved while the
+// bytes are "on the wire".
+//
 //===----------------------------------------------------------------------===//
 
 #include "lib/Runtime/CollectiveKernels.h"
@@ -24,6 +31,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <queue>
 #include <thread>
 #include <tuple>
 
@@ -51,6 +59,7 @@ struct Rendezvous {
   int64_t numArrived = 0;
   int64_t numDeparted = 0;
   bool ready = false;
+  double readyUs = 0; ///< when the last member arrived
 };
 
 /// An asynchronous ppermute payload on its way to one target.
@@ -58,6 +67,16 @@ struct Message {
   CollectiveDesc desc;
   std::vector<char> data;
   double deliverAtUs = 0;
+  bool delivered = false;
+};
+
+using MailKey = std::pair<InstanceKey, int64_t>; ///< (instance, target rank)
+
+/// A delivery the transfer engine has to make.
+struct Delivery {
+  double atUs;
+  MailKey key;
+  bool operator>(const Delivery &o) const { return atUs > o.atUs; }
 };
 
 struct PendingReceive {
@@ -80,15 +99,25 @@ public:
         state_(mesh.numDevices(), State::Running),
         waitingOn_(mesh.numDevices()), waitSatisfied_(mesh.numDevices()),
         live_(mesh.numDevices()) {
-    int64_t n = mesh.numDevices();
-    linkFreeAtUs_.assign(n * n, 0.0);
+    linkFreeAtUs_.assign(mesh.numDevices() * mesh.numAxes() * 2, 0.0);
+  }
+
+  ~InProcessCommunicator() override {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stopping_ = true;
+    }
+    engineCv_.notify_all();
+    if (engine_.joinable())
+      engine_.join();
   }
 
   bool execute(DeviceContext &device, const CollectiveDesc &desc,
                const void *in, void *out) override;
   int64_t startPermute(DeviceContext &device, const CollectiveDesc &desc,
-                       const void *in) override;
+                       const void *in, TransferTiming *timing) override;
   bool waitPermute(DeviceContext &device, int64_t handle, void *out) override;
+  bool permuteReady(DeviceContext &device, int64_t handle) override;
   void deviceFinished(DeviceContext &device) override;
   void fail(const std::string &message) override;
 
@@ -122,6 +151,12 @@ private:
   void work(const Rendezvous &rv, int64_t rank, const CollectiveDesc &desc);
   /// Modelled duration of a collective on the interconnect.
   double modelledUs(const CollectiveDesc &desc, int64_t n) const;
+  /// Plans an asynchronous transfer of `bytes` from `from` to `to` on the
+  /// modelled links; returns its arrival time and sets `hops`.
+  double planTransfer(int64_t from, int64_t to, int64_t bytes, double now,
+                      int tieDirection, int &hops);
+  /// The transfer engine: delivers messages at their arrival times.
+  void runEngine();
 
   const MeshShape &mesh_;
   const std::vector<SiteInfo> &sites_;
@@ -130,7 +165,7 @@ private:
   std::mutex mu_;
   std::condition_variable cv_;
   std::map<InstanceKey, std::shared_ptr<Rendezvous>> table_;
-  std::map<std::pair<InstanceKey, int64_t>, Message> mailbox_;
+  std::map<MailKey, Message> mailbox_;
   /// Per position: (axes, leader) -> number of collectives made in the group.
   std::vector<std::map<std::pair<int64_t, int64_t>, int64_t>> seq_;
   std::vector<std::map<std::pair<int64_t, int64_t>, int64_t>> asyncSeq_;
@@ -141,7 +176,13 @@ private:
   /// Whether a waiting device's wait is already satisfied (it just has not
   /// woken up yet); such a device is not stuck.
   std::vector<std::function<bool()>> waitSatisfied_;
+  /// Per directed link (linkIndex), when it is free again.
   std::vector<double> linkFreeAtUs_;
+  std::thread engine_;
+  std::condition_variable engineCv_;
+  std::priority_queue<Delivery, std::vector<Delivery>, std::greater<Delivery>>
+      deliveries_;
+  bool stopping_ = false;
   int64_t live_;
   bool aborted_ = false;
   std::string error_;
@@ -394,7 +435,6 @@ bool InProcessCommunicator::execute(DeviceContext &device,
   const int64_t n = mesh_.groupSize(axes);
   const int64_t rank = mesh_.rankInGroup(position, axes);
   const int64_t leader = mesh_.groupLeader(position, axes);
-  const double startUs = nowUs();
 
   std::shared_ptr<Rendezvous> rv;
   InstanceKey key{desc.axes, leader, 0};
@@ -423,6 +463,7 @@ bool InProcessCommunicator::execute(DeviceContext &device,
       if (!checkComplete(*rv, desc.axes))
         return false;
       rv->ready = true;
+      rv->readyUs = nowUs();
       cv_.notify_all();
     } else {
       state_[position] = State::Waiting;
@@ -454,7 +495,7 @@ bool InProcessCommunicator::execute(DeviceContext &device,
   // With a modelled interconnect, the collective completes once the
   // modelled transfer time has passed since the last member arrived.
   if (double cost = modelledUs(desc, n); cost > 0) {
-    double until = startUs + cost;
+    double until = rv->readyUs + cost;
     double now = nowUs();
     if (until > now)
       std::this_thread::sleep_for(
@@ -463,11 +504,84 @@ bool InProcessCommunicator::execute(DeviceContext &device,
   return true;
 }
 
+/// +1 when `pairs` shift every rank forward by one around a ring of n,
+/// -1 when they shift backward; +1 otherwise. Breaks ties in routing (a
+/// hop on an axis of size 2 could go either way round).
+static int shiftDirection(const SiteInfo *site, int64_t n) {
+  if (!site || site->pairs.empty())
+    return 1;
+  bool backward = true;
+  for (auto [s, t] : site->pairs)
+    backward &= t == ((s - 1) % n + n) % n;
+  return backward ? -1 : 1;
+}
+
+double InProcessCommunicator::planTransfer(int64_t from, int64_t to,
+                                           int64_t bytes, double now,
+                                           int tieDirection, int &hops) {
+  // Half-way around a ring (always so on an axis of size 2) both ways are
+  // shortest: take the one whose links free up first, `tieDirection` when
+  // equal.
+  std::vector<LinkHop> route = ringRoute(mesh_, from, to, tieDirection);
+  std::vector<LinkHop> other = ringRoute(mesh_, from, to, -tieDirection);
+  hops = static_cast<int>(route.size());
+  if (route.empty())
+    return now;
+  auto freeAt = [&](const std::vector<LinkHop> &r) {
+    double t = now;
+    for (const LinkHop &hop : r)
+      t = std::max(t, linkFreeAtUs_[linkIndex(mesh_, hop)]);
+    return t;
+  };
+  // Cut-through: the payload streams over every link of the route at once,
+  // each carrying one transfer at a time; each hop adds the latency.
+  double begin = freeAt(route);
+  if (other != route && freeAt(other) < begin) {
+    route = other;
+    begin = freeAt(route);
+  }
+  double wire = link_.bandwidthGBps > 0
+                    ? double(bytes) / (link_.bandwidthGBps * 1e3)
+                    : 0; // GB/s -> bytes per microsecond
+  for (const LinkHop &hop : route)
+    linkFreeAtUs_[linkIndex(mesh_, hop)] = begin + wire;
+  return begin + wire + link_.latencyUs * hops;
+}
+
+static std::chrono::steady_clock::time_point timePoint(double us) {
+  return std::chrono::steady_clock::time_point(
+      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+          std::chrono::duration<double, std::micro>(us)));
+}
+
+void InProcessCommunicator::runEngine() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!stopping_) {
+    if (deliveries_.empty()) {
+      engineCv_.wait(lock);
+      continue;
+    }
+    Delivery next = deliveries_.top();
+    if (next.atUs > nowUs()) {
+      engineCv_.wait_until(lock, timePoint(next.atUs));
+      continue;
+    }
+    deliveries_.pop();
+    auto it = mailbox_.find(next.key);
+    if (it != mailbox_.end()) {
+      it->second.delivered = true;
+      cv_.notify_all();
+    }
+  }
+}
+
 int64_t InProcessCommunicator::startPermute(DeviceContext &device,
                                             const CollectiveDesc &desc,
-                                            const void *in) {
+                                            const void *in,
+                                            TransferTiming *timing) {
   const int64_t position = device.position;
   AxisList axes = unpackAxes(desc.axes);
+  const int64_t n = mesh_.groupSize(axes);
   const int64_t rank = mesh_.rankInGroup(position, axes);
   const int64_t leader = mesh_.groupLeader(position, axes);
   const SiteInfo *site =
@@ -485,32 +599,46 @@ int64_t InProcessCommunicator::startPermute(DeviceContext &device,
   const int64_t elem = dtypeSize(desc.dtype);
   const int64_t bytes = desc.geometry[0] * elem;
 
+  // Copy the payload before taking the lock: other devices need not wait
+  // for this device's memcpy.
+  Message message;
+  if (target >= 0) {
+    message.desc = desc;
+    message.data.assign(static_cast<const char *>(in),
+                        static_cast<const char *>(in) + bytes);
+  }
+
   std::unique_lock<std::mutex> lock(mu_);
   if (aborted_)
     return -1;
   InstanceKey key{desc.axes, leader,
                   asyncSeq_[position][{desc.axes, leader}]++};
   if (target >= 0) {
-    Message message;
-    message.desc = desc;
-    message.data.assign(static_cast<const char *>(in),
-                        static_cast<const char *>(in) + bytes);
     double now = nowUs();
+    int64_t dst = mesh_.groupMembers(position, axes)[target];
+    int hops = 0;
     if (link_.enabled()) {
-      // One transfer at a time per directed link; latency then bandwidth.
-      std::vector<int64_t> members = mesh_.groupMembers(position, axes);
-      int64_t dst = members[target];
-      double &freeAt = linkFreeAtUs_[position * mesh_.numDevices() + dst];
-      double begin = std::max(now, freeAt);
-      double wire = link_.bandwidthGBps > 0
-                        ? double(bytes) / (link_.bandwidthGBps * 1e3)
-                        : 0;
-      freeAt = begin + wire;
-      message.deliverAtUs = begin + wire + link_.latencyUs;
+      message.deliverAtUs = planTransfer(position, dst, bytes, now,
+                                         shiftDirection(site, n), hops);
+      message.delivered = message.deliverAtUs <= now;
     } else {
       message.deliverAtUs = now;
+      message.delivered = true;
     }
-    mailbox_[{key, target}] = std::move(message);
+    if (timing) {
+      timing->sendUs = now;
+      timing->arriveUs = message.deliverAtUs;
+      timing->targetDevice = mesh_.deviceAt(dst);
+      timing->hops = hops;
+    }
+    MailKey slot{key, target};
+    if (!message.delivered) {
+      if (!engine_.joinable())
+        engine_ = std::thread([this] { runEngine(); });
+      deliveries_.push({message.deliverAtUs, slot});
+      engineCv_.notify_all();
+    }
+    mailbox_[slot] = std::move(message);
     cv_.notify_all();
   }
   PendingReceive receive;
@@ -550,7 +678,7 @@ bool InProcessCommunicator::waitPermute(DeviceContext &device, int64_t handle,
     if (aborted_)
       return false;
     auto it = mailbox_.find(slot);
-    if (it != mailbox_.end()) {
+    if (it != mailbox_.end() && it->second.delivered) {
       Message message = std::move(it->second);
       mailbox_.erase(it);
       if (message.desc.site != receive.desc.site ||
@@ -564,14 +692,10 @@ bool InProcessCommunicator::waitPermute(DeviceContext &device, int64_t handle,
         return false;
       }
       lock.unlock();
-      double now = nowUs();
-      if (message.deliverAtUs > now)
-        std::this_thread::sleep_for(std::chrono::duration<double, std::micro>(
-            message.deliverAtUs - now));
       std::memcpy(out, message.data.data(), bytes);
       return true;
     }
-    if (state_[sourcePosition] == State::Finished) {
+    if (it == mailbox_.end() && state_[sourcePosition] == State::Finished) {
       failLocked(deviceName(sourcePosition) + " finished without sending " +
                  siteName(receive.desc.site) + " to " + deviceName(position));
       return false;
@@ -579,6 +703,7 @@ bool InProcessCommunicator::waitPermute(DeviceContext &device, int64_t handle,
     state_[position] = State::Waiting;
     waitingOn_[position] = siteName(receive.desc.site) + " (data from " +
                            deviceName(sourcePosition) + ")";
+    // A payload in flight will be delivered: the device is not stuck.
     waitSatisfied_[position] = [this, slot] {
       return mailbox_.count(slot) > 0;
     };
@@ -586,6 +711,20 @@ bool InProcessCommunicator::waitPermute(DeviceContext &device, int64_t handle,
     cv_.wait(lock);
     state_[position] = State::Running;
   }
+}
+
+bool InProcessCommunicator::permuteReady(DeviceContext &device,
+                                         int64_t handle) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const std::vector<PendingReceive> &pending = pending_[device.position];
+  if (handle < 0 || handle >= static_cast<int64_t>(pending.size()) ||
+      pending[handle].used)
+    return true; // waitPermute reports the bad handle
+  const PendingReceive &receive = pending[handle];
+  if (receive.sourceRank < 0)
+    return true;
+  auto it = mailbox_.find({receive.key, receive.rank});
+  return it != mailbox_.end() && it->second.delivered;
 }
 
 void InProcessCommunicator::deviceFinished(DeviceContext &device) {

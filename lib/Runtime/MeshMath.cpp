@@ -108,6 +108,36 @@ int64_t MeshShape::groupLeader(int64_t pos, const AxisList &axes) const {
   return position(c);
 }
 
+std::vector<LinkHop> mlir::trellis::rt::ringRoute(const MeshShape &mesh,
+                                                  int64_t from, int64_t to,
+                                                  int tieDirection) {
+  std::vector<LinkHop> route;
+  std::vector<int64_t> at = mesh.coords(from);
+  std::vector<int64_t> goal = mesh.coords(to);
+  for (int a = 0; a < mesh.numAxes(); ++a) {
+    int64_t size = mesh.axisSizes[a];
+    int64_t forward = ((goal[a] - at[a]) % size + size) % size;
+    int64_t backward = (size - forward) % size;
+    if (forward == 0)
+      continue;
+    int direction = forward < backward   ? 1
+                    : backward < forward ? -1
+                                         : (tieDirection < 0 ? -1 : 1);
+    int64_t steps = direction > 0 ? forward : backward;
+    for (int64_t s = 0; s < steps; ++s) {
+      route.push_back({mesh.position(at), a, direction});
+      at[a] = ((at[a] + direction) % size + size) % size;
+    }
+  }
+  return route;
+}
+
+int64_t mlir::trellis::rt::linkIndex(const MeshShape &mesh,
+                                     const LinkHop &hop) {
+  return (hop.position * mesh.numAxes() + hop.axis) * 2 +
+         (hop.direction > 0 ? 0 : 1);
+}
+
 std::string MeshShape::formatAxes(const AxisList &axes) const {
   std::string text = "(";
   for (size_t i = 0; i < axes.size(); ++i) {

@@ -67,6 +67,29 @@ struct MeshShape {
   std::string formatAxes(const AxisList &axes) const;
 };
 
+/// One hop of a route on the modelled interconnect: from the device at
+/// `position` to its neighbour along `axis`, forward (+1) or backward (-1)
+/// around that axis's ring.
+struct LinkHop {
+  int64_t position = 0;
+  int axis = 0;
+  int direction = 1;
+  bool operator==(const LinkHop &o) const {
+    return position == o.position && axis == o.axis && direction == o.direction;
+  }
+};
+
+/// The route from `from` to `to` when every mesh axis is a ring (each
+/// device linked to both neighbours along every axis, one link per
+/// direction): axes in mesh order, each the short way around its ring. A
+/// tie (exactly half-way around, e.g. any hop on an axis of size 2) goes
+/// the way of `tieDirection` (+1 or -1). Empty when `from == to`.
+std::vector<LinkHop> ringRoute(const MeshShape &mesh, int64_t from, int64_t to,
+                               int tieDirection);
+
+/// Index of the directed link a hop uses, in [0, numDevices * numAxes * 2).
+int64_t linkIndex(const MeshShape &mesh, const LinkHop &hop);
+
 /// Per-device (block) shape of a global `shape` under `spec`. Fails with a
 /// message when a dimension is not divisible or the spec is too long.
 bool localShape(const MeshShape &mesh, const std::vector<int64_t> &shape,

@@ -4,6 +4,7 @@
 #include "lib/Runtime/CollectiveKernels.h"
 #include "lib/Runtime/TrellisRuntime.h"
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <csignal>
@@ -12,6 +13,7 @@
 #include <cstring>
 #include <mutex>
 #include <thread>
+#include <tuple>
 #include <unistd.h>
 
 using namespace mlir::trellis::rt;
@@ -106,6 +108,57 @@ void mlir::trellis::rt::abortDevice() {
 
 Communicator::~Communicator() = default;
 
+void ComputeSlots::acquire(int64_t progress) {
+  std::unique_lock<std::mutex> lock(mu_);
+  if (free_ > 0 && waiting_.empty()) {
+    --free_;
+    return;
+  }
+  Waiter self;
+  self.progress = progress;
+  self.ticket = nextTicket_++;
+  waiting_.push_back(&self);
+  self.cv.wait(lock, [&] { return self.granted; });
+}
+
+void ComputeSlots::release() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (waiting_.empty()) {
+    ++free_;
+    return;
+  }
+  auto next = std::min_element(waiting_.begin(), waiting_.end(),
+                               [](const Waiter *a, const Waiter *b) {
+                                 return std::tie(a->progress, a->ticket) <
+                                        std::tie(b->progress, b->ticket);
+                               });
+  Waiter *chosen = *next;
+  waiting_.erase(next);
+  chosen->granted = true;
+  chosen->cv.notify_one();
+}
+
+void mlir::trellis::rt::suspendCompute(DeviceContext &device) {
+  if (device.slots && device.holdsSlot) {
+    device.holdsSlot = false;
+    device.slots->release();
+  }
+}
+
+void mlir::trellis::rt::resumeCompute(DeviceContext &device) {
+  if (!device.slots || device.holdsSlot)
+    return;
+  double start = nowUs();
+  device.slots->acquire(device.collectives.load());
+  device.holdsSlot = true;
+  double end = nowUs();
+  // Time spent queueing for a core is not compute.
+  if (device.tracing && end - start > 1.0)
+    device.events.push_back({"waiting for a core", "wait",
+                             start - device.originUs, end - start, 0});
+  device.lastMarkUs = std::max(device.lastMarkUs, end);
+}
+
 /// The device a runtime call comes from; aborts the process if none (the
 /// JIT'd function was called outside a Session).
 static DeviceContext &requireDevice(const char *what) {
@@ -180,12 +233,14 @@ static bool runCollective(CollectiveKind kind, int64_t site, int64_t axes,
     desc.geometry[i++] = g;
   desc.bytes = count * dtypeSize(dtype);
   double start = markComputeEnd(device);
+  suspendCompute(device);
   bool ok =
       device.comm->execute(device, desc, reinterpret_cast<const void *>(in),
                            reinterpret_cast<void *>(out));
   if (ok) {
     ++device.collectives;
     recordSpan(device, site, "collective", start, desc.bytes);
+    resumeCompute(device);
   }
   return ok;
 }
@@ -250,23 +305,39 @@ int64_t trellis_rt_ppermute_start(int64_t site, int64_t axes, int32_t dtype,
   desc.geometry[0] = count;
   desc.bytes = count * dtypeSize(dtype);
   double start = markComputeEnd(device);
+  TransferTiming timing;
   int64_t handle = device.comm->startPermute(
-      device, desc, reinterpret_cast<const void *>(in));
+      device, desc, reinterpret_cast<const void *>(in), &timing);
   if (handle < 0)
     abortDevice();
-  recordSpan(device, site, "transfer", start, desc.bytes);
+  recordSpan(device, site, "collective", start, desc.bytes);
+  if (device.tracing && timing.targetDevice >= 0) {
+    // The payload in flight, on this device's transfer tracks.
+    TraceEvent transfer;
+    transfer.name = "ppermute to device " + std::to_string(timing.targetDevice);
+    transfer.category = "transfer";
+    transfer.startUs = timing.sendUs - device.originUs;
+    transfer.durUs = timing.arriveUs - timing.sendUs;
+    transfer.bytes = desc.bytes;
+    transfer.peer = timing.targetDevice;
+    device.events.push_back(transfer);
+  }
   return handle;
 }
 
 void trellis_rt_ppermute_wait(int64_t handle, int64_t out) {
   DeviceContext &device = requireDevice("trellis_rt_ppermute_wait");
   double start = markComputeEnd(device);
+  // A device whose data has arrived keeps its compute slot.
+  if (device.slots && !device.comm->permuteReady(device, handle))
+    suspendCompute(device);
   if (!device.comm->waitPermute(device, handle, reinterpret_cast<void *>(out)))
     abortDevice();
   ++device.collectives;
   recordSpan(device, -1, "wait", start, 0);
   if (device.tracing)
     device.events.back().name = "ppermute wait";
+  resumeCompute(device);
 }
 
 int64_t trellis_rt_axis_index(int64_t axes) {
@@ -295,18 +366,39 @@ void memrefCopy(int64_t elemSize, UnrankedDescriptor *src,
   const int64_t *sizes = s + 3;
   const int64_t *sStrides = s + 3 + rank;
   const int64_t *dStrides = d + 3 + rank;
+  int64_t total = 1;
   for (int64_t i = 0; i < rank; ++i)
-    if (sizes[i] == 0)
-      return;
+    total *= sizes[i];
+  if (total == 0)
+    return;
+  // Copy runs of the innermost dimension with memcpy when both sides are
+  // contiguous along it (the usual case: a slice of rows or columns), and
+  // the whole array at once when both are dense and row-major.
+  auto denseRowMajor = [&](const int64_t *strides) {
+    int64_t expected = 1;
+    for (int64_t i = rank - 1; i >= 0; --i) {
+      if (sizes[i] != 1 && strides[i] != expected)
+        return false;
+      expected *= sizes[i];
+    }
+    return true;
+  };
+  if (denseRowMajor(sStrides) && denseRowMajor(dStrides)) {
+    std::memcpy(dData, sData, total * elemSize);
+    return;
+  }
+  bool innerRuns = sStrides[rank - 1] == 1 && dStrides[rank - 1] == 1;
+  int64_t run = innerRuns ? sizes[rank - 1] : 1;
+  int64_t outerRank = innerRuns ? rank - 1 : rank;
   std::vector<int64_t> idx(rank, 0);
   while (true) {
     int64_t so = 0, dof = 0;
-    for (int64_t i = 0; i < rank; ++i) {
+    for (int64_t i = 0; i < outerRank; ++i) {
       so += idx[i] * sStrides[i];
       dof += idx[i] * dStrides[i];
     }
-    std::memcpy(dData + dof * elemSize, sData + so * elemSize, elemSize);
-    int64_t i = rank - 1;
+    std::memcpy(dData + dof * elemSize, sData + so * elemSize, run * elemSize);
+    int64_t i = outerRank - 1;
     for (; i >= 0; --i) {
       if (++idx[i] < sizes[i])
         break;
@@ -402,6 +494,9 @@ bool Session::run(Entry entry, const std::vector<void **> &args,
     installCrashHandlers();
   std::unique_ptr<Communicator> comm =
       createInProcessCommunicator(mesh_, sites_, options_.link);
+  std::unique_ptr<ComputeSlots> slots;
+  if (options_.computeSlots > 0)
+    slots = std::make_unique<ComputeSlots>(options_.computeSlots);
   devices_.clear();
   const double origin = nowUs();
   for (int64_t p = 0; p < n; ++p) {
@@ -413,12 +508,15 @@ bool Session::run(Entry entry, const std::vector<void **> &args,
     device->sites = &sites_;
     device->tracing = options_.trace;
     device->originUs = origin;
+    device->slots = slots.get();
     devices_.push_back(std::move(device));
   }
 
   std::atomic<int64_t> finished{0};
-  std::mutex doneMutex;
-  std::condition_variable doneCv;
+  // Signalled when a device finishes, so the session wakes at once (a
+  // polling interval would add up to its length to every measured run).
+  std::mutex finishedMu;
+  std::condition_variable finishedCv;
   std::vector<std::thread> threads;
   threads.reserve(n);
   for (int64_t p = 0; p < n; ++p) {
@@ -427,30 +525,29 @@ bool Session::run(Entry entry, const std::vector<void **> &args,
       setCurrentDevice(&device);
       device.lastMarkUs = nowUs();
       if (setjmp(device.abortJump) == 0) {
+        resumeCompute(device);
         entry(args[p]);
         markComputeEnd(device);
       }
+      suspendCompute(device);
       comm->deviceFinished(device);
       setCurrentDevice(nullptr);
       {
-        std::lock_guard<std::mutex> lock(doneMutex);
+        std::lock_guard<std::mutex> lock(finishedMu);
         ++finished;
       }
-      doneCv.notify_all();
+      finishedCv.notify_all();
     });
   }
 
   // Wait, printing progress on long runs and enforcing the time limit.
   double lastProgress = origin;
   bool timedOut = false;
-  while (true) {
+  while (finished.load() < n) {
     {
-      // Wake when every device is done, or every 20 ms to report progress
-      // and enforce the time limit.
-      std::unique_lock<std::mutex> lock(doneMutex);
-      if (doneCv.wait_for(lock, std::chrono::milliseconds(20),
-                          [&] { return finished.load() == n; }))
-        break;
+      std::unique_lock<std::mutex> lock(finishedMu);
+      finishedCv.wait_for(lock, std::chrono::milliseconds(20),
+                          [&] { return finished.load() == n; });
     }
     double now = nowUs();
     double elapsed = (now - origin) * 1e-6;
@@ -546,6 +643,9 @@ bool mlir::trellis::rt::writeChromeTrace(
   std::fprintf(file,
                "  {\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 0, "
                "\"args\": {\"name\": \"trellis mesh\"}}");
+  // Per device: its own track (compute, collectives, waits), then as many
+  // transfer tracks as it has payloads in flight at once.
+  const size_t kTracksPerDevice = 16;
   for (size_t device = 0; device < events.size(); ++device) {
     int64_t position = mesh.positionOf(device);
     std::string label = "device " + std::to_string(device);
@@ -557,22 +657,58 @@ bool mlir::trellis::rt::writeChromeTrace(
                  std::to_string(coords[a]);
       label += ")";
     }
-    std::fprintf(file,
-                 ",\n  {\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 0, "
-                 "\"tid\": %zu, \"args\": {\"name\": \"%s\"}}",
-                 device, jsonEscape(label).c_str());
-    std::fprintf(file,
-                 ",\n  {\"name\": \"thread_sort_index\", \"ph\": \"M\", "
-                 "\"pid\": 0, \"tid\": %zu, \"args\": {\"sort_index\": %zu}}",
-                 device, device);
-    for (const TraceEvent &event : events[device])
+    auto track = [&](size_t tid, const std::string &name, size_t sortIndex) {
+      std::fprintf(file,
+                   ",\n  {\"name\": \"thread_name\", \"ph\": \"M\", "
+                   "\"pid\": 0, \"tid\": %zu, \"args\": {\"name\": \"%s\"}}",
+                   tid, jsonEscape(name).c_str());
+      std::fprintf(file,
+                   ",\n  {\"name\": \"thread_sort_index\", \"ph\": \"M\", "
+                   "\"pid\": 0, \"tid\": %zu, \"args\": {\"sort_index\": "
+                   "%zu}}",
+                   tid, sortIndex);
+    };
+    auto span = [&](size_t tid, const TraceEvent &event) {
       std::fprintf(file,
                    ",\n  {\"name\": \"%s\", \"cat\": \"%s\", \"ph\": \"X\", "
                    "\"pid\": 0, \"tid\": %zu, \"ts\": %.3f, \"dur\": %.3f, "
                    "\"args\": {\"bytes\": %lld}}",
                    jsonEscape(event.name).c_str(),
-                   jsonEscape(event.category).c_str(), device, event.startUs,
+                   jsonEscape(event.category).c_str(), tid, event.startUs,
                    event.durUs, (long long)event.bytes);
+    };
+    track(device, label, device * kTracksPerDevice);
+    std::vector<const TraceEvent *> transfers;
+    for (const TraceEvent &event : events[device]) {
+      if (event.category == "transfer")
+        transfers.push_back(&event);
+      else
+        span(device, event);
+    }
+    // Transfers go to the first track free at their start.
+    std::stable_sort(transfers.begin(), transfers.end(),
+                     [](const TraceEvent *a, const TraceEvent *b) {
+                       return a->startUs < b->startUs;
+                     });
+    std::vector<double> laneEnd;
+    for (const TraceEvent *event : transfers) {
+      size_t lane = 0;
+      while (lane < laneEnd.size() && laneEnd[lane] > event->startUs)
+        ++lane;
+      if (lane == laneEnd.size()) {
+        if (lane + 1 >= kTracksPerDevice)
+          lane = laneEnd.size() - 1; // overlap on the last track
+        else {
+          laneEnd.push_back(0);
+          track(events.size() * (lane + 1) + device,
+                "device " + std::to_string(device) + " transfers" +
+                    (lane ? " (" + std::to_string(lane + 1) + ")" : ""),
+                device * kTracksPerDevice + 1 + lane);
+        }
+      }
+      laneEnd[lane] = event->startUs + event->durUs;
+      span(events.size() * (lane + 1) + device, *event);
+    }
   }
   std::fprintf(file, "\n]}\n");
   if (std::fclose(file) != 0) {

@@ -13,9 +13,12 @@
 #include "lib/Runtime/MeshMath.h"
 
 #include <atomic>
+#include <condition_variable>
 #include <csetjmp>
 #include <cstdint>
+#include <deque>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -61,13 +64,54 @@ struct SiteInfo {
 /// A span on a device's timeline.
 struct TraceEvent {
   std::string name;
-  std::string category; ///< "compute", "collective" or "transfer"
+  /// "compute", "collective", "wait" (on the device's own track), or
+  /// "transfer": a payload in flight from this device (own tracks, since
+  /// transfers overlap compute and each other).
+  std::string category;
   double startUs = 0;
   double durUs = 0;
   int64_t bytes = 0;
+  int64_t peer = -1; ///< transfers: the receiving device
+};
+
+/// When an asynchronous transfer was handed over and when it is delivered.
+struct TransferTiming {
+  double sendUs = 0;
+  double arriveUs = 0;
+  int64_t targetDevice = -1; ///< -1: this device sends nothing
+  int hops = 0;              ///< links crossed (modelled interconnect)
 };
 
 class Communicator;
+
+/// At most N devices compute at once: a device holds a slot while it runs
+/// compiled code and gives it up while it blocks in a collective. A freed
+/// slot goes to the waiting device that has made the least progress
+/// (completed the fewest collectives; the earliest to ask among equals),
+/// which keeps the devices in step as devices with their own compute would
+/// be. With N = the host's cores, each running device has a core to itself
+/// instead of all of them time-slicing every core (which thrashes caches
+/// and slows every kernel alike).
+class ComputeSlots {
+public:
+  explicit ComputeSlots(int slots) : free_(slots) {}
+  void acquire(int64_t progress);
+  void release();
+
+private:
+  struct Waiter {
+    std::condition_variable cv;
+    int64_t progress = 0;
+    uint64_t ticket = 0;
+    bool granted = false;
+  };
+  std::mutex mu_;
+  int free_;
+  uint64_t nextTicket_ = 0;
+  /// Devices waiting for a slot; a released slot goes straight to one of
+  /// them (no thundering herd).
+  std::vector<Waiter *> waiting_;
+};
 
 /// Per-device state, reachable from runtime calls through a thread-local.
 struct DeviceContext {
@@ -82,7 +126,14 @@ struct DeviceContext {
   double lastMarkUs = 0; ///< end of the last runtime call (compute spans)
   std::vector<TraceEvent> events;
   std::atomic<int64_t> collectives{0}; ///< collectives completed
+  ComputeSlots *slots = nullptr;       ///< null: no limit
+  bool holdsSlot = false;
 };
+
+/// Gives up the device's compute slot while it blocks (no-op without
+/// slots); resume() takes one again, recording the queueing time.
+void suspendCompute(DeviceContext &device);
+void resumeCompute(DeviceContext &device);
 
 /// The device the calling thread runs, or null outside a device.
 DeviceContext *currentDevice();
@@ -105,10 +156,15 @@ public:
   virtual bool execute(DeviceContext &device, const CollectiveDesc &desc,
                        const void *in, void *out) = 0;
   /// Starts an asynchronous ppermute; returns a handle, or -1 on failure.
+  /// The payload is copied before it returns. `timing`, if given, receives
+  /// when the transfer leaves and arrives.
   virtual int64_t startPermute(DeviceContext &device,
-                               const CollectiveDesc &desc, const void *in) = 0;
+                               const CollectiveDesc &desc, const void *in,
+                               TransferTiming *timing = nullptr) = 0;
   virtual bool waitPermute(DeviceContext &device, int64_t handle,
                            void *out) = 0;
+  /// Whether waitPermute(handle) would return without blocking.
+  virtual bool permuteReady(DeviceContext &device, int64_t handle) = 0;
   /// The device's function returned.
   virtual void deviceFinished(DeviceContext &device) = 0;
   /// Records an error and stops every device at its next runtime call.
@@ -117,10 +173,16 @@ public:
   virtual bool hasFailed(std::string *message) = 0;
 };
 
-/// How the in-process interconnect is modelled (issue 7); all zero means
-/// plain shared-memory copies.
+/// How the in-process interconnect is modelled; all zero means plain
+/// shared-memory copies. A simulation (docs/Interconnect.md): every mesh
+/// axis is a ring with one link per direction between neighbours; an
+/// asynchronous transfer occupies each link of its route for
+/// bytes / bandwidth and arrives `latencyUs` per hop later, delivered by a
+/// transfer engine thread (the sending and receiving devices keep
+/// computing); a blocking collective takes the time of a ring algorithm
+/// over its group once every member has arrived.
 struct LinkModel {
-  double latencyUs = 0;
+  double latencyUs = 0;     ///< per hop
   double bandwidthGBps = 0; ///< per link, each direction; 0 = unlimited
   bool enabled() const { return latencyUs > 0 || bandwidthGBps > 0; }
 };
@@ -135,6 +197,9 @@ struct SessionOptions {
   /// name and end the process with status 1, instead of dying silently.
   bool catchSignals = false;
   LinkModel link;
+  /// At most this many devices compute at once (0: no limit); see
+  /// ComputeSlots.
+  int computeSlots = 0;
 };
 
 /// Runs a device entry point on one thread per device of a mesh, collectives

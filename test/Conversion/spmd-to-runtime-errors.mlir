@@ -28,3 +28,12 @@ func.func @f(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> attributes {s
   %s = spmd.psum %x over ["i"] : tensor<4xcomplex<f32>>
   return %s : tensor<4xcomplex<f32>>
 }
+
+// -----
+
+trellis.mesh @mesh = <["i"=4]>
+func.func @f(%f: !spmd.future<tensor<4xf32>>) -> tensor<4xf32> attributes {spmd.mesh = @mesh} {
+  // expected-error @below {{waits for a future that no ppermute_start in a device function produced}}
+  %r = spmd.ppermute_wait %f : !spmd.future<tensor<4xf32>>
+  return %r : tensor<4xf32>
+}

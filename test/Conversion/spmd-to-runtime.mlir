@@ -95,3 +95,35 @@ func.func @local_ops(%b: tensor<8xf32>) -> (index, i32, tensor<2xf32>, tensor<8x
   %q = spmd.ppermute %b over ["j"] pairs [[0, 1], [1, 0]] : tensor<8xf32>
   return %n, %i, %p, %v, %q : index, i32, tensor<2xf32>, tensor<8xf32>, tensor<8xf32>
 }
+
+// -----
+
+trellis.mesh @mesh = <["i"=4]>
+
+// ppermute_start becomes trellis_rt_ppermute_start (the handle is an i64,
+// also when a loop carries it); ppermute_wait waits into a fresh buffer.
+// CHECK: spmd.sites = [{loc = {{.*}}, op = "spmd.ppermute_start", pairs = array<i64: 0, 1, 1, 2, 2, 3, 3, 0>}, {loc = {{.*}}, op = "spmd.ppermute_start", pairs = array<i64: 0, 1, 1, 2, 2, 3, 3, 0>}]
+// CHECK-LABEL: func.func @start_wait
+// CHECK: %[[H0:.*]] = call @trellis_rt_ppermute_start(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (i64, i64, i32, i64, i64) -> i64
+// CHECK: %[[R:.*]] = scf.for {{.*}} iter_args(%[[H:.*]] = %[[H0]]) -> (i64) {
+// CHECK:   %[[BUF:.*]] = memref.alloc() {alignment = 64 : i64} : memref<8xf32>
+// CHECK:   func.call @trellis_rt_ppermute_wait(%[[H]], %{{.*}}) : (i64, i64) -> ()
+// CHECK:   bufferization.to_tensor %[[BUF]] restrict writable
+// CHECK:   %[[NEXT:.*]] = func.call @trellis_rt_ppermute_start
+// CHECK:   scf.yield %[[NEXT]] : i64
+// CHECK: call @trellis_rt_ppermute_wait(%[[R]], %{{.*}}) : (i64, i64) -> ()
+func.func @start_wait(%x: tensor<8xf32>) -> tensor<8xf32> attributes {spmd.mesh = @mesh} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %f0 = spmd.ppermute_start %x over ["i"] pairs [[0, 1], [1, 2], [2, 3], [3, 0]]
+      : tensor<8xf32> -> !spmd.future<tensor<8xf32>>
+  %f = scf.for %i = %c0 to %c3 step %c1 iter_args(%in = %f0) -> (!spmd.future<tensor<8xf32>>) {
+    %v = spmd.ppermute_wait %in : !spmd.future<tensor<8xf32>>
+    %next = spmd.ppermute_start %v over ["i"] pairs [[0, 1], [1, 2], [2, 3], [3, 0]]
+        : tensor<8xf32> -> !spmd.future<tensor<8xf32>>
+    scf.yield %next : !spmd.future<tensor<8xf32>>
+  }
+  %r = spmd.ppermute_wait %f : !spmd.future<tensor<8xf32>>
+  return %r : tensor<8xf32>
+}

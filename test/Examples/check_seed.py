@@ -126,6 +126,18 @@ def collective_matmul_allgather_lhs_non_contracting(d):
     close(c, a.astype(np.float64) @ b.astype(np.float64), rtol=1e-4, atol=1e-3)
 
 
+def collective_matmul_naive_rewritten(d, d_seed):
+    """The naive program rewritten by spmd-collective-matmul (in d) against
+    the seed's hand-written loop (in d_seed): bit-identical results."""
+    collective_matmul_allgather_lhs_non_contracting(d)
+    c, c_seed = load(d, "out0"), load(d_seed, "out0")
+    expect(np.array_equal(load(d, "arg0"), load(d_seed, "arg0")) and
+           np.array_equal(load(d, "arg1"), load(d_seed, "arg1")), "inputs differ")
+    expect(np.array_equal(c, c_seed),
+           "rewritten naive program and the seed's loop differ "
+           f"(max abs difference {np.abs(c - c_seed).max()})")
+
+
 def collective_matmul_allgather_lhs(d):
     a, w, out = load(d, "arg0"), load(d, "arg1"), load(d, "out0")
     close(out, a.astype(np.float64) @ w.astype(np.float64), rtol=1e-4, atol=1e-4)

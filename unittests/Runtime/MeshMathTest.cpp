@@ -24,6 +24,28 @@ TEST(MeshMath, PackedAxesRoundTrip) {
   EXPECT_EQ(packAxes({1, 0}), 2 | (1 << 4));
 }
 
+TEST(MeshMath, RingRoutes) {
+  MeshShape mesh = mesh42();
+  // Along i (size 4): the short way; (0,0) -> (3,0) goes backward.
+  EXPECT_EQ(ringRoute(mesh, 0, 6, 1), (std::vector<LinkHop>{{0, 0, -1}}));
+  EXPECT_EQ(ringRoute(mesh, 0, 2, 1), (std::vector<LinkHop>{{0, 0, 1}}));
+  // Half-way around (2 hops on a ring of 4) follows the tie direction.
+  EXPECT_EQ(ringRoute(mesh, 0, 4, 1),
+            (std::vector<LinkHop>{{0, 0, 1}, {2, 0, 1}}));
+  EXPECT_EQ(ringRoute(mesh, 0, 4, -1),
+            (std::vector<LinkHop>{{0, 0, -1}, {6, 0, -1}}));
+  // Along j (size 2) both neighbours are the same device, over two links.
+  EXPECT_EQ(ringRoute(mesh, 0, 1, 1), (std::vector<LinkHop>{{0, 1, 1}}));
+  EXPECT_EQ(ringRoute(mesh, 0, 1, -1), (std::vector<LinkHop>{{0, 1, -1}}));
+  // Axes in mesh order: (1,0) -> (0,1) is an i hop, then a j hop.
+  EXPECT_EQ(ringRoute(mesh, 2, 1, -1),
+            (std::vector<LinkHop>{{2, 0, -1}, {0, 1, -1}}));
+  EXPECT_TRUE(ringRoute(mesh, 5, 5, 1).empty());
+  // Link indices are distinct per (device, axis, direction).
+  EXPECT_NE(linkIndex(mesh, {0, 1, 1}), linkIndex(mesh, {0, 1, -1}));
+  EXPECT_EQ(linkIndex(mesh, {7, 1, -1}), 8 * 2 * 2 - 1);
+}
+
 TEST(MeshMath, CoordinatesAreRowMajor) {
   MeshShape mesh = mesh42();
   EXPECT_EQ(mesh.numDevices(), 8);

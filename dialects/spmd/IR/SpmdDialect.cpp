@@ -19,6 +19,16 @@ using namespace mlir::spmd;
 #define GET_ATTRDEF_CLASSES
 #include "dialects/spmd/IR/SpmdAttrs.cpp.inc"
 
+#define GET_TYPEDEF_CLASSES
+#include "dialects/spmd/IR/SpmdTypes.cpp.inc"
+
+void SpmdDialect::registerTypes() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "dialects/spmd/IR/SpmdTypes.cpp.inc"
+      >();
+}
+
 void SpmdDialect::registerAttributes() {
   addAttributes<
 #define GET_ATTRDEF_LIST
@@ -29,6 +39,7 @@ void SpmdDialect::registerAttributes() {
 
 void SpmdDialect::initialize() {
   registerAttributes();
+  registerTypes();
   addOperations<
 #define GET_OP_LIST
 #include "dialects/spmd/IR/SpmdOps.cpp.inc"

@@ -14,6 +14,9 @@
 #define GET_ATTRDEF_CLASSES
 #include "dialects/spmd/IR/SpmdAttrs.h.inc"
 
+#define GET_TYPEDEF_CLASSES
+#include "dialects/spmd/IR/SpmdTypes.h.inc"
+
 namespace mlir::spmd {
 
 /// The resource that collectives read and write: communication between

@@ -23,11 +23,14 @@ def Spmd_Dialect : Dialect {
   }];
   let dependentDialects = ["::mlir::trellis::TrellisDialect"];
   let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{
     /// Registers the attributes (defined beside their storage classes).
     void registerAttributes();
+    /// Registers the types.
+    void registerTypes();
 
     /// Attributes of a function outlined from a shard_map body: the mesh and
     /// the axes that are manual in it.
@@ -69,6 +72,23 @@ def Spmd_VaryAttr : AttrDef<Spmd_Dialect, "Vary"> {
       return ::llvm::is_contained(getAxes(), axis);
     }
   }];
+}
+
+//===----------------------------------------------------------------------===//
+// Asynchronous collectives (issue 7)
+//===----------------------------------------------------------------------===//
+
+def Spmd_FutureType : TypeDef<Spmd_Dialect, "Future"> {
+  let mnemonic = "future";
+  let summary = "A value in flight between devices";
+  let description = [{
+    The result of an asynchronous collective that has been started but not
+    waited for: `!spmd.future<tensor<512x2048xf32>>` becomes a
+    `tensor<512x2048xf32>` at its `spmd.ppermute_wait`. Each future is
+    waited for exactly once.
+  }];
+  let parameters = (ins "::mlir::Type":$valueType);
+  let assemblyFormat = "`<` $valueType `>`";
 }
 
 #endif // SPMD_DIALECT_TD

@@ -568,6 +568,7 @@ DEFINE_GROUP_SIZE(PsumScatterOp)
 DEFINE_GROUP_SIZE(PscatterOp)
 DEFINE_GROUP_SIZE(AllToAllOp)
 DEFINE_GROUP_SIZE(PpermuteOp)
+DEFINE_GROUP_SIZE(PpermuteStartOp)
 DEFINE_GROUP_SIZE(AxisIndexOp)
 DEFINE_GROUP_SIZE(AxisSizeOp)
 #undef DEFINE_GROUP_SIZE
@@ -711,35 +712,59 @@ LogicalResult AllToAllOp::verify() {
   return verifyVarianceTypes(*this, getOperand().getType(), getType());
 }
 
-SmallVector<std::pair<int64_t, int64_t>> PpermuteOp::getPairList() {
+static SmallVector<std::pair<int64_t, int64_t>>
+pairList(ArrayRef<int64_t> flat) {
   SmallVector<std::pair<int64_t, int64_t>> list;
-  ArrayRef<int64_t> flat = getPairs();
   for (size_t i = 0; i + 1 < flat.size(); i += 2)
     list.emplace_back(flat[i], flat[i + 1]);
   return list;
+}
+
+SmallVector<std::pair<int64_t, int64_t>> PpermuteOp::getPairList() {
+  return pairList(getPairs());
+}
+
+SmallVector<std::pair<int64_t, int64_t>> PpermuteStartOp::getPairList() {
+  return pairList(getPairs());
+}
+
+/// Checks ppermute pairs: [source, target] pairs in range, each source and
+/// each target used once.
+static LogicalResult verifyPairs(Operation *op, ArrayRef<int64_t> flat,
+                                 int64_t n, ArrayAttr axes) {
+  if (flat.size() % 2 != 0)
+    return op->emitOpError("pairs must be [source, target] pairs");
+  llvm::SmallDenseSet<int64_t> sources, targets;
+  for (auto [source, target] : pairList(flat)) {
+    if (source < 0 || source >= n || target < 0 || target >= n)
+      return op->emitOpError("pair [")
+             << source << ", " << target << "] is out of range for group size "
+             << n << " of mesh axes " << formatAxisSet(toAxes(axes));
+    if (!sources.insert(source).second)
+      return op->emitOpError("device ")
+             << source << " is the source of more than one pair";
+    if (!targets.insert(target).second)
+      return op->emitOpError("device ")
+             << target << " is the target of more than one pair";
+  }
+  return success();
 }
 
 LogicalResult PpermuteOp::verify() {
   if (failed(verifyShapePreserving(*this, getAxes(), getOperand().getType(),
                                    getType())))
     return failure();
-  if (getPairs().size() % 2 != 0)
-    return emitOpError("pairs must be [source, target] pairs");
-  int64_t n = getGroupSize();
-  llvm::SmallDenseSet<int64_t> sources, targets;
-  for (auto [source, target] : getPairList()) {
-    if (source < 0 || source >= n || target < 0 || target >= n)
-      return emitOpError("pair [")
-             << source << ", " << target << "] is out of range for group size "
-             << n << " of mesh axes " << formatAxisSet(toAxes(getAxes()));
-    if (!sources.insert(source).second)
-      return emitOpError("device ")
-             << source << " is the source of more than one pair";
-    if (!targets.insert(target).second)
-      return emitOpError("device ")
-             << target << " is the target of more than one pair";
-  }
-  return success();
+  return verifyPairs(*this, getPairs(), getGroupSize(), getAxes());
+}
+
+LogicalResult PpermuteStartOp::verify() {
+  if (failed(verifyCollectiveAxes(*this, getAxes())))
+    return failure();
+  if (getFuture().getType().getValueType() != getOperand().getType())
+    return emitOpError("future type ")
+           << getFuture().getType() << " does not hold the operand type "
+           << getOperand().getType();
+  return verifyPairs(*this, getPairs(), getGroupSize(), getAxes());
 }
 
 LogicalResult AxisIndexOp::verify() {

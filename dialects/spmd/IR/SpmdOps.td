@@ -250,6 +250,66 @@ def Spmd_PpermuteOp
   }];
 }
 
+def Spmd_PpermuteStartOp
+    : Spmd_CollectiveOp<"ppermute_start", [Spmd_Communicates]> {
+  let summary = "Start an asynchronous ppermute";
+  let description = [{
+    The first half of `spmd.ppermute`: sends the operand along `pairs` and
+    returns at once with a future; `spmd.ppermute_wait` delivers the value
+    this device receives. Compute placed between the two overlaps the
+    transfer. `spmd-async-collectives` splits ppermutes into this pair and
+    schedules them; the runtime copies the operand when the transfer starts,
+    so it may be overwritten afterwards.
+
+    ```mlir
+    %f = spmd.ppermute_start %x over ["i"] pairs [[0, 3], [1, 0], [2, 1], [3, 2]}] # "]" # [{
+           : tensor<512x1024xf32> -> !spmd.future<tensor<512x1024xf32>>
+    ...
+    %y = spmd.ppermute_wait %f : !spmd.future<tensor<512x1024xf32>>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$operand, StrArrayAttr:$axes,
+                       DenseI64ArrayAttr:$pairs);
+  let results = (outs Spmd_FutureType:$future);
+  let assemblyFormat = [{
+    $operand `over` $axes `pairs` custom<Pairs>($pairs) attr-dict `:`
+    type($operand) `->` qualified(type($future))
+  }];
+  let extraClassDeclaration = collectiveDecls # [{
+    /// The (source, target) pairs.
+    ::llvm::SmallVector<std::pair<int64_t, int64_t>> getPairList();
+  }];
+}
+
+def Spmd_PpermuteWaitOp : Spmd_Op<"ppermute_wait", [
+    Spmd_Communicates,
+    TypesMatchWith<"the result is the future's value", "future", "result",
+                   "::llvm::cast<::mlir::spmd::FutureType>($_self).getValueType()">]> {
+  let summary = "Wait for an asynchronous ppermute";
+  let description = [{
+    Blocks until the value this device receives from the transfer started by
+    `spmd.ppermute_start` has arrived and returns it (zeros when no pair
+    targets this device).
+
+    ```mlir
+    %y = spmd.ppermute_wait %f : !spmd.future<tensor<512x1024xf32>>
+    ```
+  }];
+  let arguments = (ins Spmd_FutureType:$future);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $future attr-dict `:` qualified(type($future))
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$future), [{
+      build($_builder, $_state,
+            ::llvm::cast<::mlir::spmd::FutureType>(future.getType())
+                .getValueType(),
+            future);
+    }]>
+  ];
+}
+
 class Spmd_AxisQueryOp<string mnemonic, string what>
     : Spmd_CollectiveOp<mnemonic, [Pure]> {
   let arguments = (ins StrArrayAttr:$axes);

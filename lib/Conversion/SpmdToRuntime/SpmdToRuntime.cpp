@@ -12,6 +12,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace mlir::trellis {
@@ -58,6 +59,22 @@ struct SpmdToRuntimePass
 
   void runOnOperation() override {
     module = getOperation();
+    // Futures are runtime handles: values carried through control flow
+    // (loop iter_args, results) become i64 first; starts and waits below
+    // produce and consume the handles.
+    Type i64 = IntegerType::get(&getContext(), 64);
+    module.walk([&](Operation *op) {
+      for (OpResult result : op->getResults())
+        if (isa<FutureType>(result.getType()) && !isa<PpermuteStartOp>(op))
+          result.setType(i64);
+      if (isa<FunctionOpInterface>(op))
+        return;
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument arg : block.getArguments())
+            if (isa<FutureType>(arg.getType()))
+              arg.setType(i64);
+    });
     if (auto existing =
             module->getAttrOfType<ArrayAttr>(SpmdDialect::kSitesAttrName))
       sites.assign(existing.begin(), existing.end());
@@ -139,10 +156,15 @@ struct SpmdToRuntimePass
     }
     if (auto scatter = dyn_cast<PscatterOp>(op))
       return lowerPscatter(b, *ctx, scatter);
+    if (auto wait = dyn_cast<PpermuteWaitOp>(op))
+      return lowerWait(b, wait);
 
     // The rest move data through the runtime.
     auto operandType = cast<RankedTensorType>(op->getOperand(0).getType());
-    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    Type resultValueType = op->getResult(0).getType();
+    if (auto future = dyn_cast<FutureType>(resultValueType))
+      resultValueType = future.getValueType();
+    auto resultType = cast<RankedTensorType>(resultValueType);
     if (!operandType.hasStaticShape() || !resultType.hasStaticShape())
       return op->emitOpError("has a dynamic shape; the executor lowers "
                              "static shapes only");
@@ -157,6 +179,16 @@ struct SpmdToRuntimePass
     int64_t n =
         ctx->getGroupSize(llvm::to_vector(axesAttr.getAsRange<StringAttr>()));
     ArrayRef<int64_t> shape = operandType.getShape();
+
+    if (auto start = dyn_cast<PpermuteStartOp>(op)) {
+      int64_t site = addSite(op, start.getPairs());
+      Value in = readBuffer(b, loc, start.getOperand());
+      Value handle =
+          startPermute(b, loc, site, axes, *dtype, in, product(shape));
+      start.getResult().replaceAllUsesWith(handle);
+      start.erase();
+      return success();
+    }
 
     auto resultMemref =
         MemRefType::get(resultType.getShape(), resultType.getElementType());
@@ -238,15 +270,8 @@ struct SpmdToRuntimePass
                                    trellis::i64Const(b, loc, axes),
                                    trellis::i32Const(b, loc, *dtype)};
       if (async) {
-        SmallVector<Value> startArgs = common;
-        startArgs.push_back(in);
-        startArgs.push_back(trellis::i64Const(b, loc, product(shape)));
-        SmallVector<Type> types =
-            llvm::map_to_vector(startArgs, [](Value v) { return v.getType(); });
-        func::FuncOp start = trellis::getOrDeclareRuntimeFunc(
-            module, "trellis_rt_ppermute_start", types, {b.getI64Type()});
         Value handle =
-            func::CallOp::create(b, loc, start, startArgs).getResult(0);
+            startPermute(b, loc, site, axes, *dtype, in, product(shape));
         call("trellis_rt_ppermute_wait", {handle, out});
       } else {
         common.push_back(in);
@@ -262,6 +287,46 @@ struct SpmdToRuntimePass
         b, loc, resultType, outBuffer, /*restrict=*/true, /*writable=*/true);
     op->getResult(0).replaceAllUsesWith(result);
     op->erase();
+    return success();
+  }
+
+  /// Calls trellis_rt_ppermute_start; returns the handle.
+  Value startPermute(OpBuilder &b, Location loc, int64_t site, int64_t axes,
+                     int32_t dtype, Value in, int64_t count) {
+    SmallVector<Value> args = {
+        trellis::i64Const(b, loc, site), trellis::i64Const(b, loc, axes),
+        trellis::i32Const(b, loc, dtype), in, trellis::i64Const(b, loc, count)};
+    SmallVector<Type> types =
+        llvm::map_to_vector(args, [](Value v) { return v.getType(); });
+    func::FuncOp start = trellis::getOrDeclareRuntimeFunc(
+        module, "trellis_rt_ppermute_start", types, {b.getI64Type()});
+    return func::CallOp::create(b, loc, start, args).getResult(0);
+  }
+
+  /// The handle (an i64 by now: see runOnOperation) is waited for into a
+  /// fresh buffer.
+  LogicalResult lowerWait(OpBuilder &b, PpermuteWaitOp wait) {
+    Location loc = wait.getLoc();
+    auto type = cast<RankedTensorType>(wait.getType());
+    if (!type.hasStaticShape())
+      return wait.emitOpError("has a dynamic shape; the executor lowers "
+                              "static shapes only");
+    Value handle = wait.getFuture();
+    if (!handle.getType().isInteger(64))
+      return wait.emitOpError("waits for a future that no ppermute_start in "
+                              "a device function produced");
+    auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
+    Value outBuffer =
+        memref::AllocOp::create(b, loc, memrefType, b.getI64IntegerAttr(64));
+    Value out = trellis::bufferAddress(b, loc, outBuffer);
+    func::FuncOp callee =
+        trellis::getOrDeclareRuntimeFunc(module, "trellis_rt_ppermute_wait",
+                                         {b.getI64Type(), b.getI64Type()}, {});
+    func::CallOp::create(b, loc, callee, ValueRange{handle, out});
+    Value result = bufferization::ToTensorOp::create(
+        b, loc, type, outBuffer, /*restrict=*/true, /*writable=*/true);
+    wait.getResult().replaceAllUsesWith(result);
+    wait.erase();
     return success();
   }
 
