@@ -63,14 +63,27 @@ int64_t bytesSent(Operation *op, bool &isCollective) {
     return ring(bytesOf(o.getOperand().getType()), o.getGroupSize(), 1, 1);
   if (auto o = dyn_cast<AllToAllOp>(op))
     return ring(bytesOf(o.getOperand().getType()), o.getGroupSize(), 1, 1);
-  if (auto o = dyn_cast<PpermuteOp>(op)) {
+  auto permuted = [](auto o) -> int64_t {
     bool moves = llvm::any_of(o.getPairList(), [](auto pair) {
       return pair.first != pair.second;
     });
     return moves ? bytesOf(o.getOperand().getType()) : 0;
-  }
+  };
+  if (auto o = dyn_cast<PpermuteOp>(op))
+    return permuted(o);
+  // An asynchronous ppermute sends at its start; the wait moves nothing.
+  if (auto o = dyn_cast<PpermuteStartOp>(op))
+    return permuted(o);
   isCollective = false;
   return 0;
+}
+
+/// JAX notation for tensors; futures of asynchronous collectives show
+/// the value they deliver.
+std::string typeText(Type type) {
+  if (auto future = dyn_cast<FutureType>(type))
+    return "future<" + trellis::formatJaxType(future.getValueType()) + ">";
+  return trellis::formatJaxType(type);
 }
 
 /// A loop bound known before running: a constant or an axis size.
@@ -181,8 +194,8 @@ struct CommReportPass
       ++count;
       os << "//   " << op->getLoc() << " " << op->getName() << " over "
          << axesText(op) << ": "
-         << trellis::formatJaxType(op->getOperand(0).getType()) << " -> "
-         << trellis::formatJaxType(op->getResult(0).getType()) << ", ";
+         << typeText(op->getOperand(0).getType()) << " -> "
+         << typeText(op->getResult(0).getType()) << ", ";
       if (bytes < 0) {
         os << "? B";
         unknown = true;

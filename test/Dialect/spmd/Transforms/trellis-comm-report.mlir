@@ -21,6 +21,9 @@ trellis.mesh @m = <["x"=2, "y"=4]>
 // CHECK-NEXT: // comm @loop_unknown
 // CHECK-NEXT: spmd.psum over ["x"]: float32[4] -> float32[4], 16 B per iteration of a loop of unknown trip count
 // CHECK-NEXT: total: 1 collective, 16 B per device (loops of unknown trip count counted once)
+// CHECK-NEXT: // comm @async
+// CHECK-NEXT: spmd.ppermute_start over ["x"]: float32[8] -> future<float32[8]>, 32 B x 2
+// CHECK-NEXT: total: 1 collective, 64 B per device
 // CHECK-NOT: @not_per_device
 // IR: spmd.shard_map
 func.func @f(%a: tensor<64x16xf32>) -> tensor<64x16xf32> {
@@ -54,6 +57,20 @@ func.func @loop_unknown(%b: tensor<4xf32>, %n: index) -> tensor<4xf32>
     scf.yield %p : tensor<4xf32>
   }
   return %l : tensor<4xf32>
+}
+
+// An asynchronous ppermute counts at its start; the wait sends nothing.
+func.func @async(%b: tensor<8xf32>) -> tensor<8xf32>
+    attributes {spmd.mesh = @m, spmd.manual_axes = ["x", "y"]} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %l = scf.for %i = %c0 to %c2 step %c1 iter_args(%x = %b) -> (tensor<8xf32>) {
+    %f = spmd.ppermute_start %x over ["x"] pairs [[0, 1], [1, 0]] : tensor<8xf32> -> !spmd.future<tensor<8xf32>>
+    %p = spmd.ppermute_wait %f : !spmd.future<tensor<8xf32>>
+    scf.yield %p : tensor<8xf32>
+  }
+  return %l : tensor<8xf32>
 }
 
 func.func @not_per_device(%a: tensor<8xf32>) -> tensor<8xf32> {
