@@ -27,3 +27,10 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 if config.trellis_has_mpi:
     config.available_features.add("mpi")
+    # As root (CI), OpenMPI refuses to start without these; more ranks than
+    # cores need --oversubscribe. Shared memory between ranks is used as on
+    # one host.
+    config.environment["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
+    config.environment["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
+    config.substitutions.append(
+        ("%mpirun", config.mpiexec + " --oversubscribe --bind-to none"))

@@ -635,6 +635,83 @@ bool Executor::run(const std::vector<HostArray> &inputs,
   return true;
 }
 
+std::vector<Executor::LocalBlock>
+Executor::localInputs(int64_t position) const {
+  std::vector<LocalBlock> blocks;
+  for (const Operand &o : operands_) {
+    LocalBlock b;
+    b.index = o.funcArg;
+    b.shape = o.local;
+    b.offset = rt::blockOffset(mesh_, position, o.local, o.spec);
+    b.dtype = o.dtype;
+    blocks.push_back(std::move(b));
+  }
+  return blocks;
+}
+
+std::vector<Executor::LocalBlock>
+Executor::localOutputs(int64_t position) const {
+  std::vector<LocalBlock> blocks;
+  for (const Result &r : results_) {
+    LocalBlock b;
+    b.index = r.deviceResult;
+    b.shape = r.local;
+    b.offset = rt::blockOffset(mesh_, position, r.local, r.spec);
+    b.dtype = r.dtype;
+    b.owned = rt::ownsOutputBlock(mesh_, position, r.spec);
+    blocks.push_back(std::move(b));
+  }
+  return blocks;
+}
+
+std::vector<Executor::LocalBlock> Executor::deviceResults() const {
+  std::vector<LocalBlock> blocks;
+  for (size_t r = 0; r < deviceResultShapes_.size(); ++r) {
+    LocalBlock b;
+    b.index = static_cast<int>(r);
+    b.shape = deviceResultShapes_[r];
+    b.offset.assign(b.shape.size(), 0);
+    b.dtype = deviceResultTypes_[r];
+    blocks.push_back(std::move(b));
+  }
+  return blocks;
+}
+
+void Executor::runOnly(int64_t position, rt::Communicator *comm) {
+  session_->runOnly(position, comm);
+}
+
+bool Executor::runLocal(int64_t position, std::vector<HostArray> &blocks,
+                        std::vector<HostArray> &results, std::string &error) {
+  const int64_t devices = mesh_.numDevices();
+  const size_t numOperands = operands_.size();
+  if (blocks.size() != numOperands) {
+    error = "internal error: " + std::to_string(blocks.size()) +
+            " input blocks for " + std::to_string(numOperands) + " arguments";
+    return false;
+  }
+  results.resize(deviceResultShapes_.size());
+  for (size_t r = 0; r < results.size(); ++r)
+    if (results[r].shape != deviceResultShapes_[r] ||
+        results[r].dtype != deviceResultTypes_[r])
+      results[r].allocate(deviceResultTypes_[r], deviceResultShapes_[r]);
+  std::vector<std::vector<int64_t>> descriptors;
+  for (size_t k = 0; k < numOperands; ++k)
+    descriptors.push_back(
+        descriptorFor(blocks[k].data.data(), operands_[k].local));
+  for (size_t r = 0; r < results.size(); ++r)
+    descriptors.push_back(
+        descriptorFor(results[r].data.data(), deviceResultShapes_[r]));
+  std::vector<void *> descPtrs, packed;
+  for (auto &d : descriptors)
+    descPtrs.push_back(d.data());
+  for (auto &p : descPtrs)
+    packed.push_back(&p);
+  std::vector<void **> args(devices, nullptr);
+  args[position] = packed.data();
+  return session_->run(entryFn_, args, error);
+}
+
 std::vector<std::vector<rt::TraceEvent>> Executor::traces() const {
   return session_ ? session_->traces()
                   : std::vector<std::vector<rt::TraceEvent>>();

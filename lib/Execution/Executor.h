@@ -77,6 +77,34 @@ public:
   bool run(const std::vector<HostArray> &inputs,
            std::vector<HostArray> &outputs, std::string &error);
 
+  /// Multi-process execution (one device per process).
+  struct LocalBlock {
+    int index = -1; ///< function input, or device-function result
+    std::vector<int64_t> offset, shape;
+    int32_t dtype = 0;
+    /// Outputs: whether this block is the one assembled into the global
+    /// output (replicated blocks have one owner).
+    bool owned = true;
+  };
+  /// The block of every device-function argument on the device at
+  /// `position` (`index`: the function input it comes from).
+  std::vector<LocalBlock> localInputs(int64_t position) const;
+  /// Per function result, its block on the device at `position`
+  /// (`index`: the device-function result that holds it).
+  std::vector<LocalBlock> localOutputs(int64_t position) const;
+  /// Shapes and dtypes of the device function's results.
+  std::vector<LocalBlock> deviceResults() const;
+  /// From now on, runLocal runs only the device at `position` through
+  /// `comm`.
+  void runOnly(int64_t position, ::mlir::trellis::rt::Communicator *comm);
+  /// Runs the device at `position` once: `blocks` in localInputs' order,
+  /// `results` per device result (allocated here).
+  bool runLocal(int64_t position, std::vector<HostArray> &blocks,
+                std::vector<HostArray> &results, std::string &error);
+  const std::vector<::mlir::trellis::rt::SiteInfo> &sites() const {
+    return sites_;
+  }
+
   /// Events of the last run, per device id (with options.session.trace).
   std::vector<std::vector<::mlir::trellis::rt::TraceEvent>> traces() const;
 

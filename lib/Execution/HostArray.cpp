@@ -10,7 +10,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <random>
 #include <sstream>
 
 using namespace mlir::trellis::exec;
@@ -247,9 +246,20 @@ std::string mlir::trellis::exec::numpyName(int32_t dtype) {
 // .npy
 //===----------------------------------------------------------------------===//
 
-bool mlir::trellis::exec::readNpy(const std::string &path, HostArray &array,
-                                  std::string &error) {
-  std::ifstream in(path, std::ios::binary);
+/// numpy's text of a shape: (2, 3), (4,), ().
+static std::string formatShape(const std::vector<int64_t> &shape) {
+  std::string text = "(";
+  for (size_t i = 0; i < shape.size(); ++i)
+    text += std::to_string(shape[i]) +
+            (shape.size() == 1 ? "," : (i + 1 < shape.size() ? ", " : ""));
+  return text + ")";
+}
+
+/// Reads a .npy header from `in` (positioned at the start of the file),
+/// leaving `in` at the first data byte.
+static bool readNpyHeader(std::ifstream &in, const std::string &path,
+                          int32_t &dtypeOut, std::vector<int64_t> &shape,
+                          std::string &error) {
   if (!in) {
     error = "cannot open '" + path + "': " + std::strerror(errno);
     return false;
@@ -339,7 +349,8 @@ bool mlir::trellis::exec::readNpy(const std::string &path, HostArray &array,
             "' (supported: float32/64/16, int8/16/32/64, bool, little endian)";
     return false;
   }
-  std::vector<int64_t> shape;
+  dtypeOut = dtype;
+  shape.clear();
   std::string dims = shapeText.substr(1, shapeText.size() - 2);
   std::stringstream ss(dims);
   std::string item;
@@ -355,12 +366,80 @@ bool mlir::trellis::exec::readNpy(const std::string &path, HostArray &array,
     }
     shape.push_back(v);
   }
+  return true;
+}
+
+bool mlir::trellis::exec::readNpy(const std::string &path, HostArray &array,
+                                  std::string &error) {
+  std::ifstream in(path, std::ios::binary);
+  int32_t dtype;
+  std::vector<int64_t> shape;
+  if (!readNpyHeader(in, path, dtype, shape, error))
+    return false;
+  std::string shapeText = formatShape(shape);
   array.allocate(dtype, shape);
   if (!in.read(array.data.data(), array.data.size()) ||
       in.gcount() != static_cast<std::streamsize>(array.data.size())) {
     error = "'" + path + "': expected " + std::to_string(array.data.size()) +
             " bytes of data for shape " + shapeText + ", the file is shorter";
     return false;
+  }
+  return true;
+}
+
+bool mlir::trellis::exec::readNpyBlock(const std::string &path,
+                                       const NpyBlock &want, HostArray &block,
+                                       std::string &error) {
+  std::ifstream in(path, std::ios::binary);
+  int32_t dtype;
+  std::vector<int64_t> shape;
+  if (!readNpyHeader(in, path, dtype, shape, error))
+    return false;
+  if (dtype != want.dtype || shape != want.globalShape) {
+    error = "'" + path + "' holds " + numpyName(dtype) + formatShape(shape) +
+            " but " + want.what + " is " + numpyName(want.dtype) +
+            formatShape(want.globalShape);
+    return false;
+  }
+  const std::streamoff dataStart = in.tellg();
+  block.allocate(dtype, want.blockShape);
+  const int64_t elem = block.elementBytes();
+  int64_t total = elem;
+  for (int64_t d : shape)
+    total *= d;
+  in.seekg(0, std::ios::end);
+  if (static_cast<int64_t>(in.tellg() - dataStart) < total) {
+    error = "'" + path + "': expected " + std::to_string(total) +
+            " bytes of data for shape " + formatShape(shape) +
+            ", the file is shorter";
+    return false;
+  }
+  // Read one contiguous run per index of the block's leading dimensions.
+  const size_t rank = shape.size();
+  if (rank == 0) {
+    in.seekg(dataStart);
+    in.read(block.data.data(), elem);
+    return static_cast<bool>(in);
+  }
+  const int64_t run = want.blockShape[rank - 1] * elem;
+  std::vector<int64_t> index(rank, 0);
+  int64_t runs = 1;
+  for (size_t d = 0; d + 1 < rank; ++d)
+    runs *= want.blockShape[d];
+  for (int64_t r = 0; r < runs; ++r) {
+    int64_t flat = 0;
+    for (size_t d = 0; d < rank; ++d)
+      flat = flat * shape[d] + want.offset[d] + index[d];
+    in.seekg(dataStart + flat * elem);
+    if (!in.read(block.data.data() + r * run, run)) {
+      error = "'" + path + "': read failed";
+      return false;
+    }
+    for (size_t d = rank - 1; d-- > 0;) {
+      if (++index[d] < want.blockShape[d])
+        break;
+      index[d] = 0;
+    }
   }
   return true;
 }
@@ -624,23 +703,73 @@ std::string mlir::trellis::exec::formatArray(const HostArray &array) {
 // Generated inputs and comparison
 //===----------------------------------------------------------------------===//
 
+/// Calls fn(i, g) for every element i of a block of `block` at `offset` in
+/// a row-major array of `global`, g being the element's global index.
+template <typename Fn>
+static void forEachGlobalIndex(const std::vector<int64_t> &global,
+                               const std::vector<int64_t> &offset,
+                               const std::vector<int64_t> &block, Fn fn) {
+  const size_t rank = global.size();
+  int64_t count = 1;
+  for (int64_t d : block)
+    count *= d;
+  std::vector<int64_t> index(rank, 0);
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t g = 0;
+    for (size_t d = 0; d < rank; ++d)
+      g = g * global[d] + offset[d] + index[d];
+    fn(i, g);
+    for (size_t d = rank; d-- > 0;) {
+      if (++index[d] < block[d])
+        break;
+      index[d] = 0;
+    }
+  }
+}
+
+/// A counter-based generator (splitmix64 of seed and index): element g of
+/// an input has the same value whichever process generates which block.
+static uint64_t mix(uint64_t seed, uint64_t index) {
+  uint64_t z = seed * 0x9e3779b97f4a7c15ull + index + 0x632be59bd9b4e019ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  z = z ^ (z >> 31);
+  z += 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+static double randomValue(const HostArray &array, uint64_t seed,
+                          int64_t index) {
+  uint64_t bits = mix(seed, static_cast<uint64_t>(index));
+  if (array.isFloat()) // uniform in [-1, 1) with 53 random bits
+    return static_cast<double>(bits >> 11) * 0x1.0p-52 - 1.0;
+  int64_t value = static_cast<int64_t>(bits % 17) - 8; // [-8, 8]
+  if (array.dtype == TRELLIS_RT_I1)
+    return value > 0;
+  return static_cast<double>(value);
+}
+
 void mlir::trellis::exec::fillIota(HostArray &array) {
   for (int64_t i = 0, n = array.numElements(); i < n; ++i)
     array.set(i, static_cast<double>(i));
 }
 
 void mlir::trellis::exec::fillRandom(HostArray &array, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> real(-1.0, 1.0);
-  std::uniform_int_distribution<int> integer(-8, 8);
-  for (int64_t i = 0, n = array.numElements(); i < n; ++i) {
-    if (array.isFloat())
-      array.set(i, real(rng));
-    else if (array.dtype == TRELLIS_RT_I1)
-      array.set(i, integer(rng) > 0);
-    else
-      array.set(i, integer(rng));
-  }
+  for (int64_t i = 0, n = array.numElements(); i < n; ++i)
+    array.set(i, randomValue(array, seed, i));
+}
+
+void mlir::trellis::exec::fillBlock(HostArray &block,
+                                    const std::vector<int64_t> &globalShape,
+                                    const std::vector<int64_t> &offset,
+                                    bool random, uint64_t seed) {
+  forEachGlobalIndex(globalShape, offset, block.shape,
+                     [&](int64_t i, int64_t g) {
+                       block.set(i, random ? randomValue(block, seed, g)
+                                           : static_cast<double>(g));
+                     });
 }
 
 Comparison mlir::trellis::exec::compareArrays(const HostArray &expected,

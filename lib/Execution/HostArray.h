@@ -35,6 +35,17 @@ std::string numpyName(int32_t dtype);
 
 /// Reads a `.npy` file (format 1.x/2.x/3.x, C order, little endian).
 bool readNpy(const std::string &path, HostArray &array, std::string &error);
+
+/// A block of a global array: what one device (one MPI rank) reads.
+struct NpyBlock {
+  std::string what; ///< for errors, e.g. "argument x"
+  int32_t dtype = 0;
+  std::vector<int64_t> globalShape, offset, blockShape;
+};
+/// Reads only `want`'s block of a `.npy` file (one seek and read per
+/// contiguous run), after checking the file's dtype and shape.
+bool readNpyBlock(const std::string &path, const NpyBlock &want,
+                  HostArray &block, std::string &error);
 bool writeNpy(const std::string &path, const HostArray &array,
               std::string &error);
 
@@ -45,7 +56,15 @@ std::string formatArray(const HostArray &array);
 void fillIota(HostArray &array);
 /// Fills `array` with deterministic pseudo-random values: uniform in
 /// [-1, 1) for floats, integers in [-8, 8].
+/// Values depend only on the seed and the element's row-major index
+/// (counter-based), so blocks can be generated independently.
 void fillRandom(HostArray &array, uint64_t seed);
+/// Fills `block` (allocated with its block shape) with the values fillIota
+/// (random = false) or fillRandom would give the elements at `offset` of
+/// an array of `globalShape`.
+void fillBlock(HostArray &block, const std::vector<int64_t> &globalShape,
+               const std::vector<int64_t> &offset, bool random,
+               uint64_t seed);
 
 struct Comparison {
   bool equal = true;

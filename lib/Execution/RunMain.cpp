@@ -2,6 +2,9 @@
 
 #include "lib/Execution/RunMain.h"
 #include "lib/Execution/Executor.h"
+#ifdef TRELLIS_HAVE_MPI
+#include "lib/Execution/MpiRun.h"
+#endif
 #include "lib/Pipelines/Registration.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -123,6 +126,17 @@ cl::opt<bool>
                     cl::cat(category));
 cl::opt<bool> quiet("quiet", cl::desc("No progress lines or summaries"),
                     cl::cat(category));
+cl::opt<std::string> backend(
+    "backend",
+    cl::desc("threads: every device a thread of this process (default); "
+             "mpi: one device per MPI rank, under mpirun -np <devices>"),
+    cl::init("threads"), cl::cat(category));
+cl::opt<bool> mpiCheck(
+    "mpi-check",
+    cl::desc("With --backend=mpi, check before each collective that every "
+             "rank of the group reached the same op (default; =false "
+             "saves a small all-reduce per collective)"),
+    cl::init(true), cl::cat(category));
 
 std::string shapeText(const std::vector<int64_t> &shape) {
   std::string text = "[";
@@ -156,6 +170,37 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
       "trellis-run: compile a Trellis program and run it on a simulated mesh "
       "of devices (one thread each)\n");
 
+  // With --backend=mpi every rank runs this driver: errors that all ranks
+  // detect alike are printed by rank 0 only.
+  const bool mpi = backend == "mpi";
+  int mpiRank = 0;
+  if (backend != "threads" && !mpi)
+    return fail("--backend must be 'threads' or 'mpi', got '" + backend + "'");
+#ifdef TRELLIS_HAVE_MPI
+  int mpiSize = 1;
+  if (mpi) {
+    std::string error;
+    if (!mpiInit(&argc, &argv, mpiRank, mpiSize, error))
+      return fail(error);
+  }
+#else
+  if (mpi)
+    return fail("this trellis-run was built without MPI (install "
+                "libopenmpi-dev and reconfigure)");
+#endif
+  auto finish = [&](int status) {
+#ifdef TRELLIS_HAVE_MPI
+    if (mpi)
+      mpiFinalize();
+#endif
+    return status;
+  };
+  auto failAll = [&](const std::string &message) {
+    if (mpiRank == 0)
+      fail(message);
+    return finish(1);
+  };
+
 #if defined(__GLIBC__)
   // Keep freed device buffers in the process: by default glibc returns
   // every large buffer to the kernel when it is freed, so each run (and
@@ -175,20 +220,33 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
   std::string errorMessage;
   auto file = openInputFile(inputFile, &errorMessage);
   if (!file)
-    return fail(errorMessage);
+    return failAll(errorMessage);
   auto sourceMgr = std::make_shared<llvm::SourceMgr>();
   sourceMgr->AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  SourceMgrDiagnosticHandler diagnostics(*sourceMgr, &context);
+  SourceMgrDiagnosticHandler diagnostics(
+      *sourceMgr, &context, mpiRank == 0 ? llvm::errs() : llvm::nulls());
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
-    return 1;
+    return finish(1);
 
   if (computeSlots < 0)
-    return fail("--compute-slots must be 0 (no limit) or more, got " +
-                std::to_string(computeSlots));
+    return failAll("--compute-slots must be 0 (no limit) or more, got " +
+                   std::to_string(computeSlots));
   if (latencyUs < 0 || bandwidthGBps < 0)
-    return fail("--link-latency-us and --link-bandwidth-gbps must not be "
-                "negative");
+    return failAll("--link-latency-us and --link-bandwidth-gbps must not be "
+                   "negative");
+  if (mpi) {
+    const char *unsupported =
+        saveInputs             ? "--save-inputs"
+        : reference            ? "--reference"
+        : !traceFile.empty()   ? "--trace"
+        : latencyUs > 0 || bandwidthGBps > 0 ? "a modelled interconnect"
+        : computeSlots > 0     ? "--compute-slots"
+                               : nullptr;
+    if (unsupported)
+      return failAll(std::string(unsupported) +
+                     " is not supported with --backend=mpi");
+  }
 
   ExecutorOptions options;
   options.entry = entryName;
@@ -199,7 +257,7 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
   options.dumpPartitioned = dumpPartitioned;
   options.session.timeoutSeconds = timeoutSeconds;
   options.session.trace = !traceFile.empty();
-  options.session.progress = !quiet;
+  options.session.progress = !quiet && mpiRank == 0;
   options.session.catchSignals = true;
   options.session.link.latencyUs = latencyUs;
   options.session.link.bandwidthGBps = bandwidthGBps;
@@ -208,11 +266,40 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
   std::unique_ptr<Executor> exec =
       Executor::create(*module, options, errorMessage);
   if (!exec)
-    return fail(errorMessage);
+    return failAll(errorMessage);
+
+  std::vector<HostArray> outputs;
+  std::vector<double> times;
+#ifdef TRELLIS_HAVE_MPI
+  if (mpi) {
+    MpiRunConfig config;
+    config.inputFiles.assign(exec->inputs().size(), "");
+    for (const std::string &spec : inputArrays) {
+      size_t eq = spec.find('=');
+      if (eq == std::string::npos)
+        return failAll("--input expects NAME=FILE.npy, got '" + spec + "'");
+      int index = findInput(*exec, spec.substr(0, eq));
+      if (index < 0)
+        return failAll("--input " + spec + ": @" + exec->entryName() +
+                       " has no argument named '" + spec.substr(0, eq) + "'");
+      config.inputFiles[index] = spec.substr(eq + 1);
+    }
+    config.random = randomSeed >= 0;
+    config.seed = static_cast<uint64_t>(std::max<int64_t>(randomSeed, 0));
+    config.warmup = warmup;
+    config.repeat = repeat;
+    config.checkCollectives = mpiCheck;
+    if (int status = runOnMpi(*exec, config, outputs, times))
+      return finish(status);
+    if (mpiRank != 0)
+      return finish(0);
+  }
+#endif
 
   // Inputs: files first, the rest generated.
   std::vector<HostArray> inputs(exec->inputs().size());
   std::vector<bool> given(inputs.size(), false);
+  if (!mpi) {
   for (const std::string &spec : inputArrays) {
     size_t eq = spec.find('=');
     if (eq == std::string::npos)
@@ -244,11 +331,9 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
       fillIota(inputs[i]);
   }
 
-  std::vector<HostArray> outputs;
   for (int i = 0; i < warmup; ++i)
     if (!exec->run(inputs, outputs, errorMessage))
       return fail(errorMessage);
-  std::vector<double> times;
   for (int i = 0; i < std::max(1, static_cast<int>(repeat)); ++i) {
     auto start = std::chrono::steady_clock::now();
     if (!exec->run(inputs, outputs, errorMessage))
@@ -257,27 +342,28 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
                         std::chrono::steady_clock::now() - start)
                         .count());
   }
+  } // !mpi
 
   if (!outputDir.empty())
     if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
-      return fail("cannot create '" + outputDir + "': " + ec.message());
+      return finish(fail("cannot create '" + outputDir + "': " + ec.message()));
   if (!traceFile.empty() && !rt::writeChromeTrace(traceFile, exec->mesh(),
                                                   exec->traces(), errorMessage))
-    return fail(errorMessage);
+    return finish(fail(errorMessage));
 
   if (!outputDir.empty() && saveInputs)
     for (size_t i = 0; i < inputs.size(); ++i) {
       llvm::SmallString<256> path(outputDir);
       llvm::sys::path::append(path, "arg" + std::to_string(i) + ".npy");
       if (!writeNpy(path.str().str(), inputs[i], errorMessage))
-        return fail(errorMessage);
+        return finish(fail(errorMessage));
     }
   if (!outputDir.empty()) {
     for (size_t j = 0; j < outputs.size(); ++j) {
       llvm::SmallString<256> path(outputDir);
       llvm::sys::path::append(path, "out" + std::to_string(j) + ".npy");
       if (!writeNpy(path.str().str(), outputs[j], errorMessage))
-        return fail(errorMessage);
+        return finish(fail(errorMessage));
     }
   }
   if (printResults || outputDir.empty()) {
@@ -295,10 +381,10 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
     std::unique_ptr<Executor> ref =
         Executor::create(*module, refOptions, errorMessage);
     if (!ref)
-      return fail("reference: " + errorMessage);
+      return finish(fail("reference: " + errorMessage));
     std::vector<HostArray> expected;
     if (!ref->run(inputs, expected, errorMessage))
-      return fail("reference: " + errorMessage);
+      return finish(fail("reference: " + errorMessage));
     bool allMatch = true;
     for (size_t j = 0; j < outputs.size(); ++j) {
       double scale = 1.0;
@@ -315,7 +401,7 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
                    << c.describe(expected[j], outputs[j]) << "\n";
     }
     if (!allMatch)
-      return 1;
+      return finish(1);
   }
   if (repeat > 1 && !quiet) {
     std::vector<double> sorted = times;
@@ -326,5 +412,5 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
         static_cast<long long>(exec->mesh().numDevices()),
         sorted[sorted.size() / 2], sorted.front());
   }
-  return 0;
+  return finish(0);
 }

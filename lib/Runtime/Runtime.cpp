@@ -492,8 +492,18 @@ bool Session::run(Entry entry, const std::vector<void **> &args,
   }
   if (options_.catchSignals)
     installCrashHandlers();
-  std::unique_ptr<Communicator> comm =
-      createInProcessCommunicator(mesh_, sites_, options_.link);
+  std::unique_ptr<Communicator> ownComm;
+  Communicator *comm = options_.communicator;
+  if (!comm) {
+    ownComm = createInProcessCommunicator(mesh_, sites_, options_.link);
+    comm = ownComm.get();
+  }
+  // The devices this process runs.
+  std::vector<int64_t> local;
+  for (int64_t p = 0; p < n; ++p)
+    if (options_.onlyPosition < 0 || options_.onlyPosition == p)
+      local.push_back(p);
+  const int64_t numLocal = static_cast<int64_t>(local.size());
   std::unique_ptr<ComputeSlots> slots;
   if (options_.computeSlots > 0)
     slots = std::make_unique<ComputeSlots>(options_.computeSlots);
@@ -503,7 +513,7 @@ bool Session::run(Entry entry, const std::vector<void **> &args,
     auto device = std::make_unique<DeviceContext>();
     device->position = p;
     device->deviceId = mesh_.deviceAt(p);
-    device->comm = comm.get();
+    device->comm = comm;
     device->mesh = &mesh_;
     device->sites = &sites_;
     device->tracing = options_.trace;
@@ -518,8 +528,8 @@ bool Session::run(Entry entry, const std::vector<void **> &args,
   std::mutex finishedMu;
   std::condition_variable finishedCv;
   std::vector<std::thread> threads;
-  threads.reserve(n);
-  for (int64_t p = 0; p < n; ++p) {
+  threads.reserve(numLocal);
+  for (int64_t p : local) {
     threads.emplace_back([&, p] {
       DeviceContext &device = *devices_[p];
       setCurrentDevice(&device);
@@ -543,11 +553,11 @@ bool Session::run(Entry entry, const std::vector<void **> &args,
   // Wait, printing progress on long runs and enforcing the time limit.
   double lastProgress = origin;
   bool timedOut = false;
-  while (finished.load() < n) {
+  while (finished.load() < numLocal) {
     {
       std::unique_lock<std::mutex> lock(finishedMu);
       finishedCv.wait_for(lock, std::chrono::milliseconds(20),
-                          [&] { return finished.load() == n; });
+                          [&] { return finished.load() == numLocal; });
     }
     double now = nowUs();
     double elapsed = (now - origin) * 1e-6;
@@ -556,8 +566,8 @@ bool Session::run(Entry entry, const std::vector<void **> &args,
       std::fprintf(stderr,
                    "[trellis] running on %lld devices: %.1f s, %lld/%lld "
                    "finished, %lld collectives done\n",
-                   (long long)n, elapsed, (long long)finished.load(),
-                   (long long)n, (long long)collectivesCompleted());
+                   (long long)numLocal, elapsed, (long long)finished.load(),
+                   (long long)numLocal, (long long)collectivesCompleted());
     }
     if (!timedOut && options_.timeoutSeconds > 0 &&
         elapsed > options_.timeoutSeconds) {
@@ -572,7 +582,7 @@ bool Session::run(Entry entry, const std::vector<void **> &args,
       std::string message;
       comm->hasFailed(&message);
       std::fprintf(stderr, "error: %s; %lld device(s) did not stop\n",
-                   message.c_str(), (long long)(n - finished.load()));
+                   message.c_str(), (long long)(numLocal - finished.load()));
       std::fflush(stderr);
       std::_Exit(3);
     }

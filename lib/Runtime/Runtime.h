@@ -200,6 +200,11 @@ struct SessionOptions {
   /// At most this many devices compute at once (0: no limit); see
   /// ComputeSlots.
   int computeSlots = 0;
+  /// Multi-process runs: this process runs only the device at this mesh
+  /// position (-1: every device, one thread each) ...
+  int64_t onlyPosition = -1;
+  /// ... through this communicator (null: a fresh in-process one per run).
+  Communicator *communicator = nullptr;
 };
 
 /// Runs a device entry point on one thread per device of a mesh, collectives
@@ -217,6 +222,13 @@ public:
   bool run(Entry entry, const std::vector<void **> &args, std::string &error);
 
   const MeshShape &mesh() const { return mesh_; }
+  const std::vector<SiteInfo> &sites() const { return sites_; }
+  /// Multi-process runs: run only the device at `position`, through
+  /// `comm` (owned by the caller).
+  void runOnly(int64_t position, Communicator *comm) {
+    options_.onlyPosition = position;
+    options_.communicator = comm;
+  }
   /// Per device id, the events of the last run (when tracing).
   std::vector<std::vector<TraceEvent>> traces() const;
   int64_t collectivesCompleted() const;

@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
 """Runs a partitioner corpus program on several meshes against its reference.
 
-Usage: run_corpus.py TRELLIS_RUN PROGRAM.mlir WORKDIR [MESH ...]
+Usage: run_corpus.py [--mpi MPIRUN] TRELLIS_RUN PROGRAM.mlir WORKDIR [MESH ...]
+
+With --mpi (the mpirun command line, e.g. "mpirun --oversubscribe"), the
+partitioned program also runs with --backend=mpi, one rank per device, and
+its results must equal the in-process run's: bit for bit for integers,
+within tolerance for floats (MPI may sum in another order).
 
 PROGRAM is a template: `$MESH` becomes the mesh's `<[...]>` (auto axes),
 `$EMESH` the same mesh with explicit axes, `$XMESH` the first axis explicit
@@ -78,9 +83,41 @@ def instantiate(text, sizes):
     return text
 
 
+def compare_npy(a_dir, b_dir):
+    """Compares every outN.npy of two runs; returns (ok, description)."""
+    import glob
+    import numpy as np
+    notes = []
+    ok = True
+    files = sorted(glob.glob(os.path.join(a_dir, "out*.npy")))
+    if not files:
+        return False, "no outputs"
+    for a in files:
+        b = os.path.join(b_dir, os.path.basename(a))
+        if not os.path.exists(b):
+            return False, f"{os.path.basename(a)} missing"
+        x, y = np.load(a), np.load(b)
+        if x.shape != y.shape or x.dtype != y.dtype:
+            return False, f"{os.path.basename(a)}: {y.dtype}{y.shape} vs {x.dtype}{x.shape}"
+        if np.array_equal(x, y):
+            notes.append("exact")
+        elif x.dtype.kind == "f" and np.allclose(
+                x, y, rtol=1e-5, atol=1e-5 * max(1.0, float(np.abs(x).max()))):
+            notes.append("close")
+        else:
+            ok = False
+            notes.append("DIFFERENT")
+    return ok, ", ".join(notes)
+
+
 def main():
-    run, program, work = sys.argv[1], sys.argv[2], sys.argv[3]
-    meshes = sys.argv[4:] or DEFAULT_MESHES
+    args = sys.argv[1:]
+    mpirun = None
+    if args and args[0] == "--mpi":
+        mpirun = args[1].split()
+        args = args[2:]
+    run, program, work = args[0], args[1], args[2]
+    meshes = args[3:] or DEFAULT_MESHES
     with open(program) as f:
         template = f.read()
     os.makedirs(work, exist_ok=True)
@@ -97,7 +134,22 @@ def main():
         lines = [l for l in proc.stdout.splitlines() if l.startswith("reference:")]
         ok = proc.returncode == 0 and lines and all(": match" in l for l in lines)
         status = "ok" if ok else "FAIL"
-        print(f"{name} mesh ({mesh.replace('x', ',')}): {status} ({len(lines)} results)")
+        extra = ""
+        if ok and mpirun:
+            devices = 1
+            for s in sizes:
+                devices *= s
+            mpi = subprocess.run(mpirun + ["-np", str(devices), run, "--backend=mpi", path,
+                                           "--random", "7", "--quiet", "--output-dir",
+                                           os.path.join(work, mesh + "-mpi")],
+                                 capture_output=True, text=True, timeout=300)
+            same, notes = compare_npy(os.path.join(work, mesh), os.path.join(work, mesh + "-mpi"))
+            ok = mpi.returncode == 0 and same
+            status = "ok" if ok else "FAIL"
+            extra = f", mpi: {notes}"
+            if not ok:
+                proc = mpi
+        print(f"{name} mesh ({mesh.replace('x', ',')}): {status} ({len(lines)} results{extra})")
         if not ok:
             failed = True
             sys.stdout.write(proc.stdout[-3000:])

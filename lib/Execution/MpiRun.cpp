@@ -1,0 +1,161 @@
+//===- MpiRun.cpp - trellis-run with one device per MPI rank --------------===//
+
+#include "lib/Execution/MpiRun.h"
+#include "lib/Runtime/MpiCommunicator.h"
+
+#include <mpi.h>
+
+#include <chrono>
+#include <climits>
+#include <cstdio>
+
+using namespace mlir::trellis::exec;
+namespace rt = mlir::trellis::rt;
+
+static int worldRank() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
+bool mlir::trellis::exec::mpiInit(int *argc, char ***argv, int &rank,
+                                  int &size, std::string &error) {
+  int provided = 0;
+  if (MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided) !=
+      MPI_SUCCESS) {
+    error = "MPI_Init_thread failed";
+    return false;
+  }
+  // The device runs on a thread of its own while the main thread watches
+  // the time limit; only one of them calls MPI at a time.
+  if (provided < MPI_THREAD_SERIALIZED) {
+    error = "the MPI library does not support MPI_THREAD_SERIALIZED";
+    return false;
+  }
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return true;
+}
+
+void mlir::trellis::exec::mpiFinalize() { MPI_Finalize(); }
+
+void mlir::trellis::exec::mpiFatal(const std::string &message) {
+  std::fprintf(stderr, "trellis-run: error: rank %d: %s\n", worldRank(),
+               message.c_str());
+  std::fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  std::_Exit(1);
+}
+
+int mlir::trellis::exec::runOnMpi(Executor &exec, const MpiRunConfig &config,
+                                  std::vector<HostArray> &outputs,
+                                  std::vector<double> &times) {
+  const rt::MeshShape &mesh = exec.mesh();
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size != mesh.numDevices()) {
+    if (rank == 0)
+      std::fprintf(stderr,
+                   "trellis-run: error: @%s runs on %lld devices but mpirun "
+                   "started %d ranks (-np must equal the number of devices; "
+                   "one device per rank)\n",
+                   exec.entryName().c_str(),
+                   static_cast<long long>(mesh.numDevices()), size);
+    return 1;
+  }
+  const int64_t position = rt::mpiLocalPosition(mesh, rank);
+  if (position < 0)
+    mpiFatal("no mesh position has device id " + std::to_string(rank));
+
+  rt::MpiOptions mpiOptions;
+  mpiOptions.checkCollectives = config.checkCollectives;
+  std::unique_ptr<rt::Communicator> comm =
+      rt::createMpiCommunicator(mesh, exec.sites(), mpiOptions);
+  exec.runOnly(position, comm.get());
+
+  // This rank's blocks only: memory per rank scales with the shard.
+  std::vector<Executor::LocalBlock> wanted = exec.localInputs(position);
+  std::vector<HostArray> blocks(wanted.size());
+  std::string error;
+  for (size_t k = 0; k < wanted.size(); ++k) {
+    const Executor::LocalBlock &w = wanted[k];
+    const TensorInfo &info = exec.inputs()[w.index];
+    const std::string &path = config.inputFiles[w.index];
+    if (!path.empty()) {
+      NpyBlock request;
+      request.what = "argument " + info.name;
+      request.dtype = info.dtype;
+      request.globalShape = info.shape;
+      request.offset = w.offset;
+      request.blockShape = w.shape;
+      if (!readNpyBlock(path, request, blocks[k], error))
+        mpiFatal(error);
+      continue;
+    }
+    blocks[k].allocate(w.dtype, w.shape);
+    fillBlock(blocks[k], info.shape, w.offset, config.random,
+              config.seed * 1000003u + static_cast<uint64_t>(w.index));
+  }
+
+  std::vector<HostArray> results;
+  for (int i = 0; i < config.warmup; ++i)
+    if (!exec.runLocal(position, blocks, results, error))
+      mpiFatal(error);
+  for (int i = 0; i < std::max(1, config.repeat); ++i) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    auto start = std::chrono::steady_clock::now();
+    if (!exec.runLocal(position, blocks, results, error))
+      mpiFatal(error);
+    double ms = std::chrono::duration<double, std::milli>(
+                    std::chrono::steady_clock::now() - start)
+                    .count();
+    double slowest = ms;
+    MPI_Reduce(&ms, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    if (rank == 0)
+      times.push_back(slowest);
+  }
+
+  // Assemble every output on rank 0 from the ranks that own a block of it
+  // (one owner per replicated block).
+  std::vector<Executor::LocalBlock> mine = exec.localOutputs(position);
+  outputs.assign(mine.size(), HostArray());
+  for (size_t j = 0; j < mine.size(); ++j) {
+    const HostArray &block = results[mine[j].index];
+    const int64_t bytes = static_cast<int64_t>(block.data.size());
+    if (bytes > INT_MAX)
+      mpiFatal("output " + exec.outputs()[j].name + " has blocks of " +
+               std::to_string(bytes) +
+               " bytes, too large to gather to rank 0");
+    std::vector<int> counts(size, 0), displs(size, 0);
+    std::vector<Executor::LocalBlock> owners(size);
+    if (rank == 0) {
+      int total = 0;
+      for (int r = 0; r < size; ++r) {
+        owners[r] = exec.localOutputs(mesh.positionOf(r))[j];
+        counts[r] = owners[r].owned ? static_cast<int>(bytes) : 0;
+        displs[r] = total;
+        if (static_cast<int64_t>(total) + counts[r] > INT_MAX)
+          mpiFatal("output " + exec.outputs()[j].name +
+                   " is too large to gather to rank 0");
+        total += counts[r];
+      }
+    }
+    std::vector<char> gathered;
+    if (rank == 0)
+      gathered.resize(static_cast<size_t>(displs[size - 1] + counts[size - 1]));
+    MPI_Gatherv(block.data.data(), mine[j].owned ? static_cast<int>(bytes) : 0,
+                MPI_BYTE, gathered.data(), counts.data(), displs.data(),
+                MPI_BYTE, 0, MPI_COMM_WORLD);
+    if (rank != 0)
+      continue;
+    HostArray &out = outputs[j];
+    out.allocate(exec.outputs()[j].dtype, exec.outputs()[j].shape);
+    for (int r = 0; r < size; ++r)
+      if (counts[r])
+        rt::copyBlock(out.shape, owners[r].offset, owners[r].shape,
+                      out.elementBytes(), gathered.data() + displs[r],
+                      out.data.data(), /*toBlock=*/false);
+  }
+  return 0;
+}

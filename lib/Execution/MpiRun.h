@@ -1,0 +1,48 @@
+//===- MpiRun.h - trellis-run with one device per MPI rank ------*- C++ -*-===//
+//
+// The `--backend=mpi` driver: under mpirun every rank compiles the same
+// program, runs the one device whose id is its rank, reads or generates only
+// its blocks of the inputs, and rank 0 assembles the outputs. Built only
+// with MPI (TRELLIS_HAVE_MPI).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRELLIS_LIB_EXECUTION_MPIRUN_H
+#define TRELLIS_LIB_EXECUTION_MPIRUN_H
+
+#include "lib/Execution/Executor.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir::trellis::exec {
+
+/// MPI_Init_thread (serialized); returns false with `error` set if MPI
+/// cannot give the thread support the runtime needs.
+bool mpiInit(int *argc, char ***argv, int &rank, int &size,
+             std::string &error);
+void mpiFinalize();
+/// Prints `trellis-run: error: rank R: message` and ends every rank.
+[[noreturn]] void mpiFatal(const std::string &message);
+
+struct MpiRunConfig {
+  /// Per function input: a .npy path, or empty to generate it.
+  std::vector<std::string> inputFiles;
+  bool random = false;
+  uint64_t seed = 0;
+  int warmup = 0;
+  int repeat = 1;
+  /// Check before each collective that the group reached the same op.
+  bool checkCollectives = true;
+};
+
+/// Runs the program; on rank 0 `outputs` receives the assembled outputs and
+/// `times` the wall time (ms, slowest rank) of each timed run. Returns a
+/// non-zero exit status for errors every rank detects alike (the mesh does
+/// not match the number of ranks); errors of one rank end the job.
+int runOnMpi(Executor &exec, const MpiRunConfig &config,
+             std::vector<HostArray> &outputs, std::vector<double> &times);
+
+} // namespace mlir::trellis::exec
+
+#endif // TRELLIS_LIB_EXECUTION_MPIRUN_H

@@ -1,0 +1,609 @@
+//===- MpiCommunicator.cpp - Collectives between MPI processes ------------===//
+//
+// One device per rank. Collectives run on a sub-communicator per (ordered)
+// axis list, split from MPI_COMM_WORLD by mesh coordinates: the colour is
+// the group's leader position and the key the device's rank in the group,
+// so MPI ranks in a sub-communicator are the group ranks the compiled code
+// uses. Data moves with the natural MPI call; the local re-layouts of
+// gathers and scatters along inner dimensions reuse CollectiveKernels.
+//
+// Errors without hangs: before a blocking collective the group agrees, by
+// a non-blocking all-reduce of a signature that is polled, that every
+// member reached the same op; while polling, a rank also watches for
+// "finished" notices from the other ranks on a control communicator, so a
+// rank that ended without reaching the collective is named instead of
+// waited for. Failures end the job through the driver (MPI_Abort).
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Runtime/MpiCommunicator.h"
+
+#include "lib/Runtime/CollectiveKernels.h"
+#include "lib/Runtime/TrellisRuntime.h"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <atomic>
+#include <climits>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <sched.h>
+#include <thread>
+
+using namespace mlir::trellis::rt;
+
+namespace {
+
+constexpr int kTagFinished = 1;
+constexpr int kTagPermute = 2;
+constexpr int kTagAsyncBase = 100; ///< + site, so mismatched sites never meet
+
+/// MPI's type for element-wise reductions of `dtype`, or null when the
+/// runtime reduces it itself (f16, bf16, bool).
+MPI_Datatype mpiType(int32_t dtype) {
+  switch (dtype) {
+  case TRELLIS_RT_F32:
+    return MPI_FLOAT;
+  case TRELLIS_RT_F64:
+    return MPI_DOUBLE;
+  case TRELLIS_RT_I32:
+    return MPI_INT32_T;
+  case TRELLIS_RT_I64:
+    return MPI_INT64_T;
+  case TRELLIS_RT_I16:
+    return MPI_INT16_T;
+  case TRELLIS_RT_I8:
+    return MPI_INT8_T;
+  default:
+    return MPI_DATATYPE_NULL;
+  }
+}
+
+MPI_Op mpiOp(int32_t reduction) {
+  switch (reduction) {
+  case TRELLIS_RT_SUM:
+    return MPI_SUM;
+  case TRELLIS_RT_MAX:
+    return MPI_MAX;
+  case TRELLIS_RT_MIN:
+    return MPI_MIN;
+  default: // MEAN: the runtime's own kernel, so results match in-process
+    return MPI_OP_NULL;
+  }
+}
+
+struct AsyncPermute {
+  MPI_Request requests[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+  std::vector<char> sendBuffer, receiveBuffer;
+  int64_t bytes = 0;
+  int64_t site = -1;
+  int64_t axes = 0;
+  int sourceRank = -1;
+  bool used = false;
+};
+
+class MpiCommunicator final : public Communicator {
+public:
+  MpiCommunicator(const MeshShape &mesh, const std::vector<SiteInfo> &sites,
+                  const MpiOptions &options)
+      : mesh_(mesh), sites_(sites), options_(options) {
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+    MPI_Comm_size(MPI_COMM_WORLD, &worldSize_);
+    position_ = mpiLocalPosition(mesh_, rank_);
+    MPI_Comm_dup(MPI_COMM_WORLD, &control_);
+    finishedEpoch_.assign(worldSize_, 0);
+    finishedSeenUs_.assign(worldSize_, 0);
+    // Every ordered list of up to four distinct axes, split now: splitting
+    // lazily would be a collective call that ranks of a mismatched program
+    // might never all make.
+    if (mesh_.numAxes() <= 4) {
+      AxisList list;
+      std::vector<bool> used(mesh_.numAxes(), false);
+      splitAll(list, used);
+    }
+  }
+
+  ~MpiCommunicator() override {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (finalized)
+      return;
+    for (auto &[axes, comm] : groups_)
+      MPI_Comm_free(&comm);
+    MPI_Comm_free(&control_);
+  }
+
+  bool execute(DeviceContext &device, const CollectiveDesc &desc,
+               const void *in, void *out) override;
+  int64_t startPermute(DeviceContext &device, const CollectiveDesc &desc,
+                       const void *in, TransferTiming *timing) override;
+  bool waitPermute(DeviceContext &device, int64_t handle, void *out) override;
+  bool permuteReady(DeviceContext &device, int64_t handle) override;
+  void deviceFinished(DeviceContext &device) override;
+  void fail(const std::string &message) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!failed_) {
+      error_ = message;
+      failed_ = true;
+    }
+  }
+  bool hasFailed(std::string *message) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (failed_ && message)
+      *message = error_;
+    return failed_;
+  }
+
+private:
+  void splitAll(AxisList &list, std::vector<bool> &used) {
+    for (int a = 0; a < mesh_.numAxes(); ++a) {
+      if (used[a])
+        continue;
+      used[a] = true;
+      list.push_back(a);
+      groupComm(packAxes(list));
+      splitAll(list, used);
+      list.pop_back();
+      used[a] = false;
+    }
+  }
+
+  MPI_Comm groupComm(int64_t packed) {
+    auto it = groups_.find(packed);
+    if (it != groups_.end())
+      return it->second;
+    AxisList axes = unpackAxes(packed);
+    MPI_Comm comm;
+    MPI_Comm_split(MPI_COMM_WORLD,
+                   static_cast<int>(mesh_.groupLeader(position_, axes)),
+                   static_cast<int>(mesh_.rankInGroup(position_, axes)),
+                   &comm);
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    groups_[packed] = comm;
+    return comm;
+  }
+
+  std::string rankName(int64_t position) const {
+    return "rank " + std::to_string(mesh_.deviceAt(position));
+  }
+  std::string siteName(int64_t site) const {
+    if (site >= 0 && site < static_cast<int64_t>(sites_.size()))
+      return sites_[site].describe();
+    return "a collective";
+  }
+  std::string groupName(int64_t packed) const {
+    return "the group over " + mesh_.formatAxes(unpackAxes(packed));
+  }
+  bool mpiFailed(int code, const std::string &what) {
+    if (code == MPI_SUCCESS)
+      return false;
+    char text[MPI_MAX_ERROR_STRING];
+    int length = 0;
+    MPI_Error_string(code, text, &length);
+    fail(rankName(position_) + ": MPI error in " + what + ": " +
+         std::string(text, length));
+    return true;
+  }
+
+  /// Records the finished notices that have arrived.
+  void drainControl() {
+    while (true) {
+      int flag = 0;
+      MPI_Status status;
+      MPI_Iprobe(MPI_ANY_SOURCE, kTagFinished, control_, &flag, &status);
+      if (!flag)
+        return;
+      int64_t epoch = 0;
+      MPI_Recv(&epoch, 1, MPI_INT64_T, status.MPI_SOURCE, kTagFinished,
+               control_, MPI_STATUS_IGNORE);
+      finishedEpoch_[status.MPI_SOURCE] = epoch;
+      finishedSeenUs_[status.MPI_SOURCE] = nowUs();
+    }
+  }
+
+  /// Polls `requests` until they complete. Fails (returns false) when the
+  /// run has failed, or when a member of `members` (positions) finished
+  /// this run without taking part.
+  bool waitFor(MPI_Request *requests, int count,
+               const std::vector<int64_t> &members, int64_t site,
+               const std::string &what) {
+    for (int64_t polls = 0;; ++polls) {
+      int done = 0;
+      int code = MPI_Testall(count, requests, &done, MPI_STATUSES_IGNORE);
+      if (mpiFailed(code, what))
+        return false;
+      if (done)
+        return true;
+      if (failed_)
+        return false;
+      if (polls % 64 == 0) {
+        drainControl();
+        double now = nowUs();
+        for (int64_t member : members) {
+          int64_t r = mesh_.deviceAt(member);
+          if (member == position_ || finishedEpoch_[r] < epoch_)
+            continue;
+          // Data it sent may still be arriving: give it a grace period.
+          if (now - finishedSeenUs_[r] < options_.finishedGraceSeconds * 1e6)
+            continue;
+          fail(rankName(member) + " finished without reaching " +
+               siteName(site) + ", which " + rankName(position_) +
+               " waits in (" + what + ")");
+          return false;
+        }
+      }
+      if (polls > 200)
+        sched_yield(); // ranks may outnumber cores (--oversubscribe)
+    }
+  }
+
+  /// Every member checks that the group reached the same collective.
+  bool agree(const CollectiveDesc &desc, MPI_Comm comm,
+             const std::vector<int64_t> &members);
+
+  /// Allgather of `bytes` from every member into `out` (n * bytes).
+  bool gatherBytes(MPI_Comm comm, const void *in, void *out, int64_t bytes,
+                   const std::vector<int64_t> &members, int64_t site);
+
+  MeshShape mesh_;
+  std::vector<SiteInfo> sites_;
+  MpiOptions options_;
+  int rank_ = 0, worldSize_ = 1;
+  int64_t position_ = 0;
+  MPI_Comm control_ = MPI_COMM_NULL;
+  std::map<int64_t, MPI_Comm> groups_;
+  std::mutex mu_;
+  std::atomic<bool> failed_{false};
+  std::string error_;
+  /// Runs are numbered from 1; a rank's finished notice carries the run.
+  int64_t epoch_ = 1;
+  int64_t sentEpoch_ = 0; ///< the buffer of the finished notices
+  std::vector<int64_t> finishedEpoch_;
+  std::vector<double> finishedSeenUs_;
+  std::vector<AsyncPermute> async_;
+};
+
+bool MpiCommunicator::agree(const CollectiveDesc &desc, MPI_Comm comm,
+                            const std::vector<int64_t> &members) {
+  const std::string what = groupName(desc.axes);
+  // A signature of everything the members must agree on.
+  uint64_t sig = 1469598103934665603ull;
+  auto mix = [&](int64_t v) {
+    sig = (sig ^ static_cast<uint64_t>(v)) * 1099511628211ull;
+  };
+  mix(desc.site);
+  mix(static_cast<int64_t>(desc.kind));
+  mix(desc.dtype);
+  mix(desc.reduction);
+  for (int64_t g : desc.geometry)
+    mix(g);
+  int64_t s = static_cast<int64_t>(sig >> 1);
+  int64_t mine[2] = {s, -s}, both[2] = {0, 0};
+  MPI_Request request;
+  if (mpiFailed(MPI_Iallreduce(mine, both, 2, MPI_INT64_T, MPI_MAX, comm,
+                               &request),
+                "the collective check"))
+    return false;
+  if (!waitFor(&request, 1, members, desc.site, what))
+    return false;
+  if (both[0] == -both[1])
+    return true;
+  // They disagree: every member is here, so a blocking gather is safe.
+  const int64_t n = static_cast<int64_t>(members.size());
+  int64_t info[3] = {desc.site, static_cast<int64_t>(desc.kind), desc.dtype};
+  std::vector<int64_t> all(3 * n);
+  MPI_Allgather(info, 3, MPI_INT64_T, all.data(), 3, MPI_INT64_T, comm);
+  std::string message = "ranks disagree on a collective (" + what + "):";
+  for (int64_t k = 0; k < n; ++k)
+    message += std::string(k ? "," : "") + " " + rankName(members[k]) +
+               " reached " + siteName(all[3 * k]) + " (" +
+               dtypeName(static_cast<int32_t>(all[3 * k + 2])) + ")";
+  // One report is enough: the group's first member makes it while the
+  // others give it time to end the job.
+  if (mesh_.rankInGroup(position_, unpackAxes(desc.axes)) != 0)
+    std::this_thread::sleep_for(std::chrono::duration<double>(
+        options_.finishedGraceSeconds + 1));
+  fail(message);
+  return false;
+}
+
+bool MpiCommunicator::gatherBytes(MPI_Comm comm, const void *in, void *out,
+                                  int64_t bytes,
+                                  const std::vector<int64_t> &members,
+                                  int64_t site) {
+  if (bytes > INT_MAX) {
+    fail("collective of " + std::to_string(bytes) +
+         " bytes per device is too large for the MPI backend");
+    return false;
+  }
+  MPI_Request request;
+  if (mpiFailed(MPI_Iallgather(in, static_cast<int>(bytes), MPI_BYTE, out,
+                               static_cast<int>(bytes), MPI_BYTE, comm,
+                               &request),
+                siteName(site)))
+    return false;
+  return waitFor(&request, 1, members, site, siteName(site));
+}
+
+bool MpiCommunicator::execute(DeviceContext &device, const CollectiveDesc &desc,
+                              const void *in, void *out) {
+  if (failed_)
+    return false;
+  AxisList axes = unpackAxes(desc.axes);
+  MPI_Comm comm = groupComm(desc.axes);
+  const std::vector<int64_t> members = mesh_.groupMembers(position_, axes);
+  const int64_t n = static_cast<int64_t>(members.size());
+  const int64_t rank = mesh_.rankInGroup(position_, axes);
+  const int64_t elem = dtypeSize(desc.dtype);
+  const std::string what = siteName(desc.site);
+  if (options_.checkCollectives && !agree(desc, comm, members))
+    return false;
+  MPI_Datatype type = mpiType(desc.dtype);
+  MPI_Op op = mpiOp(desc.reduction);
+  const bool native = type != MPI_DATATYPE_NULL && op != MPI_OP_NULL;
+  const int64_t maxCount = INT_MAX;
+
+  switch (desc.kind) {
+  case CollectiveKind::AllReduce: {
+    const int64_t count = desc.geometry[0];
+    if (native && count <= maxCount)
+      return !mpiFailed(MPI_Allreduce(in == out ? MPI_IN_PLACE : in, out,
+                                      static_cast<int>(count), type, op, comm),
+                        what);
+    // Types and reductions MPI does not have: gather, reduce locally.
+    std::vector<char> all(n * count * elem);
+    if (!gatherBytes(comm, in, all.data(), count * elem, members, desc.site))
+      return false;
+    std::vector<const void *> inputs;
+    for (int64_t k = 0; k < n; ++k)
+      inputs.push_back(all.data() + k * count * elem);
+    reduceBlocks(desc.dtype, desc.reduction, inputs, 0, count, out);
+    return true;
+  }
+  case CollectiveKind::AllGather: {
+    const int64_t outer = desc.geometry[0], inner = desc.geometry[1];
+    const int64_t chunk = outer * inner;
+    if (outer == 1) // chunks are contiguous in the output
+      return gatherBytes(comm, in, out, chunk * elem, members, desc.site);
+    std::vector<char> all(n * chunk * elem);
+    if (!gatherBytes(comm, in, all.data(), chunk * elem, members, desc.site))
+      return false;
+    for (int64_t k = 0; k < n; ++k)
+      copyChunk(elem, all.data() + k * chunk * elem, chunk, 1, 0,
+                static_cast<char *>(out), inner, n, k, chunk);
+    return true;
+  }
+  case CollectiveKind::ReduceScatter: {
+    const int64_t outer = desc.geometry[0], inner = desc.geometry[1];
+    const int64_t chunk = outer * inner;
+    // Member k's chunk of the input, contiguous.
+    std::vector<char> packed;
+    const char *send = static_cast<const char *>(in);
+    if (outer != 1) {
+      packed.resize(n * chunk * elem);
+      for (int64_t k = 0; k < n; ++k)
+        copyChunk(elem, static_cast<const char *>(in), inner, n, k,
+                  packed.data(), chunk, n, k, chunk);
+      send = packed.data();
+    }
+    if (native && chunk <= maxCount)
+      return !mpiFailed(MPI_Reduce_scatter_block(send, out,
+                                                 static_cast<int>(chunk), type,
+                                                 op, comm),
+                        what);
+    // Exchange chunks, then reduce the n received ones locally.
+    if (chunk * elem > maxCount) {
+      fail("collective of " + std::to_string(chunk * elem) +
+           " bytes per chunk is too large for the MPI backend");
+      return false;
+    }
+    std::vector<char> received(n * chunk * elem);
+    if (mpiFailed(MPI_Alltoall(send, static_cast<int>(chunk * elem), MPI_BYTE,
+                               received.data(), static_cast<int>(chunk * elem),
+                               MPI_BYTE, comm),
+                  what))
+      return false;
+    std::vector<const void *> inputs;
+    for (int64_t k = 0; k < n; ++k)
+      inputs.push_back(received.data() + k * chunk * elem);
+    reduceBlocks(desc.dtype, desc.reduction, inputs, 0, chunk, out);
+    return true;
+  }
+  case CollectiveKind::AllToAll: {
+    const int64_t a = desc.geometry[0], b = desc.geometry[1];
+    const int64_t d = desc.geometry[3];
+    const int64_t chunk = a * b;
+    if (chunk * elem > maxCount) {
+      fail("collective of " + std::to_string(chunk * elem) +
+           " bytes per chunk is too large for the MPI backend");
+      return false;
+    }
+    // Chunk j of the split dimension goes to member j; the chunk from
+    // member k lands as block k of the concatenated dimension.
+    std::vector<char> send(n * chunk * elem), received(n * chunk * elem);
+    for (int64_t j = 0; j < n; ++j)
+      copyChunk(elem, static_cast<const char *>(in), b, n, j, send.data(),
+                chunk, n, j, chunk);
+    if (mpiFailed(MPI_Alltoall(send.data(), static_cast<int>(chunk * elem),
+                               MPI_BYTE, received.data(),
+                               static_cast<int>(chunk * elem), MPI_BYTE, comm),
+                  what))
+      return false;
+    for (int64_t k = 0; k < n; ++k)
+      copyChunk(elem, received.data(), chunk, n, k, static_cast<char *>(out),
+                d, n, k, chunk);
+    return true;
+  }
+  case CollectiveKind::Ppermute: {
+    const int64_t bytes = desc.geometry[0] * elem;
+    if (bytes > maxCount) {
+      fail("ppermute of " + std::to_string(bytes) +
+           " bytes is too large for the MPI backend");
+      return false;
+    }
+    int64_t target = -1, source = -1;
+    if (desc.site >= 0 && desc.site < static_cast<int64_t>(sites_.size()))
+      for (auto [s, t] : sites_[desc.site].pairs) {
+        if (s == rank)
+          target = t;
+        if (t == rank)
+          source = s;
+      }
+    MPI_Request requests[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    if (source >= 0 &&
+        mpiFailed(MPI_Irecv(out, static_cast<int>(bytes), MPI_BYTE,
+                            static_cast<int>(source), kTagPermute, comm,
+                            &requests[0]),
+                  what))
+      return false;
+    if (target >= 0 &&
+        mpiFailed(MPI_Isend(in, static_cast<int>(bytes), MPI_BYTE,
+                            static_cast<int>(target), kTagPermute, comm,
+                            &requests[1]),
+                  what))
+      return false;
+    if (!waitFor(requests, 2, members, desc.site, what))
+      return false;
+    if (source < 0)
+      std::memset(out, 0, bytes);
+    return true;
+  }
+  }
+  return false;
+}
+
+int64_t MpiCommunicator::startPermute(DeviceContext &device,
+                                      const CollectiveDesc &desc,
+                                      const void *in, TransferTiming *timing) {
+  if (failed_)
+    return -1;
+  AxisList axes = unpackAxes(desc.axes);
+  MPI_Comm comm = groupComm(desc.axes);
+  const int64_t rank = mesh_.rankInGroup(position_, axes);
+  const int64_t bytes = desc.geometry[0] * dtypeSize(desc.dtype);
+  if (bytes > INT_MAX) {
+    fail("ppermute of " + std::to_string(bytes) +
+         " bytes is too large for the MPI backend");
+    return -1;
+  }
+  int64_t target = -1, source = -1;
+  if (desc.site >= 0 && desc.site < static_cast<int64_t>(sites_.size()))
+    for (auto [s, t] : sites_[desc.site].pairs) {
+      if (s == rank)
+        target = t;
+      if (t == rank)
+        source = s;
+    }
+  const int tag = kTagAsyncBase + static_cast<int>(desc.site % 30000);
+  AsyncPermute permute;
+  permute.bytes = bytes;
+  permute.site = desc.site;
+  permute.axes = desc.axes;
+  permute.sourceRank = static_cast<int>(source);
+  async_.push_back(std::move(permute));
+  AsyncPermute &p = async_.back();
+  const std::string what = siteName(desc.site);
+  if (source >= 0) {
+    p.receiveBuffer.resize(bytes);
+    if (mpiFailed(MPI_Irecv(p.receiveBuffer.data(), static_cast<int>(bytes),
+                            MPI_BYTE, static_cast<int>(source), tag, comm,
+                            &p.requests[0]),
+                  what))
+      return -1;
+  }
+  if (target >= 0) {
+    // The caller may overwrite its buffer once this returns.
+    p.sendBuffer.assign(static_cast<const char *>(in),
+                        static_cast<const char *>(in) + bytes);
+    if (mpiFailed(MPI_Isend(p.sendBuffer.data(), static_cast<int>(bytes),
+                            MPI_BYTE, static_cast<int>(target), tag, comm,
+                            &p.requests[1]),
+                  what))
+      return -1;
+  }
+  if (timing) {
+    timing->sendUs = timing->arriveUs = nowUs();
+    timing->targetDevice = -1; // no modelled transfer to draw
+  }
+  return static_cast<int64_t>(async_.size() - 1);
+}
+
+bool MpiCommunicator::waitPermute(DeviceContext &device, int64_t handle,
+                                  void *out) {
+  if (failed_)
+    return false;
+  if (handle < 0 || handle >= static_cast<int64_t>(async_.size()) ||
+      async_[handle].used) {
+    fail(rankName(position_) + " waited on an invalid ppermute handle " +
+         std::to_string(handle));
+    return false;
+  }
+  AsyncPermute &p = async_[handle];
+  p.used = true;
+  std::vector<int64_t> members =
+      mesh_.groupMembers(position_, unpackAxes(p.axes));
+  if (!waitFor(p.requests, 2, members, p.site, siteName(p.site)))
+    return false;
+  if (p.sourceRank >= 0)
+    std::memcpy(out, p.receiveBuffer.data(), p.bytes);
+  else
+    std::memset(out, 0, p.bytes);
+  p.sendBuffer = {};
+  p.receiveBuffer = {};
+  return true;
+}
+
+bool MpiCommunicator::permuteReady(DeviceContext &device, int64_t handle) {
+  if (handle < 0 || handle >= static_cast<int64_t>(async_.size()) ||
+      async_[handle].used)
+    return true; // waitPermute reports the bad handle
+  int done = 0;
+  MPI_Testall(2, async_[handle].requests, &done, MPI_STATUSES_IGNORE);
+  return done;
+}
+
+void MpiCommunicator::deviceFinished(DeviceContext &device) {
+  if (failed_)
+    return;
+  // Tell every other rank, then wait until all have finished this run, so
+  // that runs (--repeat) do not overlap and no rank leaves while another
+  // still needs it.
+  std::vector<MPI_Request> sends;
+  sentEpoch_ = epoch_;
+  for (int r = 0; r < worldSize_; ++r) {
+    if (r == rank_)
+      continue;
+    sends.emplace_back();
+    MPI_Isend(&sentEpoch_, 1, MPI_INT64_T, r, kTagFinished, control_,
+              &sends.back());
+  }
+  finishedEpoch_[rank_] = epoch_;
+  while (!failed_) {
+    drainControl();
+    bool all = std::all_of(finishedEpoch_.begin(), finishedEpoch_.end(),
+                           [&](int64_t e) { return e >= epoch_; });
+    if (all)
+      break;
+    sched_yield();
+  }
+  if (!failed_)
+    MPI_Waitall(static_cast<int>(sends.size()), sends.data(),
+                MPI_STATUSES_IGNORE);
+  ++epoch_;
+  async_.clear();
+}
+
+} // namespace
+
+int64_t mlir::trellis::rt::mpiLocalPosition(const MeshShape &mesh, int rank) {
+  return mesh.positionOf(rank);
+}
+
+std::unique_ptr<Communicator>
+mlir::trellis::rt::createMpiCommunicator(const MeshShape &mesh,
+                                         const std::vector<SiteInfo> &sites,
+                                         const MpiOptions &options) {
+  return std::make_unique<MpiCommunicator>(mesh, sites, options);
+}
