@@ -263,6 +263,17 @@ private:
   std::vector<int64_t> finishedEpoch_;
   std::vector<double> finishedSeenUs_;
   std::vector<AsyncPermute> async_;
+  /// Staging buffers for re-layouts, kept across collectives: fresh
+  /// allocations cost page faults (and MPI re-registers them) every call.
+  std::unique_ptr<char[]> scratch_[2];
+  int64_t scratchBytes_[2] = {0, 0};
+  char *scratch(int which, int64_t bytes) {
+    if (scratchBytes_[which] < bytes) {
+      scratch_[which].reset(new char[bytes]);
+      scratchBytes_[which] = bytes;
+    }
+    return scratch_[which].get();
+  }
 };
 
 bool MpiCommunicator::agree(const CollectiveDesc &desc, MPI_Comm comm,
@@ -353,12 +364,12 @@ bool MpiCommunicator::execute(DeviceContext &device, const CollectiveDesc &desc,
                                       static_cast<int>(count), type, op, comm),
                         what);
     // Types and reductions MPI does not have: gather, reduce locally.
-    std::vector<char> all(n * count * elem);
-    if (!gatherBytes(comm, in, all.data(), count * elem, members, desc.site))
+    char *all = scratch(0, n * count * elem);
+    if (!gatherBytes(comm, in, all, count * elem, members, desc.site))
       return false;
     std::vector<const void *> inputs;
     for (int64_t k = 0; k < n; ++k)
-      inputs.push_back(all.data() + k * count * elem);
+      inputs.push_back(all + k * count * elem);
     reduceBlocks(desc.dtype, desc.reduction, inputs, 0, count, out);
     return true;
   }
@@ -367,11 +378,11 @@ bool MpiCommunicator::execute(DeviceContext &device, const CollectiveDesc &desc,
     const int64_t chunk = outer * inner;
     if (outer == 1) // chunks are contiguous in the output
       return gatherBytes(comm, in, out, chunk * elem, members, desc.site);
-    std::vector<char> all(n * chunk * elem);
-    if (!gatherBytes(comm, in, all.data(), chunk * elem, members, desc.site))
+    char *all = scratch(0, n * chunk * elem);
+    if (!gatherBytes(comm, in, all, chunk * elem, members, desc.site))
       return false;
     for (int64_t k = 0; k < n; ++k)
-      copyChunk(elem, all.data() + k * chunk * elem, chunk, 1, 0,
+      copyChunk(elem, all + k * chunk * elem, chunk, 1, 0,
                 static_cast<char *>(out), inner, n, k, chunk);
     return true;
   }
@@ -379,14 +390,13 @@ bool MpiCommunicator::execute(DeviceContext &device, const CollectiveDesc &desc,
     const int64_t outer = desc.geometry[0], inner = desc.geometry[1];
     const int64_t chunk = outer * inner;
     // Member k's chunk of the input, contiguous.
-    std::vector<char> packed;
     const char *send = static_cast<const char *>(in);
     if (outer != 1) {
-      packed.resize(n * chunk * elem);
+      char *packed = scratch(0, n * chunk * elem);
       for (int64_t k = 0; k < n; ++k)
-        copyChunk(elem, static_cast<const char *>(in), inner, n, k,
-                  packed.data(), chunk, n, k, chunk);
-      send = packed.data();
+        copyChunk(elem, static_cast<const char *>(in), inner, n, k, packed,
+                  chunk, n, k, chunk);
+      send = packed;
     }
     if (native && chunk <= maxCount)
       return !mpiFailed(MPI_Reduce_scatter_block(send, out,
@@ -399,15 +409,15 @@ bool MpiCommunicator::execute(DeviceContext &device, const CollectiveDesc &desc,
            " bytes per chunk is too large for the MPI backend");
       return false;
     }
-    std::vector<char> received(n * chunk * elem);
+    char *received = scratch(1, n * chunk * elem);
     if (mpiFailed(MPI_Alltoall(send, static_cast<int>(chunk * elem), MPI_BYTE,
-                               received.data(), static_cast<int>(chunk * elem),
+                               received, static_cast<int>(chunk * elem),
                                MPI_BYTE, comm),
                   what))
       return false;
     std::vector<const void *> inputs;
     for (int64_t k = 0; k < n; ++k)
-      inputs.push_back(received.data() + k * chunk * elem);
+      inputs.push_back(received + k * chunk * elem);
     reduceBlocks(desc.dtype, desc.reduction, inputs, 0, chunk, out);
     return true;
   }
@@ -420,19 +430,29 @@ bool MpiCommunicator::execute(DeviceContext &device, const CollectiveDesc &desc,
            " bytes per chunk is too large for the MPI backend");
       return false;
     }
+    if (desc.geometry[0] == 1 && desc.geometry[2] == 1) {
+      // Split and concatenated dimensions lead: the chunks are contiguous
+      // in both buffers.
+      return !mpiFailed(MPI_Alltoall(in, static_cast<int>(chunk * elem),
+                                     MPI_BYTE, out,
+                                     static_cast<int>(chunk * elem), MPI_BYTE,
+                                     comm),
+                        what);
+    }
     // Chunk j of the split dimension goes to member j; the chunk from
     // member k lands as block k of the concatenated dimension.
-    std::vector<char> send(n * chunk * elem), received(n * chunk * elem);
+    char *send = scratch(0, n * chunk * elem);
+    char *received = scratch(1, n * chunk * elem);
     for (int64_t j = 0; j < n; ++j)
-      copyChunk(elem, static_cast<const char *>(in), b, n, j, send.data(),
-                chunk, n, j, chunk);
-    if (mpiFailed(MPI_Alltoall(send.data(), static_cast<int>(chunk * elem),
-                               MPI_BYTE, received.data(),
+      copyChunk(elem, static_cast<const char *>(in), b, n, j, send, chunk, n,
+                j, chunk);
+    if (mpiFailed(MPI_Alltoall(send, static_cast<int>(chunk * elem),
+                               MPI_BYTE, received,
                                static_cast<int>(chunk * elem), MPI_BYTE, comm),
                   what))
       return false;
     for (int64_t k = 0; k < n; ++k)
-      copyChunk(elem, received.data(), chunk, n, k, static_cast<char *>(out),
+      copyChunk(elem, received, chunk, n, k, static_cast<char *>(out),
                 d, n, k, chunk);
     return true;
   }
