@@ -15,3 +15,10 @@ echo
 echo "## Collectives (bus bandwidth vs memcpy of the same bytes)"
 echo
 "$BUILD_DIR/bench/trellis-bench-collectives" 8
+if [ -x "$BUILD_DIR/bench/trellis-bench-mpi" ]; then
+  echo
+  echo "## MPI backend vs raw MPI (bench/results/mpi.md)"
+  echo
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+    mpirun --bind-to none -np 2 "$BUILD_DIR/bench/trellis-bench-mpi" 20
+fi
