@@ -562,3 +562,31 @@ func.func @f(%x: tensor<4xf32> {spmd.nonlinear = "yes"}) -> tensor<4xf32> {
 func.func @f(%x: tensor<4xf32> {spmd.linear}) -> tensor<4xf32> {
   return %x : tensor<4xf32>
 }
+
+// -----
+
+// expected-error @below {{'spmd.sites' must be an array of site dictionaries}}
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {spmd.sites = "none"} {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @below {{'spmd.device_func' must name a function on a spmd.shard_map}}
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {spmd.device_func = @g} {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+trellis.mesh @mesh = <["i"=2]>
+
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = spmd.shard_map @mesh in_specs = [[{"i"}]] out_specs = [[{"i"}]] (%x) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%b: tensor<2xf32>):
+    // expected-error @below {{pairs must be [source, target] pairs}}
+    %p = "spmd.ppermute"(%b) <{axes = ["i"], pairs = array<i64: 0, 1, 1>}> : (tensor<2xf32>) -> tensor<2xf32>
+    spmd.yield %p : tensor<2xf32>
+  }
+  return %r : tensor<4xf32>
+}

@@ -372,3 +372,10 @@ func.func @arg_shardings_no_region(%a: tensor<8xf32>) -> tensor<8xf32> {
   %r = math.exp %a {trellis.arg_shardings = []} : tensor<8xf32>
   return %r : tensor<8xf32>
 }
+
+// -----
+
+// expected-error @below {{'trellis.name' must be a string}}
+func.func @f(%a: tensor<4xf32> {trellis.name = 3}) -> tensor<4xf32> {
+  return %a : tensor<4xf32>
+}

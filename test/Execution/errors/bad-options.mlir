@@ -4,6 +4,10 @@
 // RUN: not trellis-run %s --link-bandwidth-gbps=-1 2>&1 | FileCheck %s --check-prefix=LINK
 // SLOTS: trellis-run: error: --compute-slots must be 0 (no limit) or more, got -1
 // LINK: trellis-run: error: --link-latency-us and --link-bandwidth-gbps must not be negative
+// An output directory that cannot be created (its parent is a file).
+// RUN: rm -f %t.file && touch %t.file
+// RUN: not trellis-run %s --output-dir %t.file/out 2>&1 | FileCheck %s --check-prefix=DIR
+// DIR: trellis-run: error: cannot create '{{.*}}.file/out': Not a directory
 
 trellis.mesh @mesh = <["i"=2]>
 func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
