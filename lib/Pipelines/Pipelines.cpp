@@ -43,7 +43,7 @@ mlir::trellis::buildLowerToLLVMPipeline(OpPassManager &pm,
 void mlir::trellis::buildGlobalToManualPipeline(OpPassManager &pm) {
   // Calls are inlined first: propagation and partitioning work within one
   // function.
-  if (failed(parsePassPipeline("inline,symbol-dce,trellis-infer-shardings,"
+  if (failed(parsePassPipeline("trellis-inline-calls,trellis-infer-shardings,"
                                "trellis-propagate,trellis-partition,"
                                "canonicalize,cse",
                                pm)))

@@ -73,6 +73,17 @@ def TrellisPropagate : Pass<"trellis-propagate", "ModuleOp"> {
   ];
 }
 
+def TrellisInlineCalls : Pass<"trellis-inline-calls", "ModuleOp"> {
+  let summary = "Inline calls and drop the functions left unused";
+  let description = [{
+    Propagation and partitioning work within one function, so
+    `trellis-global-to-manual` first inlines every call (upstream `inline`
+    with no simplification pipeline, then `symbol-dce`). A module without
+    calls is left alone without running either: on large single-function
+    programs they cost as much as propagation itself.
+  }];
+}
+
 def TrellisStripShardings : Pass<"trellis-strip-shardings", "ModuleOp"> {
   let summary = "Drop every sharding: the unpartitioned global program";
   let description = [{
