@@ -460,6 +460,10 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
         reinterpret_cast<void *>(&trellis_rt_ppermute_start));
     add("trellis_rt_ppermute_wait",
         reinterpret_cast<void *>(&trellis_rt_ppermute_wait));
+    add("trellis_rt_ppermute_start_direct",
+        reinterpret_cast<void *>(&trellis_rt_ppermute_start_direct));
+    add("trellis_rt_ppermute_wait_direct",
+        reinterpret_cast<void *>(&trellis_rt_ppermute_wait_direct));
     add("trellis_rt_axis_index",
         reinterpret_cast<void *>(&trellis_rt_axis_index));
     add("trellis_rt_matmul", reinterpret_cast<void *>(&trellis_rt_matmul));

@@ -11,12 +11,17 @@
 // when it does not; it also reports a device that finishes while others
 // wait for it, and a deadlock (every running device waiting).
 //
-// Asynchronous ppermutes copy their payload into a mailbox when they start.
-// Without a link model the payload is available at once. With one, a
-// transfer engine (one thread) delivers it at the modelled arrival time:
-// the route follows the rings of the mesh axes, each directed link carries
-// one transfer at a time, and neither device's thread is involved while the
-// bytes are "on the wire".
+// Asynchronous ppermutes meet in a mailbox: the sender names its buffer at
+// its start, the receiver its destination at its start (direct) or wait
+// (staged; the sender then copies its payload aside at once). The bytes are
+// copied once, as soon as both are known. Without a link model the device
+// thread that completes the pair copies them and they are available at
+// once. With one, a transfer engine (one thread, the "DMA engine") copies
+// them and marks them arrived at the modelled arrival time: the route
+// follows the rings of the mesh axes, each directed link carries one
+// transfer at a time, and neither device's thread is involved while the
+// bytes are "on the wire". A direct sender's wait also waits until its
+// payload has been taken, since it keeps its buffer until then.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +33,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
+#include <deque>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -62,12 +68,24 @@ struct Rendezvous {
   double readyUs = 0; ///< when the last member arrived
 };
 
-/// An asynchronous ppermute payload on its way to one target.
+/// An asynchronous ppermute payload from one source to one target. The
+/// sender fills in the source side when it starts; the receiver its
+/// destination when it starts (direct) or when it waits (staged). The bytes
+/// are copied once, as soon as both sides are known.
 struct Message {
-  CollectiveDesc desc;
-  std::vector<char> data;
+  int64_t sourcePosition = -1, targetPosition = -1;
+  int64_t bytes = 0;
+  bool sent = false;          ///< the sender has started
+  CollectiveDesc desc;        ///< the sender's
+  const void *src = nullptr;  ///< direct: the sender's buffer; staged: data
+  std::vector<char> data;     ///< a staged sender's copy of its payload
+  bool received = false;      ///< the receiver's destination is known
+  CollectiveDesc receiverDesc;
+  void *dst = nullptr;
+  bool copying = false;       ///< a copy is scheduled or under way
+  bool copied = false;        ///< the bytes are in `dst`
   double deliverAtUs = 0;
-  bool delivered = false;
+  bool arrived = false;       ///< the modelled transfer time has passed
 };
 
 using MailKey = std::pair<InstanceKey, int64_t>; ///< (instance, target rank)
@@ -85,6 +103,8 @@ struct PendingReceive {
   int64_t sourceRank = -1; ///< -1: no pair targets this device (zeros)
   CollectiveDesc desc;
   bool used = false;
+  void *out = nullptr;     ///< direct: the destination given at the start
+  int64_t targetRank = -1; ///< -1: this device sends nothing
 };
 
 enum class State { Running, Waiting, Finished };
@@ -98,6 +118,7 @@ public:
         asyncSeq_(mesh.numDevices()), pending_(mesh.numDevices()),
         state_(mesh.numDevices(), State::Running),
         waitingOn_(mesh.numDevices()), waitSatisfied_(mesh.numDevices()),
+        waitBlame_(mesh.numDevices()),
         live_(mesh.numDevices()) {
     linkFreeAtUs_.assign(mesh.numDevices() * mesh.numAxes() * 2, 0.0);
   }
@@ -115,7 +136,8 @@ public:
   bool execute(DeviceContext &device, const CollectiveDesc &desc,
                const void *in, void *out) override;
   int64_t startPermute(DeviceContext &device, const CollectiveDesc &desc,
-                       const void *in, TransferTiming *timing) override;
+                       const void *in, void *out,
+                       TransferTiming *timing) override;
   bool waitPermute(DeviceContext &device, int64_t handle, void *out) override;
   bool permuteReady(DeviceContext &device, int64_t handle) override;
   void deviceFinished(DeviceContext &device) override;
@@ -155,8 +177,29 @@ private:
   /// modelled links; returns its arrival time and sets `hops`.
   double planTransfer(int64_t from, int64_t to, int64_t bytes, double now,
                       int tieDirection, int &hops);
-  /// The transfer engine: delivers messages at their arrival times.
+  /// The transfer engine: copies payloads as soon as both sides are known
+  /// and marks them arrived at their modelled arrival times.
   void runEngine();
+  void startEngineLocked();
+  /// Checks that both sides of `m` agree; fails otherwise.
+  bool checkPairLocked(const Message &m);
+  /// Schedules the copy of `m` once both sides are known: on the engine
+  /// with a link model, else appended to `jobs` for the caller to make.
+  void scheduleCopyLocked(const MailKey &key, Message &m,
+                          std::vector<MailKey> &jobs);
+  /// Makes the copies in `jobs` with the lock released.
+  void runCopies(std::unique_lock<std::mutex> &lock,
+                 const std::vector<MailKey> &jobs);
+  /// Whether device `position`'s wait for `receive` is complete, and
+  /// whether it soon will be without any device's help.
+  bool incomingDone(const PendingReceive &receive);
+  bool outgoingDone(const PendingReceive &receive);
+  bool waitWillComplete(const PendingReceive &receive, bool haveIncoming);
+  /// The error for a ppermute wait whose peer finished without its side of
+  /// the pair, or "" while the wait can still complete.
+  std::string finishedPeerLocked(int64_t position,
+                                 const PendingReceive &receive,
+                                 bool haveIncoming);
 
   const MeshShape &mesh_;
   const std::vector<SiteInfo> &sites_;
@@ -176,12 +219,16 @@ private:
   /// Whether a waiting device's wait is already satisfied (it just has not
   /// woken up yet); such a device is not stuck.
   std::vector<std::function<bool()>> waitSatisfied_;
+  /// For a waiting device, the error to report if the mesh is stuck because
+  /// a peer finished ("" if none); see finishedPeerLocked.
+  std::vector<std::function<std::string()>> waitBlame_;
   /// Per directed link (linkIndex), when it is free again.
   std::vector<double> linkFreeAtUs_;
   std::thread engine_;
   std::condition_variable engineCv_;
   std::priority_queue<Delivery, std::vector<Delivery>, std::greater<Delivery>>
       deliveries_;
+  std::deque<MailKey> copies_; ///< copies the engine has to make
   bool stopping_ = false;
   int64_t live_;
   bool aborted_ = false;
@@ -320,6 +367,15 @@ void InProcessCommunicator::checkStuckLocked() {
       return;
     }
   }
+  // A ppermute waiting for a peer that has finished.
+  for (int64_t p = 0; p < mesh_.numDevices(); ++p)
+    if (state_[p] == State::Waiting && waitBlame_[p]) {
+      std::string blame = waitBlame_[p]();
+      if (!blame.empty()) {
+        failLocked(blame);
+        return;
+      }
+    }
   // Otherwise the waits form cycles.
   std::string report = "deadlock: every running device waits for a "
                        "collective that another device never reaches:";
@@ -470,6 +526,7 @@ bool InProcessCommunicator::execute(DeviceContext &device,
       waitingOn_[position] =
           siteName(desc.site) + " (" + groupName(*rv, desc.axes) + ")";
       waitSatisfied_[position] = [rv] { return rv->ready; };
+      waitBlame_[position] = nullptr;
       checkStuckLocked();
       cv_.wait(lock, [&] { return rv->ready || aborted_; });
       state_[position] = State::Running;
@@ -554,9 +611,30 @@ static std::chrono::steady_clock::time_point timePoint(double us) {
           std::chrono::duration<double, std::micro>(us)));
 }
 
+void InProcessCommunicator::startEngineLocked() {
+  if (!engine_.joinable())
+    engine_ = std::thread([this] { runEngine(); });
+  engineCv_.notify_all();
+}
+
 void InProcessCommunicator::runEngine() {
   std::unique_lock<std::mutex> lock(mu_);
   while (!stopping_) {
+    if (!copies_.empty()) {
+      MailKey key = copies_.front();
+      copies_.pop_front();
+      auto it = mailbox_.find(key);
+      if (it == mailbox_.end())
+        continue;
+      // Neither side erases or reuses a message while it is being copied.
+      Message &m = it->second;
+      lock.unlock();
+      std::memcpy(m.dst, m.src, m.bytes);
+      lock.lock();
+      m.copied = true;
+      cv_.notify_all();
+      continue;
+    }
     if (deliveries_.empty()) {
       engineCv_.wait(lock);
       continue;
@@ -569,15 +647,60 @@ void InProcessCommunicator::runEngine() {
     deliveries_.pop();
     auto it = mailbox_.find(next.key);
     if (it != mailbox_.end()) {
-      it->second.delivered = true;
+      it->second.arrived = true;
       cv_.notify_all();
     }
   }
 }
 
+bool InProcessCommunicator::checkPairLocked(const Message &m) {
+  if (!m.sent || !m.received)
+    return true;
+  if (m.desc.site == m.receiverDesc.site && m.desc.dtype == m.receiverDesc.dtype &&
+      m.desc.geometry[0] == m.receiverDesc.geometry[0])
+    return true;
+  failLocked("ppermute mismatch: " + deviceName(m.targetPosition) +
+             " waits for " + siteName(m.receiverDesc.site) + " but " +
+             deviceName(m.sourcePosition) + " sent " + siteName(m.desc.site) +
+             " (" + std::to_string(m.bytes) + " bytes, expected " +
+             std::to_string(m.receiverDesc.geometry[0] *
+                            dtypeSize(m.receiverDesc.dtype)) +
+             ")");
+  return false;
+}
+
+void InProcessCommunicator::scheduleCopyLocked(const MailKey &key, Message &m,
+                                               std::vector<MailKey> &jobs) {
+  if (!m.sent || !m.received || m.copying || m.copied)
+    return;
+  m.copying = true;
+  if (link_.enabled()) {
+    copies_.push_back(key);
+    startEngineLocked();
+  } else {
+    jobs.push_back(key);
+  }
+}
+
+void InProcessCommunicator::runCopies(std::unique_lock<std::mutex> &lock,
+                                      const std::vector<MailKey> &jobs) {
+  if (jobs.empty())
+    return;
+  std::vector<Message *> messages;
+  for (const MailKey &key : jobs)
+    messages.push_back(&mailbox_.at(key));
+  lock.unlock();
+  for (Message *m : messages)
+    std::memcpy(m->dst, m->src, m->bytes);
+  lock.lock();
+  for (Message *m : messages)
+    m->copied = true;
+  cv_.notify_all();
+}
+
 int64_t InProcessCommunicator::startPermute(DeviceContext &device,
                                             const CollectiveDesc &desc,
-                                            const void *in,
+                                            const void *in, void *out,
                                             TransferTiming *timing) {
   const int64_t position = device.position;
   AxisList axes = unpackAxes(desc.axes);
@@ -596,58 +719,145 @@ int64_t InProcessCommunicator::startPermute(DeviceContext &device,
       if (t == rank)
         source = s;
     }
-  const int64_t elem = dtypeSize(desc.dtype);
-  const int64_t bytes = desc.geometry[0] * elem;
+  const int64_t bytes = desc.geometry[0] * dtypeSize(desc.dtype);
+  const std::vector<int64_t> members = mesh_.groupMembers(position, axes);
 
-  // Copy the payload before taking the lock: other devices need not wait
-  // for this device's memcpy.
-  Message message;
-  if (target >= 0) {
-    message.desc = desc;
-    message.data.assign(static_cast<const char *>(in),
-                        static_cast<const char *>(in) + bytes);
-  }
+  // A staged sender copies its payload aside before taking the lock: other
+  // devices need not wait for this device's memcpy.
+  std::vector<char> staged;
+  if (target >= 0 && !out)
+    staged.assign(static_cast<const char *>(in),
+                  static_cast<const char *>(in) + bytes);
 
   std::unique_lock<std::mutex> lock(mu_);
   if (aborted_)
     return -1;
   InstanceKey key{desc.axes, leader,
                   asyncSeq_[position][{desc.axes, leader}]++};
+  std::vector<MailKey> jobs;
   if (target >= 0) {
+    MailKey sendKey{key, target};
+    Message &m = mailbox_[sendKey];
+    m.sourcePosition = position;
+    m.targetPosition = members[target];
+    m.bytes = bytes;
+    m.desc = desc;
+    m.sent = true;
+    if (out) {
+      m.src = in;
+    } else {
+      m.data = std::move(staged);
+      m.src = m.data.data();
+    }
     double now = nowUs();
-    int64_t dst = mesh_.groupMembers(position, axes)[target];
     int hops = 0;
     if (link_.enabled()) {
-      message.deliverAtUs = planTransfer(position, dst, bytes, now,
-                                         shiftDirection(site, n), hops);
-      message.delivered = message.deliverAtUs <= now;
+      m.deliverAtUs = planTransfer(position, m.targetPosition, bytes, now,
+                                   shiftDirection(site, n), hops);
+      m.arrived = m.deliverAtUs <= now;
+      if (!m.arrived) {
+        deliveries_.push({m.deliverAtUs, sendKey});
+        startEngineLocked();
+      }
     } else {
-      message.deliverAtUs = now;
-      message.delivered = true;
+      m.deliverAtUs = now;
+      m.arrived = true;
     }
     if (timing) {
       timing->sendUs = now;
-      timing->arriveUs = message.deliverAtUs;
-      timing->targetDevice = mesh_.deviceAt(dst);
+      timing->arriveUs = m.deliverAtUs;
+      timing->targetDevice = mesh_.deviceAt(m.targetPosition);
       timing->hops = hops;
     }
-    MailKey slot{key, target};
-    if (!message.delivered) {
-      if (!engine_.joinable())
-        engine_ = std::thread([this] { runEngine(); });
-      deliveries_.push({message.deliverAtUs, slot});
-      engineCv_.notify_all();
-    }
-    mailbox_[slot] = std::move(message);
-    cv_.notify_all();
+    if (!checkPairLocked(m))
+      return -1;
+    scheduleCopyLocked(sendKey, m, jobs);
+  }
+  if (source >= 0 && out) {
+    MailKey receiveKey{key, rank};
+    Message &m = mailbox_[receiveKey];
+    m.targetPosition = position;
+    m.sourcePosition = members[source];
+    m.received = true;
+    m.receiverDesc = desc;
+    m.dst = out;
+    if (!checkPairLocked(m))
+      return -1;
+    scheduleCopyLocked(receiveKey, m, jobs);
   }
   PendingReceive receive;
   receive.key = key;
   receive.rank = rank;
   receive.sourceRank = source;
+  receive.targetRank = target;
   receive.desc = desc;
+  receive.out = out;
   pending_[position].push_back(receive);
-  return static_cast<int64_t>(pending_[position].size() - 1);
+  int64_t handle = static_cast<int64_t>(pending_[position].size() - 1);
+  cv_.notify_all();
+  runCopies(lock, jobs);
+  return handle;
+}
+
+bool InProcessCommunicator::incomingDone(const PendingReceive &receive) {
+  if (receive.sourceRank < 0)
+    return true;
+  auto it = mailbox_.find({receive.key, receive.rank});
+  if (it == mailbox_.end())
+    return false;
+  const Message &m = it->second;
+  // A staged receiver copies for itself once the payload has arrived.
+  return receive.out ? m.copied && m.arrived : m.sent && m.arrived;
+}
+
+bool InProcessCommunicator::outgoingDone(const PendingReceive &receive) {
+  if (receive.targetRank < 0 || !receive.out)
+    return true;
+  auto it = mailbox_.find({receive.key, receive.targetRank});
+  return it == mailbox_.end() || it->second.copied;
+}
+
+bool InProcessCommunicator::waitWillComplete(const PendingReceive &receive,
+                                             bool haveIncoming) {
+  // A pair whose both sides are known is copied and delivered without any
+  // device's help.
+  auto willComplete = [&](const MailKey &key, bool staged) {
+    auto it = mailbox_.find(key);
+    if (it == mailbox_.end())
+      return false;
+    const Message &m = it->second;
+    return m.sent && (staged || m.received);
+  };
+  bool in = haveIncoming || incomingDone(receive) ||
+            willComplete({receive.key, receive.rank}, !receive.out);
+  bool out = outgoingDone(receive) ||
+             willComplete({receive.key, receive.targetRank}, false);
+  return in && out;
+}
+
+std::string
+InProcessCommunicator::finishedPeerLocked(int64_t position,
+                                          const PendingReceive &receive,
+                                          bool haveIncoming) {
+  std::vector<int64_t> members =
+      mesh_.groupMembers(position, unpackAxes(receive.desc.axes));
+  if (!haveIncoming && !incomingDone(receive)) {
+    int64_t sourcePosition = members[receive.sourceRank];
+    auto it = mailbox_.find({receive.key, receive.rank});
+    if ((it == mailbox_.end() || !it->second.sent) &&
+        state_[sourcePosition] == State::Finished)
+      return deviceName(sourcePosition) + " finished without sending " +
+             siteName(receive.desc.site) + " to " + deviceName(position);
+  }
+  if (!outgoingDone(receive)) {
+    int64_t targetPosition = members[receive.targetRank];
+    auto it = mailbox_.find({receive.key, receive.targetRank});
+    if ((it == mailbox_.end() || !it->second.received) &&
+        state_[targetPosition] == State::Finished)
+      return deviceName(targetPosition) + " finished without receiving " +
+             siteName(receive.desc.site) + " from " + deviceName(position);
+  }
+  return "";
 }
 
 bool InProcessCommunicator::waitPermute(DeviceContext &device, int64_t handle,
@@ -664,48 +874,62 @@ bool InProcessCommunicator::waitPermute(DeviceContext &device, int64_t handle,
   }
   PendingReceive &receive = pending_[position][handle];
   receive.used = true;
+  const bool direct = receive.out != nullptr;
+  if (direct)
+    out = receive.out;
   const int64_t bytes =
       receive.desc.geometry[0] * dtypeSize(receive.desc.dtype);
-  if (receive.sourceRank < 0) {
-    std::memset(out, 0, bytes);
-    return true;
-  }
-  auto slot = std::make_pair(receive.key, receive.rank);
   std::vector<int64_t> members =
       mesh_.groupMembers(position, unpackAxes(receive.desc.axes));
-  int64_t sourcePosition = members[receive.sourceRank];
+  const MailKey receiveKey{receive.key, receive.rank};
+  const MailKey sendKey{receive.key, receive.targetRank};
+  bool haveIncoming = receive.sourceRank < 0;
+  if (haveIncoming)
+    std::memset(out, 0, bytes);
   while (true) {
     if (aborted_)
       return false;
-    auto it = mailbox_.find(slot);
-    if (it != mailbox_.end() && it->second.delivered) {
-      Message message = std::move(it->second);
-      mailbox_.erase(it);
-      if (message.desc.site != receive.desc.site ||
-          message.desc.geometry[0] != receive.desc.geometry[0]) {
-        failLocked("ppermute mismatch: " + deviceName(position) +
-                   " waits for " + siteName(receive.desc.site) + " but " +
-                   deviceName(sourcePosition) + " sent " +
-                   siteName(message.desc.site) + " (" +
-                   std::to_string(message.data.size()) + " bytes, expected " +
-                   std::to_string(bytes) + ")");
-        return false;
+    if (!haveIncoming && incomingDone(receive)) {
+      auto it = mailbox_.find(receiveKey);
+      Message &m = it->second;
+      if (!direct) {
+        // Staged: this device's destination is known only now.
+        m.received = true;
+        m.receiverDesc = receive.desc;
+        m.dst = out;
+        if (!checkPairLocked(m))
+          return false;
+        m.copying = true;
+        lock.unlock();
+        std::memcpy(out, m.src, m.bytes);
+        lock.lock();
+        // A direct sender waits for this message to be gone.
+        cv_.notify_all();
       }
-      lock.unlock();
-      std::memcpy(out, message.data.data(), bytes);
-      return true;
+      mailbox_.erase(it);
+      haveIncoming = true;
     }
-    if (it == mailbox_.end() && state_[sourcePosition] == State::Finished) {
-      failLocked(deviceName(sourcePosition) + " finished without sending " +
-                 siteName(receive.desc.site) + " to " + deviceName(position));
+    if (haveIncoming && outgoingDone(receive))
+      return true;
+    std::string blame = finishedPeerLocked(position, receive, haveIncoming);
+    if (!blame.empty()) {
+      failLocked(blame);
       return false;
     }
     state_[position] = State::Waiting;
-    waitingOn_[position] = siteName(receive.desc.site) + " (data from " +
-                           deviceName(sourcePosition) + ")";
+    if (!haveIncoming)
+      waitingOn_[position] = siteName(receive.desc.site) + " (data from " +
+                             deviceName(members[receive.sourceRank]) + ")";
+    else
+      waitingOn_[position] = siteName(receive.desc.site) + " (its data to " +
+                             deviceName(members[receive.targetRank]) +
+                             " not yet taken)";
     // A payload in flight will be delivered: the device is not stuck.
-    waitSatisfied_[position] = [this, slot] {
-      return mailbox_.count(slot) > 0;
+    waitSatisfied_[position] = [this, r = receive, haveIncoming] {
+      return waitWillComplete(r, haveIncoming);
+    };
+    waitBlame_[position] = [this, position, r = receive, haveIncoming] {
+      return finishedPeerLocked(position, r, haveIncoming);
     };
     checkStuckLocked();
     cv_.wait(lock);
@@ -720,11 +944,7 @@ bool InProcessCommunicator::permuteReady(DeviceContext &device,
   if (handle < 0 || handle >= static_cast<int64_t>(pending.size()) ||
       pending[handle].used)
     return true; // waitPermute reports the bad handle
-  const PendingReceive &receive = pending[handle];
-  if (receive.sourceRank < 0)
-    return true;
-  auto it = mailbox_.find({receive.key, receive.rank});
-  return it != mailbox_.end() && it->second.delivered;
+  return incomingDone(pending[handle]) && outgoingDone(pending[handle]);
 }
 
 void InProcessCommunicator::deviceFinished(DeviceContext &device) {

@@ -77,6 +77,7 @@ MPI_Op mpiOp(int32_t reduction) {
 struct AsyncPermute {
   MPI_Request requests[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
   std::vector<char> sendBuffer, receiveBuffer;
+  void *out = nullptr; ///< the receiver's buffer, when given at the start
   int64_t bytes = 0;
   int64_t site = -1;
   int64_t axes = 0;
@@ -118,7 +119,8 @@ public:
   bool execute(DeviceContext &device, const CollectiveDesc &desc,
                const void *in, void *out) override;
   int64_t startPermute(DeviceContext &device, const CollectiveDesc &desc,
-                       const void *in, TransferTiming *timing) override;
+                       const void *in, void *out,
+                       TransferTiming *timing) override;
   bool waitPermute(DeviceContext &device, int64_t handle, void *out) override;
   bool permuteReady(DeviceContext &device, int64_t handle) override;
   void deviceFinished(DeviceContext &device) override;
@@ -496,7 +498,8 @@ bool MpiCommunicator::execute(DeviceContext &device, const CollectiveDesc &desc,
 
 int64_t MpiCommunicator::startPermute(DeviceContext &device,
                                       const CollectiveDesc &desc,
-                                      const void *in, TransferTiming *timing) {
+                                      const void *in, void *out,
+                                      TransferTiming *timing) {
   if (failed_)
     return -1;
   AxisList axes = unpackAxes(desc.axes);
@@ -522,22 +525,33 @@ int64_t MpiCommunicator::startPermute(DeviceContext &device,
   permute.site = desc.site;
   permute.axes = desc.axes;
   permute.sourceRank = static_cast<int>(source);
+  permute.out = out;
   async_.push_back(std::move(permute));
   AsyncPermute &p = async_.back();
   const std::string what = siteName(desc.site);
   if (source >= 0) {
-    p.receiveBuffer.resize(bytes);
-    if (mpiFailed(MPI_Irecv(p.receiveBuffer.data(), static_cast<int>(bytes),
+    // Direct: straight into the caller's buffer; staged: into ours.
+    void *into = out;
+    if (!into) {
+      p.receiveBuffer.resize(bytes);
+      into = p.receiveBuffer.data();
+    }
+    if (mpiFailed(MPI_Irecv(into, static_cast<int>(bytes),
                             MPI_BYTE, static_cast<int>(source), tag, comm,
                             &p.requests[0]),
                   what))
       return -1;
   }
   if (target >= 0) {
-    // The caller may overwrite its buffer once this returns.
-    p.sendBuffer.assign(static_cast<const char *>(in),
-                        static_cast<const char *>(in) + bytes);
-    if (mpiFailed(MPI_Isend(p.sendBuffer.data(), static_cast<int>(bytes),
+    // Staged: the caller may overwrite its buffer once this returns, so
+    // send a copy. Direct: the caller keeps `in` until its wait.
+    const void *from = in;
+    if (!out) {
+      p.sendBuffer.assign(static_cast<const char *>(in),
+                          static_cast<const char *>(in) + bytes);
+      from = p.sendBuffer.data();
+    }
+    if (mpiFailed(MPI_Isend(from, static_cast<int>(bytes),
                             MPI_BYTE, static_cast<int>(target), tag, comm,
                             &p.requests[1]),
                   what))
@@ -566,10 +580,12 @@ bool MpiCommunicator::waitPermute(DeviceContext &device, int64_t handle,
       mesh_.groupMembers(position_, unpackAxes(p.axes));
   if (!waitFor(p.requests, 2, members, p.site, siteName(p.site)))
     return false;
-  if (p.sourceRank >= 0)
-    std::memcpy(out, p.receiveBuffer.data(), p.bytes);
-  else
+  if (p.out)
+    out = p.out;
+  if (p.sourceRank < 0)
     std::memset(out, 0, p.bytes);
+  else if (!p.out)
+    std::memcpy(out, p.receiveBuffer.data(), p.bytes);
   p.sendBuffer = {};
   p.receiveBuffer = {};
   return true;

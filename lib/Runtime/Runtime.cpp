@@ -294,9 +294,10 @@ void trellis_rt_ppermute(int64_t site, int64_t axes, int32_t dtype, int64_t in,
     abortDevice();
 }
 
-int64_t trellis_rt_ppermute_start(int64_t site, int64_t axes, int32_t dtype,
-                                  int64_t in, int64_t count) {
-  DeviceContext &device = requireDevice("trellis_rt_ppermute_start");
+static int64_t startPermute(const char *fn, int64_t site, int64_t axes,
+                            int32_t dtype, int64_t in, int64_t out,
+                            int64_t count) {
+  DeviceContext &device = requireDevice(fn);
   CollectiveDesc desc;
   desc.site = site;
   desc.kind = CollectiveKind::Ppermute;
@@ -307,9 +308,15 @@ int64_t trellis_rt_ppermute_start(int64_t site, int64_t axes, int32_t dtype,
   double start = markComputeEnd(device);
   TransferTiming timing;
   int64_t handle = device.comm->startPermute(
-      device, desc, reinterpret_cast<const void *>(in), &timing);
+      device, desc, reinterpret_cast<const void *>(in),
+      reinterpret_cast<void *>(out), &timing);
   if (handle < 0)
     abortDevice();
+  if (out) {
+    if (device.directPermutes.size() <= static_cast<size_t>(handle))
+      device.directPermutes.resize(handle + 1, {0, 0});
+    device.directPermutes[handle] = {in, out};
+  }
   recordSpan(device, site, "collective", start, desc.bytes);
   if (device.tracing && timing.targetDevice >= 0) {
     // The payload in flight, on this device's transfer tracks.
@@ -325,8 +332,26 @@ int64_t trellis_rt_ppermute_start(int64_t site, int64_t axes, int32_t dtype,
   return handle;
 }
 
-void trellis_rt_ppermute_wait(int64_t handle, int64_t out) {
-  DeviceContext &device = requireDevice("trellis_rt_ppermute_wait");
+int64_t trellis_rt_ppermute_start(int64_t site, int64_t axes, int32_t dtype,
+                                  int64_t in, int64_t count) {
+  return startPermute("trellis_rt_ppermute_start", site, axes, dtype, in, 0,
+                      count);
+}
+
+int64_t trellis_rt_ppermute_start_direct(int64_t site, int64_t axes,
+                                         int32_t dtype, int64_t in,
+                                         int64_t out, int64_t count) {
+  if (!out) {
+    requireDevice("trellis_rt_ppermute_start_direct")
+        .comm->fail("trellis_rt_ppermute_start_direct without an output "
+                    "buffer");
+    abortDevice();
+  }
+  return startPermute("trellis_rt_ppermute_start_direct", site, axes, dtype,
+                      in, out, count);
+}
+
+static void waitPermute(DeviceContext &device, int64_t handle, int64_t out) {
   double start = markComputeEnd(device);
   // A device whose data has arrived keeps its compute slot.
   if (device.slots && !device.comm->permuteReady(device, handle))
@@ -338,6 +363,34 @@ void trellis_rt_ppermute_wait(int64_t handle, int64_t out) {
   if (device.tracing)
     device.events.back().name = "ppermute wait";
   resumeCompute(device);
+}
+
+void trellis_rt_ppermute_wait(int64_t handle, int64_t out) {
+  DeviceContext &device = requireDevice("trellis_rt_ppermute_wait");
+  if (handle >= 0 &&
+      static_cast<size_t>(handle) < device.directPermutes.size() &&
+      device.directPermutes[handle].second) {
+    device.comm->fail("trellis_rt_ppermute_wait on the direct ppermute "
+                      "handle " +
+                      std::to_string(handle));
+    abortDevice();
+  }
+  waitPermute(device, handle, out);
+}
+
+void trellis_rt_ppermute_wait_direct(int64_t handle, int64_t in, int64_t out,
+                                     int64_t /*in_alias*/) {
+  DeviceContext &device = requireDevice("trellis_rt_ppermute_wait_direct");
+  if (handle < 0 ||
+      static_cast<size_t>(handle) >= device.directPermutes.size() ||
+      device.directPermutes[handle] != std::make_pair(in, out)) {
+    device.comm->fail("trellis_rt_ppermute_wait_direct: handle " +
+                      std::to_string(handle) +
+                      " was not started with these buffers");
+    abortDevice();
+  }
+  device.directPermutes[handle] = {0, 0};
+  waitPermute(device, handle, 0);
 }
 
 int64_t trellis_rt_axis_index(int64_t axes) {

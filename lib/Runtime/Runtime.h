@@ -128,6 +128,9 @@ struct DeviceContext {
   std::atomic<int64_t> collectives{0}; ///< collectives completed
   ComputeSlots *slots = nullptr;       ///< null: no limit
   bool holdsSlot = false;
+  /// Per ppermute handle: the (in, out) buffers of a direct start, checked
+  /// at its wait; (0, 0) for staged or completed ones.
+  std::vector<std::pair<int64_t, int64_t>> directPermutes;
 };
 
 /// Gives up the device's compute slot while it blocks (no-op without
@@ -156,11 +159,16 @@ public:
   virtual bool execute(DeviceContext &device, const CollectiveDesc &desc,
                        const void *in, void *out) = 0;
   /// Starts an asynchronous ppermute; returns a handle, or -1 on failure.
-  /// The payload is copied before it returns. `timing`, if given, receives
-  /// when the transfer leaves and arrives.
+  /// Staged (`out` null): the payload is copied before this returns and
+  /// waitPermute delivers it into its `out`. Direct (`out` given): nothing
+  /// is copied here; the caller keeps `in` alive and unchanged, and leaves
+  /// `out` alone, until its waitPermute returns (which then also waits
+  /// until this device's payload has been taken). `timing`, if given,
+  /// receives when the transfer leaves and arrives.
   virtual int64_t startPermute(DeviceContext &device,
                                const CollectiveDesc &desc, const void *in,
-                               TransferTiming *timing = nullptr) = 0;
+                               void *out, TransferTiming *timing = nullptr) = 0;
+  /// Completes a ppermute; `out` is null for a direct one.
   virtual bool waitPermute(DeviceContext &device, int64_t handle,
                            void *out) = 0;
   /// Whether waitPermute(handle) would return without blocking.

@@ -84,11 +84,23 @@ void trellis_rt_all_to_all(int64_t site, int64_t axes, int32_t dtype,
 void trellis_rt_ppermute(int64_t site, int64_t axes, int32_t dtype, int64_t in,
                          int64_t out, int64_t count);
 
-/* Asynchronous ppermute: start sends `in` (copied at once, so the caller
- * may reuse it) and returns a handle; wait delivers into `out`. */
+/* Asynchronous ppermute, staged: start sends `in` (copied at once, so the
+ * caller may reuse it) and returns a handle; wait delivers into `out`. */
 int64_t trellis_rt_ppermute_start(int64_t site, int64_t axes, int32_t dtype,
                                   int64_t in, int64_t count);
 void trellis_rt_ppermute_wait(int64_t handle, int64_t out);
+
+/* Asynchronous ppermute, direct: the payload goes from `in` straight into
+ * the target's `out` (one copy, made by the transfer engine with a link
+ * model); until the wait returns the caller keeps `in` alive and unchanged
+ * and does not touch `out`. The wait names the start's `in` and `out` again
+ * (checked) and `in_alias`, the sent value's own buffer (unused: it keeps
+ * the compiler from reusing that buffer before the wait). */
+int64_t trellis_rt_ppermute_start_direct(int64_t site, int64_t axes,
+                                         int32_t dtype, int64_t in,
+                                         int64_t out, int64_t count);
+void trellis_rt_ppermute_wait_direct(int64_t handle, int64_t in, int64_t out,
+                                     int64_t in_alias);
 
 /* This device's index in its group along `axes`. */
 int64_t trellis_rt_axis_index(int64_t axes);

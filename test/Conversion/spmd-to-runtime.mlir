@@ -90,8 +90,8 @@ func.func @local_ops(%b: tensor<8xf32>) -> (index, i32, tensor<2xf32>, tensor<8x
   // CHECK-NOT: spmd.pvary
   %v = spmd.pvary %b over ["i"] : tensor<8xf32>
   // CHECK: call @trellis_rt_ppermute(
-  // ASYNC: %[[H:.*]] = call @trellis_rt_ppermute_start({{.*}}) : (i64, i64, i32, i64, i64) -> i64
-  // ASYNC: call @trellis_rt_ppermute_wait(%[[H]], %{{.*}}) : (i64, i64) -> ()
+  // ASYNC: %[[H:.*]] = call @trellis_rt_ppermute_start_direct(%{{.*}}, %{{.*}}, %{{.*}}, %[[IN:.*]], %[[OUT:.*]], %{{.*}}) : (i64, i64, i32, i64, i64, i64) -> i64
+  // ASYNC: call @trellis_rt_ppermute_wait_direct(%[[H]], %[[IN]], %[[OUT]], %[[IN]]) : (i64, i64, i64, i64) -> ()
   %q = spmd.ppermute %b over ["j"] pairs [[0, 1], [1, 0]] : tensor<8xf32>
   return %n, %i, %p, %v, %q : index, i32, tensor<2xf32>, tensor<8xf32>, tensor<8xf32>
 }
@@ -100,8 +100,10 @@ func.func @local_ops(%b: tensor<8xf32>) -> (index, i32, tensor<2xf32>, tensor<8x
 
 trellis.mesh @mesh = <["i"=4]>
 
-// ppermute_start becomes trellis_rt_ppermute_start (the handle is an i64,
-// also when a loop carries it); ppermute_wait waits into a fresh buffer.
+// A future carried through control flow: ppermute_start becomes the staged
+// trellis_rt_ppermute_start (the payload is copied aside at once; the
+// handle is an i64, also when a loop carries it) and ppermute_wait waits
+// into a fresh buffer.
 // CHECK: spmd.sites = [{loc = {{.*}}, op = "spmd.ppermute_start", pairs = array<i64: 0, 1, 1, 2, 2, 3, 3, 0>}, {loc = {{.*}}, op = "spmd.ppermute_start", pairs = array<i64: 0, 1, 1, 2, 2, 3, 3, 0>}]
 // CHECK-LABEL: func.func @start_wait
 // CHECK: %[[H0:.*]] = call @trellis_rt_ppermute_start(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (i64, i64, i32, i64, i64) -> i64
@@ -126,4 +128,33 @@ func.func @start_wait(%x: tensor<8xf32>) -> tensor<8xf32> attributes {spmd.mesh 
   }
   %r = spmd.ppermute_wait %f : !spmd.future<tensor<8xf32>>
   return %r : tensor<8xf32>
+}
+
+// -----
+
+trellis.mesh @mesh = <["i"=4]>
+
+// A future that goes straight to its wait: direct. The start names the sent
+// tensor's buffer and a destination allocated there; the wait names both
+// again (keeping them alive until it) and reads the sent tensor once more
+// through a view of any layout (so bufferization does not write over it
+// before the wait); the result is the destination.
+// CHECK-LABEL: func.func @direct
+// CHECK: %[[IN:.*]] = bufferization.to_buffer %[[X:.*]] read_only : tensor<8xf32> to memref<8xf32>
+// CHECK: %[[OUT:.*]] = memref.alloc() {alignment = 64 : i64} : memref<8xf32>
+// CHECK: %[[H:.*]] = call @trellis_rt_ppermute_start_direct(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (i64, i64, i32, i64, i64, i64) -> i64
+// CHECK: %[[MID:.*]] = arith.addf
+// CHECK: %[[ALIAS:.*]] = bufferization.to_buffer %[[X]] read_only : tensor<8xf32> to memref<8xf32, strided<[?], offset: ?>>
+// CHECK: memref.extract_aligned_pointer_as_index %[[IN]]
+// CHECK: memref.extract_aligned_pointer_as_index %[[OUT]]
+// CHECK: memref.extract_aligned_pointer_as_index %[[ALIAS]]
+// CHECK: call @trellis_rt_ppermute_wait_direct(%[[H]], %{{.*}}, %{{.*}}, %{{.*}}) : (i64, i64, i64, i64) -> ()
+// CHECK: %[[R:.*]] = bufferization.to_tensor %[[OUT]] restrict writable
+// CHECK: return %[[R]], %[[MID]]
+func.func @direct(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) attributes {spmd.mesh = @mesh} {
+  %f = spmd.ppermute_start %x over ["i"] pairs [[0, 1], [1, 2], [2, 3], [3, 0]]
+      : tensor<8xf32> -> !spmd.future<tensor<8xf32>>
+  %m = arith.addf %x, %x : tensor<8xf32>
+  %r = spmd.ppermute_wait %f : !spmd.future<tensor<8xf32>>
+  return %r, %m : tensor<8xf32>, tensor<8xf32>
 }

@@ -219,7 +219,9 @@ TEST_P(Collectives, PpermuteShiftsAndZeros) {
     std::vector<std::vector<float>> in(n, std::vector<float>(count)),
         shifted(n, std::vector<float>(count, -1)),
         moved(n, std::vector<float>(count, -1)),
-        async(n, std::vector<float>(count, -1));
+        async(n, std::vector<float>(count, -1)),
+        direct(n, std::vector<float>(count, -1)),
+        directPartial(n, std::vector<float>(count, -1));
     for (int64_t p = 0; p < n; ++p)
       for (int64_t e = 0; e < count; ++e)
         in[p][e] = valueAt(p, e);
@@ -235,6 +237,19 @@ TEST_P(Collectives, PpermuteShiftsAndZeros) {
           int64_t handle = trellis_rt_ppermute_start(0, packed, TRELLIS_RT_F32,
                                                      addr(in[p].data()), count);
           trellis_rt_ppermute_wait(handle, addr(async[p].data()));
+          // Direct (one-copy) starts write straight into their outputs.
+          int64_t full = trellis_rt_ppermute_start_direct(
+              0, packed, TRELLIS_RT_F32, addr(in[p].data()),
+              addr(direct[p].data()), count);
+          int64_t part = trellis_rt_ppermute_start_direct(
+              1, packed, TRELLIS_RT_F32, addr(in[p].data()),
+              addr(directPartial[p].data()), count);
+          trellis_rt_ppermute_wait_direct(part, addr(in[p].data()),
+                                          addr(directPartial[p].data()),
+                                          addr(in[p].data()));
+          trellis_rt_ppermute_wait_direct(full, addr(in[p].data()),
+                                          addr(direct[p].data()),
+                                          addr(in[p].data()));
         },
         error, {shift, partial}))
         << error;
@@ -245,6 +260,9 @@ TEST_P(Collectives, PpermuteShiftsAndZeros) {
       for (int64_t e = 0; e < count; ++e) {
         ASSERT_EQ(shifted[p][e], in[from][e]);
         ASSERT_EQ(async[p][e], in[from][e]);
+        ASSERT_EQ(direct[p][e], in[from][e]);
+        ASSERT_EQ(directPartial[p][e],
+                  rank == 0 ? 0.0f : in[group[rank - 1]][e]);
         ASSERT_EQ(moved[p][e], rank == 0 ? 0.0f : in[group[rank - 1]][e]);
       }
     }

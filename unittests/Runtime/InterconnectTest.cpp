@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 
 using namespace mlir::trellis::rt;
@@ -56,7 +57,7 @@ TEST(Interconnect, LatencyAndBandwidthOnIdleLink) {
   DeviceContext device;
   device.position = 0;
   TransferTiming t;
-  ASSERT_GE(comm->startPermute(device, permuteDesc(0, 1000), data.data(), &t),
+  ASSERT_GE(comm->startPermute(device, permuteDesc(0, 1000), data.data(), nullptr, &t),
             0);
   EXPECT_EQ(t.targetDevice, 3);
   EXPECT_EQ(t.hops, 1);
@@ -64,7 +65,7 @@ TEST(Interconnect, LatencyAndBandwidthOnIdleLink) {
   // Two hops around the ring: the latency twice, the wire time once
   // (cut-through).
   TransferTiming far;
-  ASSERT_GE(comm->startPermute(device, permuteDesc(1, 1000), data.data(), &far),
+  ASSERT_GE(comm->startPermute(device, permuteDesc(1, 1000), data.data(), nullptr, &far),
             0);
   EXPECT_EQ(far.targetDevice, 2);
   EXPECT_EQ(far.hops, 2);
@@ -81,8 +82,8 @@ TEST(Interconnect, OneTransferAtATimePerLink) {
   DeviceContext device;
   device.position = 1;
   TransferTiming first, second;
-  comm->startPermute(device, permuteDesc(0, 1000), data.data(), &first);
-  comm->startPermute(device, permuteDesc(0, 1000), data.data(), &second);
+  comm->startPermute(device, permuteDesc(0, 1000), data.data(), nullptr, &first);
+  comm->startPermute(device, permuteDesc(0, 1000), data.data(), nullptr, &second);
   // The second waits for the link: it leaves when the first is off the
   // wire.
   EXPECT_NEAR(second.arriveUs - first.arriveUs, 4000.0, 1.0);
@@ -99,8 +100,8 @@ TEST(Interconnect, OppositeDirectionsUseSeparateLinks) {
   DeviceContext device;
   device.position = 0;
   TransferTiming left, right;
-  comm->startPermute(device, permuteDesc(0, 1000), data.data(), &left);
-  comm->startPermute(device, permuteDesc(1, 1000), data.data(), &right);
+  comm->startPermute(device, permuteDesc(0, 1000), data.data(), nullptr, &left);
+  comm->startPermute(device, permuteDesc(1, 1000), data.data(), nullptr, &right);
   EXPECT_NEAR(left.arriveUs - left.sendUs, 4000.0, 1.0);
   EXPECT_NEAR(right.arriveUs - right.sendUs, 4000.0, 1.0);
 }
@@ -157,6 +158,173 @@ TEST(Interconnect, EngineDeliversAfterTheModelledTime) {
       }
     EXPECT_EQ(transfers, 1);
   }
+}
+
+/// Rotates every device's block around a ring of `n` for `steps` rounds of
+/// direct (one-copy) asynchronous ppermutes, the shape of the collective
+/// matmul loop: each round's output buffer is the next round's input.
+/// Returns false with `error` set when the run fails.
+bool rotateDirect(int64_t n, int steps, SessionOptions options,
+                  std::vector<std::vector<float>> &result, std::string &error) {
+  MeshShape mesh = ring(n);
+  Session session(mesh, {shiftSite(n, -1)}, options);
+  const int count = 1000;
+  std::vector<std::vector<float>> a(n, std::vector<float>(count)),
+      b(n, std::vector<float>(count, -1));
+  std::vector<DeviceCall> calls(n);
+  std::vector<void **> args(n);
+  for (int64_t p = 0; p < n; ++p) {
+    for (int e = 0; e < count; ++e)
+      a[p][e] = static_cast<float>(1000 * p + e);
+    calls[p].body = [&, p] {
+      float *in = a[p].data(), *out = b[p].data();
+      for (int s = 0; s < steps; ++s) {
+        int64_t handle = trellis_rt_ppermute_start_direct(
+            0, packAxes({0}), TRELLIS_RT_F32, reinterpret_cast<int64_t>(in),
+            reinterpret_cast<int64_t>(out), count);
+        trellis_rt_ppermute_wait_direct(handle, reinterpret_cast<int64_t>(in),
+                                        reinterpret_cast<int64_t>(out),
+                                        reinterpret_cast<int64_t>(in));
+        std::swap(in, out);
+      }
+      if (in != a[p].data())
+        std::copy(in, in + count, a[p].begin());
+    };
+    args[p] = reinterpret_cast<void **>(&calls[p]);
+  }
+  if (!session.run(callEntry, args, error))
+    return false;
+  result = a;
+  return true;
+}
+
+void expectRotated(const std::vector<std::vector<float>> &got, int64_t n,
+                   int steps) {
+  for (int64_t p = 0; p < n; ++p)
+    for (int e = 0; e < 1000; e += 111)
+      ASSERT_EQ(got[p][e], static_cast<float>(1000 * ((p + steps) % n) + e))
+          << "device " << p << " element " << e;
+}
+
+TEST(DirectPermute, RingRotationWithoutLinkModel) {
+  for (int steps : {1, 2, 7}) {
+    std::vector<std::vector<float>> got;
+    std::string error;
+    ASSERT_TRUE(rotateDirect(8, steps, SessionOptions(), got, error)) << error;
+    expectRotated(got, 8, steps);
+  }
+}
+
+TEST(DirectPermute, RingRotationThroughTheTransferEngine) {
+  SessionOptions options;
+  options.link = LinkModel{5.0, 1.0};
+  for (int steps : {1, 3, 8}) {
+    std::vector<std::vector<float>> got;
+    std::string error;
+    ASSERT_TRUE(rotateDirect(8, steps, options, got, error)) << error;
+    expectRotated(got, 8, steps);
+  }
+}
+
+TEST(DirectPermute, RingRotationWithComputeSlots) {
+  // Fewer compute slots than devices: a waiting device gives its slot up.
+  SessionOptions options;
+  options.computeSlots = 2;
+  options.link = LinkModel{50.0, 0.0};
+  std::vector<std::vector<float>> got;
+  std::string error;
+  ASSERT_TRUE(rotateDirect(4, 5, options, got, error)) << error;
+  expectRotated(got, 4, 5);
+}
+
+/// Runs `body(position)` on every device of a ring of `n`, one site given.
+bool runRing(int64_t n, SiteInfo site, std::function<void(int64_t)> body,
+             std::string &error, LinkModel link = {}) {
+  SessionOptions options;
+  options.link = link;
+  options.timeoutSeconds = 30;
+  Session session(ring(n), {std::move(site)}, options);
+  std::vector<DeviceCall> calls(n);
+  std::vector<void **> args(n);
+  for (int64_t p = 0; p < n; ++p) {
+    calls[p].body = [&body, p] { body(p); };
+    args[p] = reinterpret_cast<void **>(&calls[p]);
+  }
+  return session.run(callEntry, args, error);
+}
+
+TEST(DirectPermute, ReceiverThatNeverStartsIsReported) {
+  // Device 0 sends to device 1, which returns without taking part: the
+  // sender, waiting for its payload to be taken, gets an error, not a hang.
+  SiteInfo site{"spmd.ppermute", "d.mlir:1:1", {{0, 1}}};
+  for (LinkModel link : {LinkModel{}, LinkModel{10.0, 0.0}}) {
+    std::vector<float> in(4, 1.0f), out(4, -1.0f);
+    std::string error;
+    EXPECT_FALSE(runRing(
+        2, site,
+        [&](int64_t p) {
+          if (p != 0)
+            return;
+          int64_t h = trellis_rt_ppermute_start_direct(
+              0, packAxes({0}), TRELLIS_RT_F32,
+              reinterpret_cast<int64_t>(in.data()),
+              reinterpret_cast<int64_t>(out.data()), 4);
+          trellis_rt_ppermute_wait_direct(
+              h, reinterpret_cast<int64_t>(in.data()),
+              reinterpret_cast<int64_t>(out.data()),
+              reinterpret_cast<int64_t>(in.data()));
+        },
+        error, link));
+    EXPECT_NE(error.find("finished without receiving"), std::string::npos)
+        << error;
+  }
+}
+
+TEST(DirectPermute, SenderThatNeverStartsIsReported) {
+  SiteInfo site{"spmd.ppermute", "d.mlir:2:1", {{0, 1}}};
+  std::vector<float> in(4, 1.0f), out(4, -1.0f);
+  std::string error;
+  EXPECT_FALSE(runRing(
+      2, site,
+      [&](int64_t p) {
+        if (p != 1)
+          return;
+        int64_t h = trellis_rt_ppermute_start_direct(
+            0, packAxes({0}), TRELLIS_RT_F32,
+            reinterpret_cast<int64_t>(in.data()),
+            reinterpret_cast<int64_t>(out.data()), 4);
+        trellis_rt_ppermute_wait_direct(
+            h, reinterpret_cast<int64_t>(in.data()),
+            reinterpret_cast<int64_t>(out.data()),
+            reinterpret_cast<int64_t>(in.data()));
+      },
+      error));
+  EXPECT_NE(error.find("finished without sending"), std::string::npos)
+      << error;
+}
+
+TEST(DirectPermute, WaitWithOtherBuffersIsReported) {
+  SiteInfo site{"spmd.ppermute", "d.mlir:3:1", {{0, 1}, {1, 0}}};
+  std::vector<std::vector<float>> in(2, std::vector<float>(4, 1.0f)),
+      out(2, std::vector<float>(4, -1.0f));
+  std::string error;
+  EXPECT_FALSE(runRing(
+      2, site,
+      [&](int64_t p) {
+        int64_t h = trellis_rt_ppermute_start_direct(
+            0, packAxes({0}), TRELLIS_RT_F32,
+            reinterpret_cast<int64_t>(in[p].data()),
+            reinterpret_cast<int64_t>(out[p].data()), 4);
+        // Output and input swapped: not the buffers the start was given.
+        trellis_rt_ppermute_wait_direct(
+            h, reinterpret_cast<int64_t>(out[p].data()),
+            reinterpret_cast<int64_t>(in[p].data()),
+            reinterpret_cast<int64_t>(out[p].data()));
+      },
+      error));
+  EXPECT_NE(error.find("was not started with these buffers"),
+            std::string::npos)
+      << error;
 }
 
 } // namespace

@@ -57,6 +57,13 @@ struct SpmdToRuntimePass
   ModuleOp module;
   SmallVector<Attribute> sites;
 
+  /// A direct ppermute started but not yet waited for: the buffers its
+  /// wait names again, and the sent tensor.
+  struct DirectPermute {
+    Value in, out, sent;
+  };
+  DenseMap<Operation *, DirectPermute> directWaits;
+
   void runOnOperation() override {
     module = getOperation();
     // Futures are runtime handles: values carried through control flow
@@ -115,13 +122,17 @@ struct SpmdToRuntimePass
     return packed;
   }
 
-  /// Address of a fresh identity-layout buffer holding `tensor`.
-  Value readBuffer(OpBuilder &b, Location loc, Value tensor) {
+  /// An identity-layout buffer holding `tensor` (its own, or a copy).
+  Value readMemref(OpBuilder &b, Location loc, Value tensor) {
     auto type = cast<RankedTensorType>(tensor.getType());
     auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
-    Value buffer = bufferization::ToBufferOp::create(b, loc, memrefType, tensor,
-                                                     /*read_only=*/true);
-    return trellis::bufferAddress(b, loc, buffer);
+    return bufferization::ToBufferOp::create(b, loc, memrefType, tensor,
+                                             /*read_only=*/true);
+  }
+
+  /// Address of an identity-layout buffer holding `tensor`.
+  Value readBuffer(OpBuilder &b, Location loc, Value tensor) {
+    return trellis::bufferAddress(b, loc, readMemref(b, loc, tensor));
   }
 
   LogicalResult lower(Operation *op) {
@@ -182,6 +193,29 @@ struct SpmdToRuntimePass
 
     if (auto start = dyn_cast<PpermuteStartOp>(op)) {
       int64_t site = addSite(op, start.getPairs());
+      // Direct (one copy, from this buffer into the target's) when the
+      // future goes straight to its wait, which can then name the buffers
+      // again and so keep them alive and unchanged until it; staged (the
+      // payload copied aside at once) when the future is carried through
+      // control flow.
+      Operation *waitOp = nullptr;
+      if (start.getResult().hasOneUse())
+        waitOp = *start.getResult().getUsers().begin();
+      if (waitOp && isa<PpermuteWaitOp>(waitOp)) {
+        Value inBuffer = readMemref(b, loc, start.getOperand());
+        Value outBuffer = memref::AllocOp::create(
+            b, loc,
+            MemRefType::get(resultType.getShape(),
+                            resultType.getElementType()),
+            b.getI64IntegerAttr(64));
+        Value handle = startPermute(
+            b, loc, site, axes, *dtype, trellis::bufferAddress(b, loc, inBuffer),
+            product(shape), trellis::bufferAddress(b, loc, outBuffer));
+        directWaits[waitOp] = {inBuffer, outBuffer, start.getOperand()};
+        start.getResult().replaceAllUsesWith(handle);
+        start.erase();
+        return success();
+      }
       Value in = readBuffer(b, loc, start.getOperand());
       Value handle =
           startPermute(b, loc, site, axes, *dtype, in, product(shape));
@@ -271,8 +305,8 @@ struct SpmdToRuntimePass
                                    trellis::i32Const(b, loc, *dtype)};
       if (async) {
         Value handle =
-            startPermute(b, loc, site, axes, *dtype, in, product(shape));
-        call("trellis_rt_ppermute_wait", {handle, out});
+            startPermute(b, loc, site, axes, *dtype, in, product(shape), out);
+        call("trellis_rt_ppermute_wait_direct", {handle, in, out, in});
       } else {
         common.push_back(in);
         common.push_back(out);
@@ -290,16 +324,23 @@ struct SpmdToRuntimePass
     return success();
   }
 
-  /// Calls trellis_rt_ppermute_start; returns the handle.
+  /// Calls trellis_rt_ppermute_start (staged, no `out`) or
+  /// trellis_rt_ppermute_start_direct; returns the handle.
   Value startPermute(OpBuilder &b, Location loc, int64_t site, int64_t axes,
-                     int32_t dtype, Value in, int64_t count) {
-    SmallVector<Value> args = {
-        trellis::i64Const(b, loc, site), trellis::i64Const(b, loc, axes),
-        trellis::i32Const(b, loc, dtype), in, trellis::i64Const(b, loc, count)};
+                     int32_t dtype, Value in, int64_t count,
+                     Value out = nullptr) {
+    SmallVector<Value> args = {trellis::i64Const(b, loc, site),
+                               trellis::i64Const(b, loc, axes),
+                               trellis::i32Const(b, loc, dtype), in};
+    if (out)
+      args.push_back(out);
+    args.push_back(trellis::i64Const(b, loc, count));
     SmallVector<Type> types =
         llvm::map_to_vector(args, [](Value v) { return v.getType(); });
     func::FuncOp start = trellis::getOrDeclareRuntimeFunc(
-        module, "trellis_rt_ppermute_start", types, {b.getI64Type()});
+        module,
+        out ? "trellis_rt_ppermute_start_direct" : "trellis_rt_ppermute_start",
+        types, {b.getI64Type()});
     return func::CallOp::create(b, loc, start, args).getResult(0);
   }
 
@@ -315,6 +356,35 @@ struct SpmdToRuntimePass
     if (!handle.getType().isInteger(64))
       return wait.emitOpError("waits for a future that no ppermute_start in "
                               "a device function produced");
+    auto direct = directWaits.find(wait);
+    if (direct != directWaits.end()) {
+      // The sent tensor is read here once more (through a view of any
+      // layout, so never a copy): bufferization then keeps its buffer
+      // unchanged until the wait, as the runtime may read it until then.
+      auto rank = type.getRank();
+      auto anyLayout = MemRefType::get(
+          type.getShape(), type.getElementType(),
+          StridedLayoutAttr::get(
+              b.getContext(), ShapedType::kDynamic,
+              SmallVector<int64_t>(rank, ShapedType::kDynamic)));
+      Value alias = bufferization::ToBufferOp::create(
+          b, loc, anyLayout, direct->second.sent, /*read_only=*/true);
+      Value outBuffer = direct->second.out;
+      func::FuncOp callee = trellis::getOrDeclareRuntimeFunc(
+          module, "trellis_rt_ppermute_wait_direct",
+          {b.getI64Type(), b.getI64Type(), b.getI64Type(), b.getI64Type()},
+          {});
+      func::CallOp::create(
+          b, loc, callee,
+          ValueRange{handle, trellis::bufferAddress(b, loc, direct->second.in),
+                     trellis::bufferAddress(b, loc, outBuffer),
+                     trellis::bufferAddress(b, loc, alias)});
+      Value result = bufferization::ToTensorOp::create(
+          b, loc, type, outBuffer, /*restrict=*/true, /*writable=*/true);
+      wait.getResult().replaceAllUsesWith(result);
+      wait.erase();
+      return success();
+    }
     auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
     Value outBuffer =
         memref::AllocOp::create(b, loc, memrefType, b.getI64IntegerAttr(64));
