@@ -119,6 +119,7 @@ public:
         state_(mesh.numDevices(), State::Running),
         waitingOn_(mesh.numDevices()), waitSatisfied_(mesh.numDevices()),
         waitBlame_(mesh.numDevices()),
+        permuteCv_(new std::condition_variable[mesh.numDevices()]),
         live_(mesh.numDevices()) {
     linkFreeAtUs_.assign(mesh.numDevices() * mesh.numAxes() * 2, 0.0);
   }
@@ -222,6 +223,16 @@ private:
   /// For a waiting device, the error to report if the mesh is stuck because
   /// a peer finished ("" if none); see finishedPeerLocked.
   std::vector<std::function<std::string()>> waitBlame_;
+  /// One per position, for ppermute waits: a transfer wakes just its two
+  /// devices, not every waiting thread (on a small host each spurious
+  /// wake-up takes a core from a device that computes).
+  std::unique_ptr<std::condition_variable[]> permuteCv_;
+  void wakeLocked(int64_t position) { permuteCv_[position].notify_all(); }
+  void wakeAllLocked() {
+    cv_.notify_all();
+    for (int64_t p = 0; p < mesh_.numDevices(); ++p)
+      permuteCv_[p].notify_all();
+  }
   /// Per directed link (linkIndex), when it is free again.
   std::vector<double> linkFreeAtUs_;
   std::thread engine_;
@@ -253,7 +264,7 @@ void InProcessCommunicator::failLocked(const std::string &message) {
     aborted_ = true;
     error_ = message;
   }
-  cv_.notify_all();
+  wakeAllLocked();
 }
 
 /// Describes the devices of `rv` that arrived, grouped by the site they
@@ -632,7 +643,8 @@ void InProcessCommunicator::runEngine() {
       std::memcpy(m.dst, m.src, m.bytes);
       lock.lock();
       m.copied = true;
-      cv_.notify_all();
+      wakeLocked(m.sourcePosition);
+      wakeLocked(m.targetPosition);
       continue;
     }
     if (deliveries_.empty()) {
@@ -648,7 +660,8 @@ void InProcessCommunicator::runEngine() {
     auto it = mailbox_.find(next.key);
     if (it != mailbox_.end()) {
       it->second.arrived = true;
-      cv_.notify_all();
+      wakeLocked(it->second.sourcePosition);
+      wakeLocked(it->second.targetPosition);
     }
   }
 }
@@ -693,9 +706,11 @@ void InProcessCommunicator::runCopies(std::unique_lock<std::mutex> &lock,
   for (Message *m : messages)
     std::memcpy(m->dst, m->src, m->bytes);
   lock.lock();
-  for (Message *m : messages)
+  for (Message *m : messages) {
     m->copied = true;
-  cv_.notify_all();
+    wakeLocked(m->sourcePosition);
+    wakeLocked(m->targetPosition);
+  }
 }
 
 int64_t InProcessCommunicator::startPermute(DeviceContext &device,
@@ -794,7 +809,11 @@ int64_t InProcessCommunicator::startPermute(DeviceContext &device,
   receive.out = out;
   pending_[position].push_back(receive);
   int64_t handle = static_cast<int64_t>(pending_[position].size() - 1);
-  cv_.notify_all();
+  // The devices this one sends to and receives from may be waiting for it.
+  if (target >= 0)
+    wakeLocked(members[target]);
+  if (source >= 0)
+    wakeLocked(members[source]);
   runCopies(lock, jobs);
   return handle;
 }
@@ -903,9 +922,9 @@ bool InProcessCommunicator::waitPermute(DeviceContext &device, int64_t handle,
         lock.unlock();
         std::memcpy(out, m.src, m.bytes);
         lock.lock();
-        // A direct sender waits for this message to be gone.
-        cv_.notify_all();
       }
+      // A direct sender waits for this message to be copied or gone.
+      wakeLocked(m.sourcePosition);
       mailbox_.erase(it);
       haveIncoming = true;
     }
@@ -932,7 +951,7 @@ bool InProcessCommunicator::waitPermute(DeviceContext &device, int64_t handle,
       return finishedPeerLocked(position, r, haveIncoming);
     };
     checkStuckLocked();
-    cv_.wait(lock);
+    permuteCv_[position].wait(lock);
     state_[position] = State::Running;
   }
 }
@@ -953,7 +972,7 @@ void InProcessCommunicator::deviceFinished(DeviceContext &device) {
   --live_;
   // Receivers waiting for this device's data must re-check.
   checkStuckLocked();
-  cv_.notify_all();
+  wakeAllLocked();
 }
 
 } // namespace

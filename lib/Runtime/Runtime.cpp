@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <tuple>
@@ -528,6 +529,72 @@ static void installCrashHandlers() {
 // Session
 //===----------------------------------------------------------------------===//
 
+/// The device threads of a session, one per mesh position, created on
+/// first use and kept across runs. A device that runs on the same thread
+/// every time keeps its malloc arena, whose memory is already mapped: with
+/// fresh threads per run, a thread that happens to get a fresh arena pays
+/// page faults on every buffer, computes several times slower than the
+/// others, and holds back every device that waits for its data.
+struct Session::DeviceThreads {
+  struct Worker {
+    std::thread thread;
+    std::function<void()> task; ///< set: to run; cleared when done
+    bool stop = false;
+  };
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<Worker> workers;
+
+  explicit DeviceThreads(int64_t n) : workers(n) {}
+  ~DeviceThreads() {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      for (Worker &w : workers)
+        w.stop = true;
+    }
+    cv.notify_all();
+    for (Worker &w : workers)
+      if (w.thread.joinable())
+        w.thread.join();
+  }
+
+  void post(int64_t p, std::function<void()> task) {
+    Worker &w = workers[p];
+    std::lock_guard<std::mutex> lock(mu);
+    w.task = std::move(task);
+    if (!w.thread.joinable())
+      w.thread = std::thread([this, p] { loop(p); });
+    cv.notify_all();
+  }
+
+  /// Blocks until the tasks posted to `positions` have returned.
+  void waitIdle(const std::vector<int64_t> &positions) {
+    std::unique_lock<std::mutex> lock(mu);
+    cv.wait(lock, [&] {
+      for (int64_t p : positions)
+        if (workers[p].task)
+          return false;
+      return true;
+    });
+  }
+
+private:
+  void loop(int64_t p) {
+    std::unique_lock<std::mutex> lock(mu);
+    while (true) {
+      cv.wait(lock, [&] { return workers[p].stop || workers[p].task; });
+      if (workers[p].stop)
+        return;
+      std::function<void()> task = workers[p].task;
+      lock.unlock();
+      task();
+      lock.lock();
+      workers[p].task = nullptr;
+      cv.notify_all();
+    }
+  }
+};
+
 Session::Session(MeshShape mesh, std::vector<SiteInfo> sites,
                  SessionOptions options)
     : mesh_(std::move(mesh)), sites_(std::move(sites)),
@@ -580,10 +647,10 @@ bool Session::run(Entry entry, const std::vector<void **> &args,
   // polling interval would add up to its length to every measured run).
   std::mutex finishedMu;
   std::condition_variable finishedCv;
-  std::vector<std::thread> threads;
-  threads.reserve(numLocal);
+  if (!threads_)
+    threads_ = std::make_unique<DeviceThreads>(n);
   for (int64_t p : local) {
-    threads.emplace_back([&, p] {
+    threads_->post(p, [&, p] {
       DeviceContext &device = *devices_[p];
       setCurrentDevice(&device);
       device.lastMarkUs = nowUs();
@@ -640,8 +707,8 @@ bool Session::run(Entry entry, const std::vector<void **> &args,
       std::_Exit(3);
     }
   }
-  for (std::thread &thread : threads)
-    thread.join();
+  // The tasks refer to this frame: wait until every one has returned.
+  threads_->waitIdle(local);
   std::string message;
   if (comm->hasFailed(&message)) {
     error = message;

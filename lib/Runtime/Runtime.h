@@ -246,6 +246,10 @@ private:
   std::vector<SiteInfo> sites_;
   SessionOptions options_;
   std::vector<std::unique_ptr<DeviceContext>> devices_;
+  /// One thread per mesh position, kept across runs (see DeviceThreads in
+  /// Runtime.cpp).
+  struct DeviceThreads;
+  std::unique_ptr<DeviceThreads> threads_;
 };
 
 /// Writes Chrome/Perfetto trace JSON: one track per device.

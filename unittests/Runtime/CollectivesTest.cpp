@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <functional>
 #include <numeric>
+#include <thread>
 
 using namespace mlir::trellis::rt;
 
@@ -347,6 +348,34 @@ TEST(CollectiveErrors, UnsupportedReduction) {
       error, sites));
   EXPECT_EQ(error, "spmd.pmean at c.mlir:1:1: this reduction is not supported "
                    "for i32");
+}
+
+
+TEST(SessionThreads, EachPositionKeepsItsThreadAcrossRuns) {
+  // A device that runs on the same thread every run keeps its malloc arena
+  // (warm memory); see Session::DeviceThreads.
+  MeshShape mesh = makeMesh({4});
+  Session session(mesh, {}, SessionOptions());
+  std::vector<std::thread::id> first(4), second(4);
+  std::vector<DeviceCall> calls(4);
+  std::vector<void **> args(4);
+  std::vector<std::thread::id> *record = &first;
+  for (int64_t p = 0; p < 4; ++p) {
+    calls[p].body = [&record, p] {
+      (*record)[p] = std::this_thread::get_id();
+    };
+    args[p] = reinterpret_cast<void **>(&calls[p]);
+  }
+  std::string error;
+  ASSERT_TRUE(session.run(callEntry, args, error)) << error;
+  record = &second;
+  ASSERT_TRUE(session.run(callEntry, args, error)) << error;
+  for (int64_t p = 0; p < 4; ++p) {
+    EXPECT_EQ(first[p], second[p]) << "position " << p;
+    EXPECT_NE(first[p], std::this_thread::get_id());
+    for (int64_t q = 0; q < p; ++q)
+      EXPECT_NE(first[p], first[q]);
+  }
 }
 
 } // namespace
