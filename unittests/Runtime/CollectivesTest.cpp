@@ -350,7 +350,6 @@ TEST(CollectiveErrors, UnsupportedReduction) {
                    "for i32");
 }
 
-
 TEST(SessionThreads, EachPositionKeepsItsThreadAcrossRuns) {
   // A device that runs on the same thread every run keeps its malloc arena
   // (warm memory); see Session::DeviceThreads.
