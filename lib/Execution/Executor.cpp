@@ -503,7 +503,8 @@ static int64_t contiguousOffset(const std::vector<int64_t> &shape,
 }
 
 bool Executor::run(const std::vector<HostArray> &inputs,
-                   std::vector<HostArray> &outputs, std::string &error) {
+                   std::vector<HostArray> &outputs, std::string &error,
+                   bool inputsUnchanged) {
   if (inputs.size() != inputs_.size()) {
     error = "@" + entry_ + " takes " + std::to_string(inputs_.size()) +
             " inputs, got " + std::to_string(inputs.size());
@@ -538,6 +539,11 @@ bool Executor::run(const std::vector<HostArray> &inputs,
   const int64_t devices = mesh_.numDevices();
   const size_t numOperands = operands_.size();
   const size_t numArgs = numOperands + deviceResultShapes_.size();
+  std::vector<const char *> inputData;
+  for (const HostArray &input : inputs)
+    inputData.push_back(input.data.data());
+  const bool placed = inputsUnchanged && placedInputs_ == inputData;
+  placedInputs_.clear(); // until this run has placed them
   if (scratch_.empty())
     scratch_.assign(devices, std::vector<void *>(numArgs, nullptr));
   auto scratchFor = [&](int64_t p, size_t slot, int64_t bytes) -> void * {
@@ -582,8 +588,9 @@ bool Executor::run(const std::vector<HostArray> &inputs,
           error = "out of memory allocating device buffers";
           return false;
         }
-        rt::copyBlock(global.shape, offset, o.local, global.elementBytes(),
-                      global.data.data(), data, /*toBlock=*/true);
+        if (!placed)
+          rt::copyBlock(global.shape, offset, o.local, global.elementBytes(),
+                        global.data.data(), data, /*toBlock=*/true);
       }
       descriptors[p][k] = descriptorFor(data, o.local);
     }
@@ -621,6 +628,7 @@ bool Executor::run(const std::vector<HostArray> &inputs,
     args[p] = packed[p].data();
   }
 
+  placedInputs_ = inputData;
   if (!session_->run(entryFn_, args, error))
     return false;
 

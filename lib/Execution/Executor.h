@@ -74,8 +74,13 @@ public:
   const std::string &entryName() const { return entry_; }
 
   /// Runs once. `inputs` must match inputs() in dtype and shape.
+  /// `inputsUnchanged`: the caller promises that `inputs` are the arrays of
+  /// the previous run, unmodified; blocks already placed on the devices are
+  /// then not copied again (as inputs stay resident on real devices between
+  /// steps). Checked against the arrays' addresses, not their contents.
   bool run(const std::vector<HostArray> &inputs,
-           std::vector<HostArray> &outputs, std::string &error);
+           std::vector<HostArray> &outputs, std::string &error,
+           bool inputsUnchanged = false);
 
   /// Multi-process execution (one device per process).
   struct LocalBlock {
@@ -138,6 +143,8 @@ private:
   /// Per device and argument slot, buffers kept across runs for blocks that
   /// are not contiguous views of the global arrays.
   std::vector<std::vector<void *>> scratch_;
+  /// The input arrays whose blocks scratch_ holds (empty: none placed).
+  std::vector<const char *> placedInputs_;
 };
 
 } // namespace mlir::trellis::exec
