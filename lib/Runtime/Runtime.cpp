@@ -530,11 +530,11 @@ static void installCrashHandlers() {
 //===----------------------------------------------------------------------===//
 
 /// The device threads of a session, one per mesh position, created on
-/// first use and kept across runs. A device that runs on the same thread
-/// every time keeps its malloc arena, whose memory is already mapped: with
-/// fresh threads per run, a thread that happens to get a fresh arena pays
-/// page faults on every buffer, computes several times slower than the
-/// others, and holds back every device that waits for its data.
+/// first use and kept across runs, so a device runs on the same thread (and
+/// malloc arena, with its memory already mapped) every time. With fresh
+/// threads per run, one device per run computed several times slower than
+/// the others (most likely the thread that got a fresh arena, faulting its
+/// buffers in) and held back every device that waited for its data.
 struct Session::DeviceThreads {
   struct Worker {
     std::thread thread;
