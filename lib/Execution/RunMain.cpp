@@ -239,13 +239,13 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
     return failAll("--link-latency-us and --link-bandwidth-gbps must not be "
                    "negative");
   if (mpi) {
-    const char *unsupported =
-        saveInputs             ? "--save-inputs"
-        : reference            ? "--reference"
-        : !traceFile.empty()   ? "--trace"
-        : latencyUs > 0 || bandwidthGBps > 0 ? "a modelled interconnect"
-        : computeSlots > 0     ? "--compute-slots"
-                               : nullptr;
+    const char *unsupported = saveInputs           ? "--save-inputs"
+                              : reference          ? "--reference"
+                              : !traceFile.empty() ? "--trace"
+                              : latencyUs > 0 || bandwidthGBps > 0
+                                  ? "a modelled interconnect"
+                              : computeSlots > 0 ? "--compute-slots"
+                                                 : nullptr;
     if (unsupported)
       return failAll(std::string(unsupported) +
                      " is not supported with --backend=mpi");
@@ -303,51 +303,53 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
   std::vector<HostArray> inputs(exec->inputs().size());
   std::vector<bool> given(inputs.size(), false);
   if (!mpi) {
-  for (const std::string &spec : inputArrays) {
-    size_t eq = spec.find('=');
-    if (eq == std::string::npos)
-      return fail("--input expects NAME=FILE.npy, got '" + spec + "'");
-    std::string name = spec.substr(0, eq), path = spec.substr(eq + 1);
-    int index = findInput(*exec, name);
-    if (index < 0)
-      return fail("--input " + spec + ": @" + exec->entryName() +
-                  " has no argument named '" + name + "'");
-    if (!readNpy(path, inputs[index], errorMessage))
-      return fail(errorMessage);
-    const TensorInfo &info = exec->inputs()[index];
-    if (inputs[index].shape != info.shape || inputs[index].dtype != info.dtype)
-      return fail("--input " + spec + ": the file holds " +
-                  numpyName(inputs[index].dtype) +
-                  shapeText(inputs[index].shape) + " but argument " +
-                  info.name + " is " + numpyName(info.dtype) +
-                  shapeText(info.shape));
-    given[index] = true;
-  }
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    if (given[i])
-      continue;
-    const TensorInfo &info = exec->inputs()[i];
-    inputs[i].allocate(info.dtype, info.shape);
-    if (randomSeed >= 0)
-      fillRandom(inputs[i], static_cast<uint64_t>(randomSeed) * 1000003u + i);
-    else
-      fillIota(inputs[i]);
-  }
+    for (const std::string &spec : inputArrays) {
+      size_t eq = spec.find('=');
+      if (eq == std::string::npos)
+        return fail("--input expects NAME=FILE.npy, got '" + spec + "'");
+      std::string name = spec.substr(0, eq), path = spec.substr(eq + 1);
+      int index = findInput(*exec, name);
+      if (index < 0)
+        return fail("--input " + spec + ": @" + exec->entryName() +
+                    " has no argument named '" + name + "'");
+      if (!readNpy(path, inputs[index], errorMessage))
+        return fail(errorMessage);
+      const TensorInfo &info = exec->inputs()[index];
+      if (inputs[index].shape != info.shape ||
+          inputs[index].dtype != info.dtype)
+        return fail("--input " + spec + ": the file holds " +
+                    numpyName(inputs[index].dtype) +
+                    shapeText(inputs[index].shape) + " but argument " +
+                    info.name + " is " + numpyName(info.dtype) +
+                    shapeText(info.shape));
+      given[index] = true;
+    }
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      if (given[i])
+        continue;
+      const TensorInfo &info = exec->inputs()[i];
+      inputs[i].allocate(info.dtype, info.shape);
+      if (randomSeed >= 0)
+        fillRandom(inputs[i], static_cast<uint64_t>(randomSeed) * 1000003u + i);
+      else
+        fillIota(inputs[i]);
+    }
 
-  // Runs after the first reuse the input blocks it placed on the devices
-  // (`inputs` are not modified here).
-  int runsDone = 0;
-  for (int i = 0; i < warmup; ++i, ++runsDone)
-    if (!exec->run(inputs, outputs, errorMessage, runsDone > 0))
-      return fail(errorMessage);
-  for (int i = 0; i < std::max(1, static_cast<int>(repeat)); ++i, ++runsDone) {
-    auto start = std::chrono::steady_clock::now();
-    if (!exec->run(inputs, outputs, errorMessage, runsDone > 0))
-      return fail(errorMessage);
-    times.push_back(std::chrono::duration<double, std::milli>(
-                        std::chrono::steady_clock::now() - start)
-                        .count());
-  }
+    // Runs after the first reuse the input blocks it placed on the devices
+    // (`inputs` are not modified here).
+    int runsDone = 0;
+    for (int i = 0; i < warmup; ++i, ++runsDone)
+      if (!exec->run(inputs, outputs, errorMessage, runsDone > 0))
+        return fail(errorMessage);
+    for (int i = 0; i < std::max(1, static_cast<int>(repeat));
+         ++i, ++runsDone) {
+      auto start = std::chrono::steady_clock::now();
+      if (!exec->run(inputs, outputs, errorMessage, runsDone > 0))
+        return fail(errorMessage);
+      times.push_back(std::chrono::duration<double, std::milli>(
+                          std::chrono::steady_clock::now() - start)
+                          .count());
+    }
   } // !mpi
 
   if (!outputDir.empty())

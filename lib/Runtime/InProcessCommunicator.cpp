@@ -75,17 +75,17 @@ struct Rendezvous {
 struct Message {
   int64_t sourcePosition = -1, targetPosition = -1;
   int64_t bytes = 0;
-  bool sent = false;          ///< the sender has started
-  CollectiveDesc desc;        ///< the sender's
-  const void *src = nullptr;  ///< direct: the sender's buffer; staged: data
-  std::vector<char> data;     ///< a staged sender's copy of its payload
-  bool received = false;      ///< the receiver's destination is known
+  bool sent = false;         ///< the sender has started
+  CollectiveDesc desc;       ///< the sender's
+  const void *src = nullptr; ///< direct: the sender's buffer; staged: data
+  std::vector<char> data;    ///< a staged sender's copy of its payload
+  bool received = false;     ///< the receiver's destination is known
   CollectiveDesc receiverDesc;
   void *dst = nullptr;
-  bool copying = false;       ///< a copy is scheduled or under way
-  bool copied = false;        ///< the bytes are in `dst`
+  bool copying = false; ///< a copy is scheduled or under way
+  bool copied = false;  ///< the bytes are in `dst`
   double deliverAtUs = 0;
-  bool arrived = false;       ///< the modelled transfer time has passed
+  bool arrived = false; ///< the modelled transfer time has passed
 };
 
 using MailKey = std::pair<InstanceKey, int64_t>; ///< (instance, target rank)
@@ -669,7 +669,8 @@ void InProcessCommunicator::runEngine() {
 bool InProcessCommunicator::checkPairLocked(const Message &m) {
   if (!m.sent || !m.received)
     return true;
-  if (m.desc.site == m.receiverDesc.site && m.desc.dtype == m.receiverDesc.dtype &&
+  if (m.desc.site == m.receiverDesc.site &&
+      m.desc.dtype == m.receiverDesc.dtype &&
       m.desc.geometry[0] == m.receiverDesc.geometry[0])
     return true;
   failLocked("ppermute mismatch: " + deviceName(m.targetPosition) +
@@ -854,10 +855,8 @@ bool InProcessCommunicator::waitWillComplete(const PendingReceive &receive,
   return in && out;
 }
 
-std::string
-InProcessCommunicator::finishedPeerLocked(int64_t position,
-                                          const PendingReceive &receive,
-                                          bool haveIncoming) {
+std::string InProcessCommunicator::finishedPeerLocked(
+    int64_t position, const PendingReceive &receive, bool haveIncoming) {
   std::vector<int64_t> members =
       mesh_.groupMembers(position, unpackAxes(receive.desc.axes));
   if (!haveIncoming && !incomingDone(receive)) {

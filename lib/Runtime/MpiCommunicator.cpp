@@ -160,8 +160,7 @@ private:
     MPI_Comm comm;
     MPI_Comm_split(MPI_COMM_WORLD,
                    static_cast<int>(mesh_.groupLeader(position_, axes)),
-                   static_cast<int>(mesh_.rankInGroup(position_, axes)),
-                   &comm);
+                   static_cast<int>(mesh_.rankInGroup(position_, axes)), &comm);
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
     groups_[packed] = comm;
     return comm;
@@ -295,9 +294,9 @@ bool MpiCommunicator::agree(const CollectiveDesc &desc, MPI_Comm comm,
   int64_t s = static_cast<int64_t>(sig >> 1);
   int64_t mine[2] = {s, -s}, both[2] = {0, 0};
   MPI_Request request;
-  if (mpiFailed(MPI_Iallreduce(mine, both, 2, MPI_INT64_T, MPI_MAX, comm,
-                               &request),
-                "the collective check"))
+  if (mpiFailed(
+          MPI_Iallreduce(mine, both, 2, MPI_INT64_T, MPI_MAX, comm, &request),
+          "the collective check"))
     return false;
   if (!waitFor(&request, 1, members, desc.site, what))
     return false;
@@ -316,8 +315,8 @@ bool MpiCommunicator::agree(const CollectiveDesc &desc, MPI_Comm comm,
   // One report is enough: the group's first member makes it while the
   // others give it time to end the job.
   if (mesh_.rankInGroup(position_, unpackAxes(desc.axes)) != 0)
-    std::this_thread::sleep_for(std::chrono::duration<double>(
-        options_.finishedGraceSeconds + 1));
+    std::this_thread::sleep_for(
+        std::chrono::duration<double>(options_.finishedGraceSeconds + 1));
   fail(message);
   return false;
 }
@@ -401,9 +400,8 @@ bool MpiCommunicator::execute(DeviceContext &device, const CollectiveDesc &desc,
       send = packed;
     }
     if (native && chunk <= maxCount)
-      return !mpiFailed(MPI_Reduce_scatter_block(send, out,
-                                                 static_cast<int>(chunk), type,
-                                                 op, comm),
+      return !mpiFailed(MPI_Reduce_scatter_block(
+                            send, out, static_cast<int>(chunk), type, op, comm),
                         what);
     // Exchange chunks, then reduce the n received ones locally.
     if (chunk * elem > maxCount) {
@@ -435,27 +433,26 @@ bool MpiCommunicator::execute(DeviceContext &device, const CollectiveDesc &desc,
     if (desc.geometry[0] == 1 && desc.geometry[2] == 1) {
       // Split and concatenated dimensions lead: the chunks are contiguous
       // in both buffers.
-      return !mpiFailed(MPI_Alltoall(in, static_cast<int>(chunk * elem),
-                                     MPI_BYTE, out,
-                                     static_cast<int>(chunk * elem), MPI_BYTE,
-                                     comm),
-                        what);
+      return !mpiFailed(
+          MPI_Alltoall(in, static_cast<int>(chunk * elem), MPI_BYTE, out,
+                       static_cast<int>(chunk * elem), MPI_BYTE, comm),
+          what);
     }
     // Chunk j of the split dimension goes to member j; the chunk from
     // member k lands as block k of the concatenated dimension.
     char *send = scratch(0, n * chunk * elem);
     char *received = scratch(1, n * chunk * elem);
     for (int64_t j = 0; j < n; ++j)
-      copyChunk(elem, static_cast<const char *>(in), b, n, j, send, chunk, n,
-                j, chunk);
-    if (mpiFailed(MPI_Alltoall(send, static_cast<int>(chunk * elem),
-                               MPI_BYTE, received,
-                               static_cast<int>(chunk * elem), MPI_BYTE, comm),
+      copyChunk(elem, static_cast<const char *>(in), b, n, j, send, chunk, n, j,
+                chunk);
+    if (mpiFailed(MPI_Alltoall(send, static_cast<int>(chunk * elem), MPI_BYTE,
+                               received, static_cast<int>(chunk * elem),
+                               MPI_BYTE, comm),
                   what))
       return false;
     for (int64_t k = 0; k < n; ++k)
-      copyChunk(elem, received, chunk, n, k, static_cast<char *>(out),
-                d, n, k, chunk);
+      copyChunk(elem, received, chunk, n, k, static_cast<char *>(out), d, n, k,
+                chunk);
     return true;
   }
   case CollectiveKind::Ppermute: {
@@ -474,17 +471,15 @@ bool MpiCommunicator::execute(DeviceContext &device, const CollectiveDesc &desc,
           source = s;
       }
     MPI_Request requests[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
-    if (source >= 0 &&
-        mpiFailed(MPI_Irecv(out, static_cast<int>(bytes), MPI_BYTE,
-                            static_cast<int>(source), kTagPermute, comm,
-                            &requests[0]),
-                  what))
+    if (source >= 0 && mpiFailed(MPI_Irecv(out, static_cast<int>(bytes),
+                                           MPI_BYTE, static_cast<int>(source),
+                                           kTagPermute, comm, &requests[0]),
+                                 what))
       return false;
-    if (target >= 0 &&
-        mpiFailed(MPI_Isend(in, static_cast<int>(bytes), MPI_BYTE,
-                            static_cast<int>(target), kTagPermute, comm,
-                            &requests[1]),
-                  what))
+    if (target >= 0 && mpiFailed(MPI_Isend(in, static_cast<int>(bytes),
+                                           MPI_BYTE, static_cast<int>(target),
+                                           kTagPermute, comm, &requests[1]),
+                                 what))
       return false;
     if (!waitFor(requests, 2, members, desc.site, what))
       return false;
@@ -536,8 +531,8 @@ int64_t MpiCommunicator::startPermute(DeviceContext &device,
       p.receiveBuffer.resize(bytes);
       into = p.receiveBuffer.data();
     }
-    if (mpiFailed(MPI_Irecv(into, static_cast<int>(bytes),
-                            MPI_BYTE, static_cast<int>(source), tag, comm,
+    if (mpiFailed(MPI_Irecv(into, static_cast<int>(bytes), MPI_BYTE,
+                            static_cast<int>(source), tag, comm,
                             &p.requests[0]),
                   what))
       return -1;
@@ -551,8 +546,8 @@ int64_t MpiCommunicator::startPermute(DeviceContext &device,
                           static_cast<const char *>(in) + bytes);
       from = p.sendBuffer.data();
     }
-    if (mpiFailed(MPI_Isend(from, static_cast<int>(bytes),
-                            MPI_BYTE, static_cast<int>(target), tag, comm,
+    if (mpiFailed(MPI_Isend(from, static_cast<int>(bytes), MPI_BYTE,
+                            static_cast<int>(target), tag, comm,
                             &p.requests[1]),
                   what))
       return -1;

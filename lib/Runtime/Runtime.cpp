@@ -340,16 +340,16 @@ int64_t trellis_rt_ppermute_start(int64_t site, int64_t axes, int32_t dtype,
 }
 
 int64_t trellis_rt_ppermute_start_direct(int64_t site, int64_t axes,
-                                         int32_t dtype, int64_t in,
-                                         int64_t out, int64_t count) {
+                                         int32_t dtype, int64_t in, int64_t out,
+                                         int64_t count) {
   if (!out) {
     requireDevice("trellis_rt_ppermute_start_direct")
         .comm->fail("trellis_rt_ppermute_start_direct without an output "
                     "buffer");
     abortDevice();
   }
-  return startPermute("trellis_rt_ppermute_start_direct", site, axes, dtype,
-                      in, out, count);
+  return startPermute("trellis_rt_ppermute_start_direct", site, axes, dtype, in,
+                      out, count);
 }
 
 static void waitPermute(DeviceContext &device, int64_t handle, int64_t out) {

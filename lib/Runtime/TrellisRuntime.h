@@ -97,8 +97,8 @@ void trellis_rt_ppermute_wait(int64_t handle, int64_t out);
  * (checked) and `in_alias`, the sent value's own buffer (unused: it keeps
  * the compiler from reusing that buffer before the wait). */
 int64_t trellis_rt_ppermute_start_direct(int64_t site, int64_t axes,
-                                         int32_t dtype, int64_t in,
-                                         int64_t out, int64_t count);
+                                         int32_t dtype, int64_t in, int64_t out,
+                                         int64_t count);
 void trellis_rt_ppermute_wait_direct(int64_t handle, int64_t in, int64_t out,
                                      int64_t in_alias);
 

@@ -360,9 +360,7 @@ TEST(SessionThreads, EachPositionKeepsItsThreadAcrossRuns) {
   std::vector<void **> args(4);
   std::vector<std::thread::id> *record = &first;
   for (int64_t p = 0; p < 4; ++p) {
-    calls[p].body = [&record, p] {
-      (*record)[p] = std::this_thread::get_id();
-    };
+    calls[p].body = [&record, p] { (*record)[p] = std::this_thread::get_id(); };
     args[p] = reinterpret_cast<void **>(&calls[p]);
   }
   std::string error;

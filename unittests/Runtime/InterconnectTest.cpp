@@ -57,7 +57,8 @@ TEST(Interconnect, LatencyAndBandwidthOnIdleLink) {
   DeviceContext device;
   device.position = 0;
   TransferTiming t;
-  ASSERT_GE(comm->startPermute(device, permuteDesc(0, 1000), data.data(), nullptr, &t),
+  ASSERT_GE(comm->startPermute(device, permuteDesc(0, 1000), data.data(),
+                               nullptr, &t),
             0);
   EXPECT_EQ(t.targetDevice, 3);
   EXPECT_EQ(t.hops, 1);
@@ -65,7 +66,8 @@ TEST(Interconnect, LatencyAndBandwidthOnIdleLink) {
   // Two hops around the ring: the latency twice, the wire time once
   // (cut-through).
   TransferTiming far;
-  ASSERT_GE(comm->startPermute(device, permuteDesc(1, 1000), data.data(), nullptr, &far),
+  ASSERT_GE(comm->startPermute(device, permuteDesc(1, 1000), data.data(),
+                               nullptr, &far),
             0);
   EXPECT_EQ(far.targetDevice, 2);
   EXPECT_EQ(far.hops, 2);
@@ -82,8 +84,10 @@ TEST(Interconnect, OneTransferAtATimePerLink) {
   DeviceContext device;
   device.position = 1;
   TransferTiming first, second;
-  comm->startPermute(device, permuteDesc(0, 1000), data.data(), nullptr, &first);
-  comm->startPermute(device, permuteDesc(0, 1000), data.data(), nullptr, &second);
+  comm->startPermute(device, permuteDesc(0, 1000), data.data(), nullptr,
+                     &first);
+  comm->startPermute(device, permuteDesc(0, 1000), data.data(), nullptr,
+                     &second);
   // The second waits for the link: it leaves when the first is off the
   // wire.
   EXPECT_NEAR(second.arriveUs - first.arriveUs, 4000.0, 1.0);
@@ -101,7 +105,8 @@ TEST(Interconnect, OppositeDirectionsUseSeparateLinks) {
   device.position = 0;
   TransferTiming left, right;
   comm->startPermute(device, permuteDesc(0, 1000), data.data(), nullptr, &left);
-  comm->startPermute(device, permuteDesc(1, 1000), data.data(), nullptr, &right);
+  comm->startPermute(device, permuteDesc(1, 1000), data.data(), nullptr,
+                     &right);
   EXPECT_NEAR(left.arriveUs - left.sendUs, 4000.0, 1.0);
   EXPECT_NEAR(right.arriveUs - right.sendUs, 4000.0, 1.0);
 }
@@ -269,10 +274,10 @@ TEST(DirectPermute, ReceiverThatNeverStartsIsReported) {
               0, packAxes({0}), TRELLIS_RT_F32,
               reinterpret_cast<int64_t>(in.data()),
               reinterpret_cast<int64_t>(out.data()), 4);
-          trellis_rt_ppermute_wait_direct(
-              h, reinterpret_cast<int64_t>(in.data()),
-              reinterpret_cast<int64_t>(out.data()),
-              reinterpret_cast<int64_t>(in.data()));
+          trellis_rt_ppermute_wait_direct(h,
+                                          reinterpret_cast<int64_t>(in.data()),
+                                          reinterpret_cast<int64_t>(out.data()),
+                                          reinterpret_cast<int64_t>(in.data()));
         },
         error, link));
     EXPECT_NE(error.find("finished without receiving"), std::string::npos)
@@ -293,14 +298,12 @@ TEST(DirectPermute, SenderThatNeverStartsIsReported) {
             0, packAxes({0}), TRELLIS_RT_F32,
             reinterpret_cast<int64_t>(in.data()),
             reinterpret_cast<int64_t>(out.data()), 4);
-        trellis_rt_ppermute_wait_direct(
-            h, reinterpret_cast<int64_t>(in.data()),
-            reinterpret_cast<int64_t>(out.data()),
-            reinterpret_cast<int64_t>(in.data()));
+        trellis_rt_ppermute_wait_direct(h, reinterpret_cast<int64_t>(in.data()),
+                                        reinterpret_cast<int64_t>(out.data()),
+                                        reinterpret_cast<int64_t>(in.data()));
       },
       error));
-  EXPECT_NE(error.find("finished without sending"), std::string::npos)
-      << error;
+  EXPECT_NE(error.find("finished without sending"), std::string::npos) << error;
 }
 
 TEST(DirectPermute, WaitWithOtherBuffersIsReported) {
@@ -322,8 +325,7 @@ TEST(DirectPermute, WaitWithOtherBuffersIsReported) {
             reinterpret_cast<int64_t>(out[p].data()));
       },
       error));
-  EXPECT_NE(error.find("was not started with these buffers"),
-            std::string::npos)
+  EXPECT_NE(error.find("was not started with these buffers"), std::string::npos)
       << error;
 }
 

@@ -205,12 +205,12 @@ struct SpmdToRuntimePass
         Value inBuffer = readMemref(b, loc, start.getOperand());
         Value outBuffer = memref::AllocOp::create(
             b, loc,
-            MemRefType::get(resultType.getShape(),
-                            resultType.getElementType()),
+            MemRefType::get(resultType.getShape(), resultType.getElementType()),
             b.getI64IntegerAttr(64));
-        Value handle = startPermute(
-            b, loc, site, axes, *dtype, trellis::bufferAddress(b, loc, inBuffer),
-            product(shape), trellis::bufferAddress(b, loc, outBuffer));
+        Value handle = startPermute(b, loc, site, axes, *dtype,
+                                    trellis::bufferAddress(b, loc, inBuffer),
+                                    product(shape),
+                                    trellis::bufferAddress(b, loc, outBuffer));
         directWaits[waitOp] = {inBuffer, outBuffer, start.getOperand()};
         start.getResult().replaceAllUsesWith(handle);
         start.erase();
@@ -372,8 +372,7 @@ struct SpmdToRuntimePass
       Value outBuffer = direct->second.out;
       func::FuncOp callee = trellis::getOrDeclareRuntimeFunc(
           module, "trellis_rt_ppermute_wait_direct",
-          {b.getI64Type(), b.getI64Type(), b.getI64Type(), b.getI64Type()},
-          {});
+          {b.getI64Type(), b.getI64Type(), b.getI64Type(), b.getI64Type()}, {});
       func::CallOp::create(
           b, loc, callee,
           ValueRange{handle, trellis::bufferAddress(b, loc, direct->second.in),
