@@ -184,10 +184,10 @@ private:
   void startEngineLocked();
   /// Checks that both sides of `m` agree; fails otherwise.
   bool checkPairLocked(const Message &m);
-  /// Schedules the copy of `m` once both sides are known: on the engine
-  /// with a link model, else appended to `jobs` for the caller to make.
-  void scheduleCopyLocked(const MailKey &key, Message &m,
-                          std::vector<MailKey> &jobs);
+  /// Checks `m`'s two sides (false: failed) and, once both are known,
+  /// schedules its copy: on the engine with a link model, else appended to
+  /// `jobs` for the caller to make.
+  bool pairUpLocked(const MailKey &key, Message &m, std::vector<MailKey> &jobs);
   /// Makes the copies in `jobs` with the lock released.
   void runCopies(std::unique_lock<std::mutex> &lock,
                  const std::vector<MailKey> &jobs);
@@ -199,6 +199,7 @@ private:
   /// The error for a ppermute wait whose peer finished without its side of
   /// the pair, or "" while the wait can still complete.
   std::string finishedPeerLocked(int64_t position,
+                                 const std::vector<int64_t> &members,
                                  const PendingReceive &receive,
                                  bool haveIncoming);
 
@@ -228,6 +229,10 @@ private:
   /// wake-up takes a core from a device that computes).
   std::unique_ptr<std::condition_variable[]> permuteCv_;
   void wakeLocked(int64_t position) { permuteCv_[position].notify_all(); }
+  void wakePairLocked(const Message &m) {
+    wakeLocked(m.sourcePosition);
+    wakeLocked(m.targetPosition);
+  }
   void wakeAllLocked() {
     cv_.notify_all();
     for (int64_t p = 0; p < mesh_.numDevices(); ++p)
@@ -643,8 +648,7 @@ void InProcessCommunicator::runEngine() {
       std::memcpy(m.dst, m.src, m.bytes);
       lock.lock();
       m.copied = true;
-      wakeLocked(m.sourcePosition);
-      wakeLocked(m.targetPosition);
+      wakePairLocked(m);
       continue;
     }
     if (deliveries_.empty()) {
@@ -660,8 +664,7 @@ void InProcessCommunicator::runEngine() {
     auto it = mailbox_.find(next.key);
     if (it != mailbox_.end()) {
       it->second.arrived = true;
-      wakeLocked(it->second.sourcePosition);
-      wakeLocked(it->second.targetPosition);
+      wakePairLocked(it->second);
     }
   }
 }
@@ -683,10 +686,12 @@ bool InProcessCommunicator::checkPairLocked(const Message &m) {
   return false;
 }
 
-void InProcessCommunicator::scheduleCopyLocked(const MailKey &key, Message &m,
-                                               std::vector<MailKey> &jobs) {
+bool InProcessCommunicator::pairUpLocked(const MailKey &key, Message &m,
+                                         std::vector<MailKey> &jobs) {
+  if (!checkPairLocked(m))
+    return false;
   if (!m.sent || !m.received || m.copying || m.copied)
-    return;
+    return true;
   m.copying = true;
   if (link_.enabled()) {
     copies_.push_back(key);
@@ -694,6 +699,7 @@ void InProcessCommunicator::scheduleCopyLocked(const MailKey &key, Message &m,
   } else {
     jobs.push_back(key);
   }
+  return true;
 }
 
 void InProcessCommunicator::runCopies(std::unique_lock<std::mutex> &lock,
@@ -709,8 +715,7 @@ void InProcessCommunicator::runCopies(std::unique_lock<std::mutex> &lock,
   lock.lock();
   for (Message *m : messages) {
     m->copied = true;
-    wakeLocked(m->sourcePosition);
-    wakeLocked(m->targetPosition);
+    wakePairLocked(*m);
   }
 }
 
@@ -785,9 +790,8 @@ int64_t InProcessCommunicator::startPermute(DeviceContext &device,
       timing->targetDevice = mesh_.deviceAt(m.targetPosition);
       timing->hops = hops;
     }
-    if (!checkPairLocked(m))
+    if (!pairUpLocked(sendKey, m, jobs))
       return -1;
-    scheduleCopyLocked(sendKey, m, jobs);
   }
   if (source >= 0 && out) {
     MailKey receiveKey{key, rank};
@@ -797,9 +801,8 @@ int64_t InProcessCommunicator::startPermute(DeviceContext &device,
     m.received = true;
     m.receiverDesc = desc;
     m.dst = out;
-    if (!checkPairLocked(m))
+    if (!pairUpLocked(receiveKey, m, jobs))
       return -1;
-    scheduleCopyLocked(receiveKey, m, jobs);
   }
   PendingReceive receive;
   receive.key = key;
@@ -856,9 +859,8 @@ bool InProcessCommunicator::waitWillComplete(const PendingReceive &receive,
 }
 
 std::string InProcessCommunicator::finishedPeerLocked(
-    int64_t position, const PendingReceive &receive, bool haveIncoming) {
-  std::vector<int64_t> members =
-      mesh_.groupMembers(position, unpackAxes(receive.desc.axes));
+    int64_t position, const std::vector<int64_t> &members,
+    const PendingReceive &receive, bool haveIncoming) {
   if (!haveIncoming && !incomingDone(receive)) {
     int64_t sourcePosition = members[receive.sourceRank];
     auto it = mailbox_.find({receive.key, receive.rank});
@@ -929,7 +931,8 @@ bool InProcessCommunicator::waitPermute(DeviceContext &device, int64_t handle,
     }
     if (haveIncoming && outgoingDone(receive))
       return true;
-    std::string blame = finishedPeerLocked(position, receive, haveIncoming);
+    std::string blame =
+        finishedPeerLocked(position, members, receive, haveIncoming);
     if (!blame.empty()) {
       failLocked(blame);
       return false;
@@ -946,8 +949,10 @@ bool InProcessCommunicator::waitPermute(DeviceContext &device, int64_t handle,
     waitSatisfied_[position] = [this, r = receive, haveIncoming] {
       return waitWillComplete(r, haveIncoming);
     };
-    waitBlame_[position] = [this, position, r = receive, haveIncoming] {
-      return finishedPeerLocked(position, r, haveIncoming);
+    // Called only while this device waits below, so `members` is alive.
+    waitBlame_[position] = [this, position, &members, r = receive,
+                            haveIncoming] {
+      return finishedPeerLocked(position, members, r, haveIncoming);
     };
     checkStuckLocked();
     permuteCv_[position].wait(lock);

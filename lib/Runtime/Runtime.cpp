@@ -536,45 +536,43 @@ static void installCrashHandlers() {
 /// the others (most likely the thread that got a fresh arena, faulting its
 /// buffers in) and held back every device that waited for its data.
 struct Session::DeviceThreads {
-  struct Worker {
-    std::thread thread;
-    std::function<void()> task; ///< set: to run; cleared when done
-    bool stop = false;
-  };
   std::mutex mu;
   std::condition_variable cv;
-  std::vector<Worker> workers;
+  std::vector<std::thread> threads; ///< per position; started on first use
+  std::vector<char> busy;           ///< per position: `body` to run
+  std::function<void(int64_t)> body;
+  bool stop = false;
 
-  explicit DeviceThreads(int64_t n) : workers(n) {}
+  explicit DeviceThreads(int64_t n) : threads(n), busy(n, 0) {}
   ~DeviceThreads() {
     {
       std::lock_guard<std::mutex> lock(mu);
-      for (Worker &w : workers)
-        w.stop = true;
+      stop = true;
     }
     cv.notify_all();
-    for (Worker &w : workers)
-      if (w.thread.joinable())
-        w.thread.join();
+    for (std::thread &t : threads)
+      if (t.joinable())
+        t.join();
   }
 
-  void post(int64_t p, std::function<void()> task) {
-    Worker &w = workers[p];
+  /// Runs `run(p)` on the thread of each position in `positions`.
+  void start(const std::vector<int64_t> &positions,
+             std::function<void(int64_t)> run) {
     std::lock_guard<std::mutex> lock(mu);
-    w.task = std::move(task);
-    if (!w.thread.joinable())
-      w.thread = std::thread([this, p] { loop(p); });
+    body = std::move(run);
+    for (int64_t p : positions) {
+      busy[p] = 1;
+      if (!threads[p].joinable())
+        threads[p] = std::thread([this, p] { loop(p); });
+    }
     cv.notify_all();
   }
 
-  /// Blocks until the tasks posted to `positions` have returned.
-  void waitIdle(const std::vector<int64_t> &positions) {
+  /// Blocks until every started body has returned.
+  void waitIdle() {
     std::unique_lock<std::mutex> lock(mu);
     cv.wait(lock, [&] {
-      for (int64_t p : positions)
-        if (workers[p].task)
-          return false;
-      return true;
+      return std::find(busy.begin(), busy.end(), 1) == busy.end();
     });
   }
 
@@ -582,14 +580,13 @@ private:
   void loop(int64_t p) {
     std::unique_lock<std::mutex> lock(mu);
     while (true) {
-      cv.wait(lock, [&] { return workers[p].stop || workers[p].task; });
-      if (workers[p].stop)
+      cv.wait(lock, [&] { return stop || busy[p]; });
+      if (stop)
         return;
-      std::function<void()> task = workers[p].task;
       lock.unlock();
-      task();
+      body(p);
       lock.lock();
-      workers[p].task = nullptr;
+      busy[p] = 0;
       cv.notify_all();
     }
   }
@@ -649,26 +646,24 @@ bool Session::run(Entry entry, const std::vector<void **> &args,
   std::condition_variable finishedCv;
   if (!threads_)
     threads_ = std::make_unique<DeviceThreads>(n);
-  for (int64_t p : local) {
-    threads_->post(p, [&, p] {
-      DeviceContext &device = *devices_[p];
-      setCurrentDevice(&device);
-      device.lastMarkUs = nowUs();
-      if (setjmp(device.abortJump) == 0) {
-        resumeCompute(device);
-        entry(args[p]);
-        markComputeEnd(device);
-      }
-      suspendCompute(device);
-      comm->deviceFinished(device);
-      setCurrentDevice(nullptr);
-      {
-        std::lock_guard<std::mutex> lock(finishedMu);
-        ++finished;
-      }
-      finishedCv.notify_all();
-    });
-  }
+  threads_->start(local, [&](int64_t p) {
+    DeviceContext &device = *devices_[p];
+    setCurrentDevice(&device);
+    device.lastMarkUs = nowUs();
+    if (setjmp(device.abortJump) == 0) {
+      resumeCompute(device);
+      entry(args[p]);
+      markComputeEnd(device);
+    }
+    suspendCompute(device);
+    comm->deviceFinished(device);
+    setCurrentDevice(nullptr);
+    {
+      std::lock_guard<std::mutex> lock(finishedMu);
+      ++finished;
+    }
+    finishedCv.notify_all();
+  });
 
   // Wait, printing progress on long runs and enforcing the time limit.
   double lastProgress = origin;
@@ -708,7 +703,7 @@ bool Session::run(Entry entry, const std::vector<void **> &args,
     }
   }
   // The tasks refer to this frame: wait until every one has returned.
-  threads_->waitIdle(local);
+  threads_->waitIdle();
   std::string message;
   if (comm->hasFailed(&message)) {
     error = message;

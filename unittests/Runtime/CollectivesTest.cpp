@@ -8,6 +8,7 @@
 
 #include "lib/Runtime/Runtime.h"
 #include "lib/Runtime/TrellisRuntime.h"
+#include "unittests/Runtime/RunOnMesh.h"
 
 #include <gtest/gtest.h>
 
@@ -17,28 +18,10 @@
 #include <thread>
 
 using namespace mlir::trellis::rt;
+using trellis_test::runOnMesh;
+using trellis_test::runOnSession;
 
 namespace {
-
-struct DeviceCall {
-  std::function<void()> body;
-};
-
-void callEntry(void **args) { reinterpret_cast<DeviceCall *>(args)->body(); }
-
-/// Runs `body(position)` on every device of `mesh`.
-bool runOnMesh(const MeshShape &mesh, std::function<void(int64_t)> body,
-               std::string &error, std::vector<SiteInfo> sites = {}) {
-  Session session(mesh, std::move(sites), SessionOptions());
-  int64_t n = mesh.numDevices();
-  std::vector<DeviceCall> calls(n);
-  std::vector<void **> args(n);
-  for (int64_t p = 0; p < n; ++p) {
-    calls[p].body = [&body, p] { body(p); };
-    args[p] = reinterpret_cast<void **>(&calls[p]);
-  }
-  return session.run(callEntry, args, error);
-}
 
 int64_t addr(const void *p) { return reinterpret_cast<int64_t>(p); }
 
@@ -356,17 +339,14 @@ TEST(SessionThreads, EachPositionKeepsItsThreadAcrossRuns) {
   MeshShape mesh = makeMesh({4});
   Session session(mesh, {}, SessionOptions());
   std::vector<std::thread::id> first(4), second(4);
-  std::vector<DeviceCall> calls(4);
-  std::vector<void **> args(4);
   std::vector<std::thread::id> *record = &first;
-  for (int64_t p = 0; p < 4; ++p) {
-    calls[p].body = [&record, p] { (*record)[p] = std::this_thread::get_id(); };
-    args[p] = reinterpret_cast<void **>(&calls[p]);
-  }
+  auto body = [&record](int64_t p) {
+    (*record)[p] = std::this_thread::get_id();
+  };
   std::string error;
-  ASSERT_TRUE(session.run(callEntry, args, error)) << error;
+  ASSERT_TRUE(runOnSession(session, body, error)) << error;
   record = &second;
-  ASSERT_TRUE(session.run(callEntry, args, error)) << error;
+  ASSERT_TRUE(runOnSession(session, body, error)) << error;
   for (int64_t p = 0; p < 4; ++p) {
     EXPECT_EQ(first[p], second[p]) << "position " << p;
     EXPECT_NE(first[p], std::this_thread::get_id());

@@ -9,6 +9,7 @@
 
 #include "lib/Runtime/Runtime.h"
 #include "lib/Runtime/TrellisRuntime.h"
+#include "unittests/Runtime/RunOnMesh.h"
 
 #include <gtest/gtest.h>
 
@@ -16,6 +17,8 @@
 #include <functional>
 
 using namespace mlir::trellis::rt;
+using trellis_test::runOnMesh;
+using trellis_test::runOnSession;
 
 namespace {
 
@@ -111,10 +114,7 @@ TEST(Interconnect, OppositeDirectionsUseSeparateLinks) {
   EXPECT_NEAR(right.arriveUs - right.sendUs, 4000.0, 1.0);
 }
 
-struct DeviceCall {
-  std::function<void()> body;
-};
-void callEntry(void **args) { reinterpret_cast<DeviceCall *>(args)->body(); }
+int64_t addr(const void *p) { return reinterpret_cast<int64_t>(p); }
 
 TEST(Interconnect, EngineDeliversAfterTheModelledTime) {
   MeshShape mesh = ring(4);
@@ -125,24 +125,21 @@ TEST(Interconnect, EngineDeliversAfterTheModelledTime) {
   std::vector<std::vector<float>> in(4, std::vector<float>(8)),
       out(4, std::vector<float>(8, -1));
   std::vector<double> startedUs(4), receivedUs(4);
-  std::vector<DeviceCall> calls(4);
-  std::vector<void **> args(4);
-  for (int64_t p = 0; p < 4; ++p) {
+  for (int64_t p = 0; p < 4; ++p)
     for (int e = 0; e < 8; ++e)
       in[p][e] = static_cast<float>(10 * p + e);
-    calls[p].body = [&, p] {
-      startedUs[p] = nowUs();
-      int64_t handle =
-          trellis_rt_ppermute_start(0, packAxes({0}), TRELLIS_RT_F32,
-                                    reinterpret_cast<int64_t>(in[p].data()), 8);
-      trellis_rt_ppermute_wait(handle,
-                               reinterpret_cast<int64_t>(out[p].data()));
-      receivedUs[p] = nowUs();
-    };
-    args[p] = reinterpret_cast<void **>(&calls[p]);
-  }
   std::string error;
-  ASSERT_TRUE(session.run(callEntry, args, error)) << error;
+  ASSERT_TRUE(runOnSession(
+      session,
+      [&](int64_t p) {
+        startedUs[p] = nowUs();
+        int64_t handle = trellis_rt_ppermute_start(
+            0, packAxes({0}), TRELLIS_RT_F32, addr(in[p].data()), 8);
+        trellis_rt_ppermute_wait(handle, addr(out[p].data()));
+        receivedUs[p] = nowUs();
+      },
+      error))
+      << error;
   for (int64_t p = 0; p < 4; ++p) {
     for (int e = 0; e < 8; ++e)
       EXPECT_EQ(out[p][e], in[(p + 1) % 4][e]);
@@ -165,39 +162,36 @@ TEST(Interconnect, EngineDeliversAfterTheModelledTime) {
   }
 }
 
+/// One direct (one-copy) asynchronous ppermute of `count` f32 at site 0
+/// over axis 0, started and waited for at once.
+void permuteDirect(const float *in, float *out, int64_t count) {
+  int64_t handle = trellis_rt_ppermute_start_direct(
+      0, packAxes({0}), TRELLIS_RT_F32, addr(in), addr(out), count);
+  trellis_rt_ppermute_wait_direct(handle, addr(in), addr(out), addr(in));
+}
+
 /// Rotates every device's block around a ring of `n` for `steps` rounds of
-/// direct (one-copy) asynchronous ppermutes, the shape of the collective
-/// matmul loop: each round's output buffer is the next round's input.
-/// Returns false with `error` set when the run fails.
+/// direct ppermutes, the shape of the collective matmul loop: each round's
+/// output buffer is the next round's input. Returns false with `error` set
+/// when the run fails.
 bool rotateDirect(int64_t n, int steps, SessionOptions options,
                   std::vector<std::vector<float>> &result, std::string &error) {
-  MeshShape mesh = ring(n);
-  Session session(mesh, {shiftSite(n, -1)}, options);
   const int count = 1000;
   std::vector<std::vector<float>> a(n, std::vector<float>(count)),
       b(n, std::vector<float>(count, -1));
-  std::vector<DeviceCall> calls(n);
-  std::vector<void **> args(n);
-  for (int64_t p = 0; p < n; ++p) {
+  for (int64_t p = 0; p < n; ++p)
     for (int e = 0; e < count; ++e)
       a[p][e] = static_cast<float>(1000 * p + e);
-    calls[p].body = [&, p] {
-      float *in = a[p].data(), *out = b[p].data();
-      for (int s = 0; s < steps; ++s) {
-        int64_t handle = trellis_rt_ppermute_start_direct(
-            0, packAxes({0}), TRELLIS_RT_F32, reinterpret_cast<int64_t>(in),
-            reinterpret_cast<int64_t>(out), count);
-        trellis_rt_ppermute_wait_direct(handle, reinterpret_cast<int64_t>(in),
-                                        reinterpret_cast<int64_t>(out),
-                                        reinterpret_cast<int64_t>(in));
-        std::swap(in, out);
-      }
-      if (in != a[p].data())
-        std::copy(in, in + count, a[p].begin());
-    };
-    args[p] = reinterpret_cast<void **>(&calls[p]);
-  }
-  if (!session.run(callEntry, args, error))
+  auto body = [&](int64_t p) {
+    float *in = a[p].data(), *out = b[p].data();
+    for (int s = 0; s < steps; ++s) {
+      permuteDirect(in, out, count);
+      std::swap(in, out);
+    }
+    if (in != a[p].data())
+      std::copy(in, in + count, a[p].begin());
+  };
+  if (!runOnMesh(ring(n), body, error, {shiftSite(n, -1)}, options))
     return false;
   result = a;
   return true;
@@ -242,20 +236,13 @@ TEST(DirectPermute, RingRotationWithComputeSlots) {
   expectRotated(got, 4, 5);
 }
 
-/// Runs `body(position)` on every device of a ring of `n`, one site given.
-bool runRing(int64_t n, SiteInfo site, std::function<void(int64_t)> body,
+/// Runs `body(position)` on a ring of 2 with the one ppermute `site`.
+bool runPair(SiteInfo site, const std::function<void(int64_t)> &body,
              std::string &error, LinkModel link = {}) {
   SessionOptions options;
   options.link = link;
   options.timeoutSeconds = 30;
-  Session session(ring(n), {std::move(site)}, options);
-  std::vector<DeviceCall> calls(n);
-  std::vector<void **> args(n);
-  for (int64_t p = 0; p < n; ++p) {
-    calls[p].body = [&body, p] { body(p); };
-    args[p] = reinterpret_cast<void **>(&calls[p]);
-  }
-  return session.run(callEntry, args, error);
+  return runOnMesh(ring(2), body, error, {std::move(site)}, options);
 }
 
 TEST(DirectPermute, ReceiverThatNeverStartsIsReported) {
@@ -265,19 +252,11 @@ TEST(DirectPermute, ReceiverThatNeverStartsIsReported) {
   for (LinkModel link : {LinkModel{}, LinkModel{10.0, 0.0}}) {
     std::vector<float> in(4, 1.0f), out(4, -1.0f);
     std::string error;
-    EXPECT_FALSE(runRing(
-        2, site,
+    EXPECT_FALSE(runPair(
+        site,
         [&](int64_t p) {
-          if (p != 0)
-            return;
-          int64_t h = trellis_rt_ppermute_start_direct(
-              0, packAxes({0}), TRELLIS_RT_F32,
-              reinterpret_cast<int64_t>(in.data()),
-              reinterpret_cast<int64_t>(out.data()), 4);
-          trellis_rt_ppermute_wait_direct(h,
-                                          reinterpret_cast<int64_t>(in.data()),
-                                          reinterpret_cast<int64_t>(out.data()),
-                                          reinterpret_cast<int64_t>(in.data()));
+          if (p == 0)
+            permuteDirect(in.data(), out.data(), 4);
         },
         error, link));
     EXPECT_NE(error.find("finished without receiving"), std::string::npos)
@@ -289,18 +268,11 @@ TEST(DirectPermute, SenderThatNeverStartsIsReported) {
   SiteInfo site{"spmd.ppermute", "d.mlir:2:1", {{0, 1}}};
   std::vector<float> in(4, 1.0f), out(4, -1.0f);
   std::string error;
-  EXPECT_FALSE(runRing(
-      2, site,
+  EXPECT_FALSE(runPair(
+      site,
       [&](int64_t p) {
-        if (p != 1)
-          return;
-        int64_t h = trellis_rt_ppermute_start_direct(
-            0, packAxes({0}), TRELLIS_RT_F32,
-            reinterpret_cast<int64_t>(in.data()),
-            reinterpret_cast<int64_t>(out.data()), 4);
-        trellis_rt_ppermute_wait_direct(h, reinterpret_cast<int64_t>(in.data()),
-                                        reinterpret_cast<int64_t>(out.data()),
-                                        reinterpret_cast<int64_t>(in.data()));
+        if (p == 1)
+          permuteDirect(in.data(), out.data(), 4);
       },
       error));
   EXPECT_NE(error.find("finished without sending"), std::string::npos) << error;
@@ -311,18 +283,15 @@ TEST(DirectPermute, WaitWithOtherBuffersIsReported) {
   std::vector<std::vector<float>> in(2, std::vector<float>(4, 1.0f)),
       out(2, std::vector<float>(4, -1.0f));
   std::string error;
-  EXPECT_FALSE(runRing(
-      2, site,
+  EXPECT_FALSE(runPair(
+      site,
       [&](int64_t p) {
         int64_t h = trellis_rt_ppermute_start_direct(
-            0, packAxes({0}), TRELLIS_RT_F32,
-            reinterpret_cast<int64_t>(in[p].data()),
-            reinterpret_cast<int64_t>(out[p].data()), 4);
+            0, packAxes({0}), TRELLIS_RT_F32, addr(in[p].data()),
+            addr(out[p].data()), 4);
         // Output and input swapped: not the buffers the start was given.
         trellis_rt_ppermute_wait_direct(
-            h, reinterpret_cast<int64_t>(out[p].data()),
-            reinterpret_cast<int64_t>(in[p].data()),
-            reinterpret_cast<int64_t>(out[p].data()));
+            h, addr(out[p].data()), addr(in[p].data()), addr(out[p].data()));
       },
       error));
   EXPECT_NE(error.find("was not started with these buffers"), std::string::npos)

@@ -135,6 +135,13 @@ struct SpmdToRuntimePass
     return trellis::bufferAddress(b, loc, readMemref(b, loc, tensor));
   }
 
+  /// A fresh identity-layout buffer for a value of `type`.
+  Value allocBuffer(OpBuilder &b, Location loc, RankedTensorType type) {
+    return memref::AllocOp::create(
+        b, loc, MemRefType::get(type.getShape(), type.getElementType()),
+        b.getI64IntegerAttr(64));
+  }
+
   LogicalResult lower(Operation *op) {
     std::optional<ManualContext> ctx = getManualContext(op);
     if (!ctx || isa<ShardMapOp>(ctx->owner))
@@ -203,10 +210,7 @@ struct SpmdToRuntimePass
         waitOp = *start.getResult().getUsers().begin();
       if (waitOp && isa<PpermuteWaitOp>(waitOp)) {
         Value inBuffer = readMemref(b, loc, start.getOperand());
-        Value outBuffer = memref::AllocOp::create(
-            b, loc,
-            MemRefType::get(resultType.getShape(), resultType.getElementType()),
-            b.getI64IntegerAttr(64));
+        Value outBuffer = allocBuffer(b, loc, resultType);
         Value handle = startPermute(b, loc, site, axes, *dtype,
                                     trellis::bufferAddress(b, loc, inBuffer),
                                     product(shape),
@@ -345,7 +349,7 @@ struct SpmdToRuntimePass
   }
 
   /// The handle (an i64 by now: see runOnOperation) is waited for into a
-  /// fresh buffer.
+  /// fresh buffer (staged), or into the buffer its direct start allocated.
   LogicalResult lowerWait(OpBuilder &b, PpermuteWaitOp wait) {
     Location loc = wait.getLoc();
     auto type = cast<RankedTensorType>(wait.getType());
@@ -356,42 +360,34 @@ struct SpmdToRuntimePass
     if (!handle.getType().isInteger(64))
       return wait.emitOpError("waits for a future that no ppermute_start in "
                               "a device function produced");
+    Value outBuffer;
+    SmallVector<Value> args = {handle};
+    StringRef callee = "trellis_rt_ppermute_wait";
     auto direct = directWaits.find(wait);
     if (direct != directWaits.end()) {
       // The sent tensor is read here once more (through a view of any
       // layout, so never a copy): bufferization then keeps its buffer
       // unchanged until the wait, as the runtime may read it until then.
-      auto rank = type.getRank();
       auto anyLayout = MemRefType::get(
           type.getShape(), type.getElementType(),
           StridedLayoutAttr::get(
               b.getContext(), ShapedType::kDynamic,
-              SmallVector<int64_t>(rank, ShapedType::kDynamic)));
+              SmallVector<int64_t>(type.getRank(), ShapedType::kDynamic)));
       Value alias = bufferization::ToBufferOp::create(
           b, loc, anyLayout, direct->second.sent, /*read_only=*/true);
-      Value outBuffer = direct->second.out;
-      func::FuncOp callee = trellis::getOrDeclareRuntimeFunc(
-          module, "trellis_rt_ppermute_wait_direct",
-          {b.getI64Type(), b.getI64Type(), b.getI64Type(), b.getI64Type()}, {});
-      func::CallOp::create(
-          b, loc, callee,
-          ValueRange{handle, trellis::bufferAddress(b, loc, direct->second.in),
-                     trellis::bufferAddress(b, loc, outBuffer),
-                     trellis::bufferAddress(b, loc, alias)});
-      Value result = bufferization::ToTensorOp::create(
-          b, loc, type, outBuffer, /*restrict=*/true, /*writable=*/true);
-      wait.getResult().replaceAllUsesWith(result);
-      wait.erase();
-      return success();
+      outBuffer = direct->second.out;
+      args.append({trellis::bufferAddress(b, loc, direct->second.in),
+                   trellis::bufferAddress(b, loc, outBuffer),
+                   trellis::bufferAddress(b, loc, alias)});
+      callee = "trellis_rt_ppermute_wait_direct";
+      directWaits.erase(direct);
+    } else {
+      outBuffer = allocBuffer(b, loc, type);
+      args.push_back(trellis::bufferAddress(b, loc, outBuffer));
     }
-    auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
-    Value outBuffer =
-        memref::AllocOp::create(b, loc, memrefType, b.getI64IntegerAttr(64));
-    Value out = trellis::bufferAddress(b, loc, outBuffer);
-    func::FuncOp callee =
-        trellis::getOrDeclareRuntimeFunc(module, "trellis_rt_ppermute_wait",
-                                         {b.getI64Type(), b.getI64Type()}, {});
-    func::CallOp::create(b, loc, callee, ValueRange{handle, out});
+    func::FuncOp fn = trellis::getOrDeclareRuntimeFunc(
+        module, callee, SmallVector<Type>(args.size(), b.getI64Type()), {});
+    func::CallOp::create(b, loc, fn, args);
     Value result = bufferization::ToTensorOp::create(
         b, loc, type, outBuffer, /*restrict=*/true, /*writable=*/true);
     wait.getResult().replaceAllUsesWith(result);
