@@ -119,6 +119,17 @@ def measure(args, configs):
     return summary
 
 
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown CPU"
+
+
 def loadavg():
     with open("/proc/loadavg") as f:
         return float(f.read().split()[0])
@@ -339,7 +350,9 @@ def main():
     command = ("/usr/bin/python3 bench/collective_matmul.py" +
                ("" if args.traces else " --no-traces") +
                (" --quick" if args.quick else "") +
-               ("" if args.mesh == (1, 8) else f" --mesh {x}x{y}"))
+               ("" if args.mesh == (1, 8) else f" --mesh {x}x{y}") +
+               (f" --rounds {args.rounds}"
+                if args.rounds != 5 and not args.quick else ""))
     lines = [
         f"## {title}",
         "",
@@ -348,8 +361,10 @@ def main():
         f"of trellis-run --compute-slots {args.slots} --repeat {args.repeat} "
         f"--warmup {args.warmup}; times in ms are the median over rounds of each "
         "round's median (min over all runs in parentheses).",
-        f"Host: {os.cpu_count()} cores for {x * y} device threads (they "
-        "time-share the cores). Invocations during which other processes used "
+        f"Host: {cpu_model()}, {os.cpu_count()} cores for {x * y} device "
+        "threads (" + ("they time-share the cores" if (os.cpu_count() or 1) < x * y
+                       else "one core each, the transfer engine beside them")
+        + "). Invocations during which other processes used "
         f"over 10% of the CPU were repeated ({args.disturbed} times).",
         "",
         "No link model (shared-memory copies only): "
