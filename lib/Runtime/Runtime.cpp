@@ -600,7 +600,7 @@ Session::Session(MeshShape mesh, std::vector<SiteInfo> sites,
 Session::~Session() = default;
 
 bool Session::run(Entry entry, const std::vector<void **> &args,
-                  std::string &error) {
+                  std::string &error, const DeviceHooks &hooks) {
   const int64_t n = mesh_.numDevices();
   if (static_cast<int64_t>(args.size()) != n) {
     error = "internal error: " + std::to_string(args.size()) +
@@ -648,14 +648,21 @@ bool Session::run(Entry entry, const std::vector<void **> &args,
     threads_ = std::make_unique<DeviceThreads>(n);
   threads_->start(local, [&](int64_t p) {
     DeviceContext &device = *devices_[p];
+    if (hooks.before)
+      hooks.before(p);
     setCurrentDevice(&device);
     device.lastMarkUs = nowUs();
+    // volatile: read after a possible longjmp out of the entry.
+    volatile bool returned = false;
     if (setjmp(device.abortJump) == 0) {
       resumeCompute(device);
       entry(args[p]);
       markComputeEnd(device);
+      returned = true;
     }
     suspendCompute(device);
+    if (returned && hooks.after && !comm->hasFailed(nullptr))
+      hooks.after(p);
     comm->deviceFinished(device);
     setCurrentDevice(nullptr);
     {

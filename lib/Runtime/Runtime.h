@@ -17,6 +17,7 @@
 #include <csetjmp>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -224,10 +225,21 @@ public:
   Session(MeshShape mesh, std::vector<SiteInfo> sites, SessionOptions options);
   ~Session();
 
+  /// Per-device work around the entry point, run on the device's own
+  /// thread (so that the devices do it in parallel): `before(p)` ahead of
+  /// the entry (placing its inputs, say), `after(p)` once its entry has
+  /// returned without failing (copying its outputs out). Either may be
+  /// empty. Neither is traced or counted as device compute.
+  struct DeviceHooks {
+    std::function<void(int64_t)> before;
+    std::function<void(int64_t)> after;
+  };
+
   /// Calls `entry(args[p])` on the device at each mesh position p. Returns
   /// false with `error` set if any device failed, the devices disagreed on a
   /// collective, they deadlocked or the run timed out.
-  bool run(Entry entry, const std::vector<void **> &args, std::string &error);
+  bool run(Entry entry, const std::vector<void **> &args, std::string &error,
+           const DeviceHooks &hooks = {});
 
   const MeshShape &mesh() const { return mesh_; }
   const std::vector<SiteInfo> &sites() const { return sites_; }

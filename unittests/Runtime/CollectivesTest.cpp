@@ -355,4 +355,58 @@ TEST(SessionThreads, EachPositionKeepsItsThreadAcrossRuns) {
   }
 }
 
+TEST(SessionThreads, HooksRunOnTheDeviceThreadAroundTheEntry) {
+  // Executor::run places inputs and copies outputs out in these hooks, so
+  // they must run on the device's thread, before and after its entry.
+  MeshShape mesh = makeMesh({4});
+  Session session(mesh, {}, SessionOptions());
+  std::vector<std::vector<std::string>> events(4);
+  std::vector<std::thread::id> threads(4);
+  Session::DeviceHooks hooks;
+  hooks.before = [&](int64_t p) {
+    events[p].push_back("before");
+    threads[p] = std::this_thread::get_id();
+  };
+  hooks.after = [&](int64_t p) {
+    events[p].push_back("after");
+    EXPECT_EQ(threads[p], std::this_thread::get_id());
+  };
+  auto body = [&](int64_t p) {
+    events[p].push_back("entry");
+    EXPECT_EQ(threads[p], std::this_thread::get_id());
+  };
+  std::string error;
+  ASSERT_TRUE(runOnSession(session, body, error, hooks)) << error;
+  for (int64_t p = 0; p < 4; ++p) {
+    EXPECT_EQ(events[p], (std::vector<std::string>{"before", "entry", "after"}))
+        << "position " << p;
+    EXPECT_NE(threads[p], std::this_thread::get_id());
+  }
+}
+
+TEST(SessionThreads, NoAfterHookForAFailedDevice) {
+  // A device whose entry aborts (here: a collective the others disagree
+  // with) has no outputs to copy; the run reports the error.
+  MeshShape mesh = makeMesh({2});
+  std::vector<SiteInfo> sites = {{"spmd.psum", "d.mlir:1:1", {}}};
+  Session session(mesh, sites, SessionOptions());
+  std::vector<float> buffers(2 * 16);
+  std::vector<int> before(2, 0), after(2, 0);
+  Session::DeviceHooks hooks;
+  hooks.before = [&](int64_t p) { ++before[p]; };
+  hooks.after = [&](int64_t p) { ++after[p]; };
+  std::string error;
+  EXPECT_FALSE(runOnSession(
+      session,
+      [&](int64_t p) {
+        trellis_rt_all_reduce(0, packAxes({0}), TRELLIS_RT_F32, TRELLIS_RT_SUM,
+                              addr(&buffers[p * 16]),
+                              addr(&buffers[p * 16 + 8]), p == 0 ? 8 : 4);
+      },
+      error, hooks));
+  EXPECT_NE(error.find("devices disagree"), std::string::npos) << error;
+  EXPECT_EQ(before, (std::vector<int>{1, 1}));
+  EXPECT_EQ(after, (std::vector<int>{0, 0}));
+}
+
 } // namespace

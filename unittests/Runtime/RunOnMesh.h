@@ -25,9 +25,10 @@ inline void callEntry(void **args) {
 }
 
 /// Runs `body(position)` on every device of `session`'s mesh, once.
-inline bool runOnSession(mlir::trellis::rt::Session &session,
-                         const std::function<void(int64_t)> &body,
-                         std::string &error) {
+inline bool
+runOnSession(mlir::trellis::rt::Session &session,
+             const std::function<void(int64_t)> &body, std::string &error,
+             const mlir::trellis::rt::Session::DeviceHooks &hooks = {}) {
   int64_t n = session.mesh().numDevices();
   std::vector<DeviceCall> calls(n);
   std::vector<void **> args(n);
@@ -35,7 +36,7 @@ inline bool runOnSession(mlir::trellis::rt::Session &session,
     calls[p].body = [&body, p] { body(p); };
     args[p] = reinterpret_cast<void **>(&calls[p]);
   }
-  return session.run(callEntry, args, error);
+  return session.run(callEntry, args, error, hooks);
 }
 
 /// Runs `body(position)` on every device of `mesh` in a fresh session.
