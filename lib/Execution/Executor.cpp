@@ -379,6 +379,7 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
   trellis::LowerToLLVMOptions lowering;
   lowering.asyncPpermute = options.asyncPpermute;
   lowering.kernels = options.kernels;
+  lowering.approximateMath = options.approximateMath;
   if (failed(trellis::buildLowerToLLVMPipeline(pm, lowering))) {
     error = "internal error: cannot build the lowering pipeline";
     return nullptr;

@@ -39,6 +39,9 @@ struct ExecutorOptions {
   /// outlined and lowered.
   std::string passes;
   bool kernels = true;
+  /// f32 tanh, exp, log, ... as vectorizable polynomial approximations
+  /// (trellis-approximate-math); false: libm calls.
+  bool approximateMath = true;
   /// Print the module after lowering to LLVM dialect to stderr.
   bool dumpLLVMDialect = false;
   /// Print the module after partitioning (global view to per-device) to

@@ -108,6 +108,11 @@ cl::opt<std::string>
 cl::opt<bool> noKernels("no-kernels",
                         cl::desc("Lower matmuls to loops instead of Eigen"),
                         cl::cat(category));
+cl::opt<bool> exactMath(
+    "exact-math",
+    cl::desc("Call libm for f32 tanh, exp, log, erf, sin, cos, ... instead "
+             "of the polynomial approximations that vectorize (a few ulp)"),
+    cl::cat(category));
 cl::opt<bool> dumpLLVM("dump-llvm-dialect",
                        cl::desc("Print the lowered module to stderr"),
                        cl::cat(category));
@@ -256,6 +261,7 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
   options.asyncPpermute = asyncPpermute;
   options.passes = passes;
   options.kernels = !noKernels;
+  options.approximateMath = !exactMath;
   options.dumpLLVMDialect = dumpLLVM;
   options.dumpPartitioned = dumpPartitioned;
   options.session.timeoutSeconds = timeoutSeconds;

@@ -27,6 +27,9 @@ mlir::trellis::lowerToLLVMPipelineText(const LowerToLLVMOptions &options) {
   text += "buffer-deallocation-pipeline,";
   if (options.kernels)
     text += "trellis-linalg-to-kernels,";
+  // Transcendentals as arithmetic, so that the loops below vectorize.
+  if (options.approximateMath)
+    text += "trellis-approximate-math,";
   text += "convert-linalg-to-loops,canonicalize,cse,";
   text += "expand-strided-metadata,lower-affine,convert-scf-to-cf,";
   text += "convert-math-to-llvm,convert-math-to-libm,";

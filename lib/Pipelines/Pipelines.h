@@ -19,6 +19,12 @@ struct LowerToLLVMOptions
       *this, "kernels",
       llvm::cl::desc("Lower matmul-like linalg ops to Eigen kernels"),
       llvm::cl::init(true)};
+  Option<bool> approximateMath{
+      *this, "approximate-math",
+      llvm::cl::desc("Replace f32 tanh, exp, log, erf, sin, cos, ... by "
+                     "polynomial approximations that vectorize "
+                     "(trellis-approximate-math); false: libm calls"),
+      llvm::cl::init(true)};
 };
 
 /// Device functions (per-device tensors, spmd collectives) to the LLVM

@@ -1,0 +1,108 @@
+//===- ApproximateMath.cpp - Polynomial f32 transcendentals ---------------===//
+//
+// math.tanh and friends lower to one libm call per element, which keeps
+// LLVM from vectorizing the loop around them. MLIR's polynomial
+// approximations are plain arithmetic; this pass applies them to f32 ops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Conversion/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include <cmath>
+#include <limits>
+
+namespace mlir::trellis {
+#define GEN_PASS_DEF_TRELLISAPPROXIMATEMATH
+#include "lib/Conversion/Passes.h.inc"
+} // namespace mlir::trellis
+
+using namespace mlir;
+
+namespace {
+/// The ops approximated: those whose approximation measured within 4 ulp of
+/// float64 numpy over their f32 range (test/Execution/math). sin and cos
+/// (about 6e-6 absolute error at |x| = 100: a short range reduction), atan
+/// (35 ulp), atan2 (wrong sign for atan2(-0, x < 0)) and cbrt (11 ulp) stay
+/// libm calls, as do f16/bf16 ops (no widening here).
+bool approximated(StringRef name) {
+  name.consume_front("math.");
+  return llvm::StringSwitch<bool>(name)
+      .Cases({"tanh", "exp", "expm1", "log", "log1p", "log2", "erf", "erfc"},
+             true)
+      .Default(false);
+}
+
+/// The approximations of log and log2 take a subnormal input for the
+/// smallest normal one (log(1e-45) came out as -87.3, not -103.3). Scale
+/// subnormal inputs by 2^24 into the normal range and subtract 24 ln 2
+/// (24 for log2) from the result; zero, negative, infinite and NaN inputs
+/// keep their results (-inf, NaN, NaN, NaN).
+template <typename LogOp> void scaleSubnormalInputs(LogOp op, double shift) {
+  Type type = op.getType();
+  if (!getElementTypeOrSelf(type).isF32())
+    return;
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  auto constant = [&](double v) -> Value {
+    TypedAttr scalar = b.getF32FloatAttr(v);
+    if (auto shaped = dyn_cast<ShapedType>(type))
+      return arith::ConstantOp::create(b, loc,
+                                       DenseElementsAttr::get(shaped, scalar));
+    return arith::ConstantOp::create(b, loc, scalar);
+  };
+  Value x = op.getOperand();
+  Value subnormal =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
+                            constant(std::numeric_limits<float>::min()));
+  Value scaled = arith::MulFOp::create(b, loc, x, constant(16777216.0));
+  Value input = arith::SelectOp::create(b, loc, subnormal, scaled, x);
+  auto log = LogOp::create(b, loc, input);
+  Value correction =
+      arith::SelectOp::create(b, loc, subnormal, constant(shift), constant(0));
+  Value result = arith::SubFOp::create(b, loc, log, correction);
+  op.replaceAllUsesWith(result);
+  op.erase();
+}
+
+struct ApproximateMathPass
+    : mlir::trellis::impl::TrellisApproximateMathBase<ApproximateMathPass> {
+  void runOnOperation() override {
+    // Only the math ops and what their rewrites create: a greedy rewrite of
+    // the whole module would also fold and simplify everything else.
+    SmallVector<Operation *> logs;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<math::LogOp, math::Log2Op>(op))
+        logs.push_back(op);
+    });
+    for (Operation *op : logs) {
+      if (auto log = dyn_cast<math::LogOp>(op))
+        scaleSubnormalInputs(log, 24 * std::log(2.0));
+      else
+        scaleSubnormalInputs(cast<math::Log2Op>(op), 24);
+    }
+    SmallVector<Operation *> ops;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<math::MathDialect>(op->getDialect()) &&
+          approximated(op->getName().getStringRef()))
+        ops.push_back(op);
+    });
+    if (ops.empty())
+      return;
+    RewritePatternSet patterns(&getContext());
+    populateMathPolynomialApproximationPatterns(patterns, approximated);
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+    config.enableFolding(false);
+    if (failed(applyOpPatternsGreedily(ops, std::move(patterns), config)))
+      signalPassFailure();
+  }
+};
+} // namespace
