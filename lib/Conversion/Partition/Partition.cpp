@@ -148,6 +148,9 @@ private:
   LogicalResult partitionBlock(Block &block);
   LogicalResult partitionOp(Operation *op);
   LogicalResult partitionRuleOp(Operation *op, const ShardingRule &rule);
+  int64_t planBytes(Operation *op, const ShardingRule &rule,
+                    ArrayRef<SmallVector<StringAttr>> factorAxes,
+                    ArrayRef<StringAttr> reduced);
   LogicalResult partitionFallback(Operation *op);
   LogicalResult partitionFor(scf::ForOp op);
   LogicalResult partitionIf(scf::IfOp op);
@@ -341,6 +344,96 @@ LogicalResult FunctionPartitioner::partitionFallback(Operation *op) {
   return success();
 }
 
+/// Bytes a device receives to move a block of `type` from layout `from`
+/// to `to`, roughly as the Resharder does it: nothing for slicing, the
+/// missing part for gathering, (n-1)/n of the block for an all_to_all
+/// (axes moved between dimensions), and gathering what differs otherwise.
+static int64_t reshardBytes(RankedTensorType type, const Layout &from,
+                            const Layout &to, MeshOp mesh) {
+  if (!type.hasStaticShape() || from.dims.size() != to.dims.size())
+    return 0;
+  int64_t elementBytes =
+      std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  int64_t total = type.getNumElements() * elementBytes;
+  auto allAxes = [](const Layout &layout) {
+    SmallVector<StringAttr> axes;
+    for (const auto &dim : layout.dims)
+      llvm::append_range(axes, dim);
+    return axes;
+  };
+  SmallVector<StringAttr> fromAxes = allAxes(from), toAxes = allAxes(to);
+  int64_t fromBlock = total / mesh.getAxesSize(fromAxes);
+  // Axes common to both, dimension by dimension (the longest common prefix).
+  SmallVector<StringAttr> kept;
+  for (auto [a, b] : llvm::zip(from.dims, to.dims))
+    for (auto [x, y] : llvm::zip(a, b)) {
+      if (x != y)
+        break;
+      kept.push_back(x);
+    }
+  if (kept.size() == fromAxes.size())
+    return 0; // only slicing
+  llvm::SmallDenseSet<StringAttr> toSet(toAxes.begin(), toAxes.end());
+  bool onlyMoved =
+      fromAxes.size() == toAxes.size() &&
+      llvm::all_of(fromAxes, [&](StringAttr a) { return toSet.contains(a); });
+  if (onlyMoved) {
+    int64_t moved = mesh.getAxesSize(fromAxes) / mesh.getAxesSize(kept);
+    return fromBlock - fromBlock / moved;
+  }
+  return total / mesh.getAxesSize(kept) - fromBlock;
+}
+
+int64_t
+FunctionPartitioner::planBytes(Operation *op, const ShardingRule &rule,
+                               ArrayRef<SmallVector<StringAttr>> factorAxes,
+                               ArrayRef<StringAttr> reduced) {
+  auto layoutOf = [&](const ValueFactors &dims) {
+    Layout layout = Layout::replicated(dims.size());
+    for (auto [d, factors] : llvm::enumerate(dims)) {
+      int64_t f = majorFactor(rule, factors);
+      if (f >= 0)
+        layout.dims[d] = factorAxes[f];
+    }
+    return layout;
+  };
+  int64_t bytes = 0;
+  for (auto [k, operand] : llvm::enumerate(op->getOperands())) {
+    auto type = dyn_cast<RankedTensorType>(operand.getType());
+    if (!type || k >= rule.operands.size() || isFresh(operand))
+      continue;
+    auto it = layouts.find(operand);
+    Layout from =
+        it == layouts.end() ? Layout::replicated(type.getRank()) : it->second;
+    from.unreduced.clear();
+    bytes += reshardBytes(type, from, layoutOf(rule.operands[k]), mesh);
+  }
+  for (auto [r, result] : llvm::enumerate(op->getResults())) {
+    auto type = dyn_cast<RankedTensorType>(result.getType());
+    if (!type || !type.hasStaticShape() || r >= rule.results.size())
+      continue;
+    Layout layout = layoutOf(rule.results[r]);
+    // A partial result is reduced (scattered where it is wanted split):
+    // about (n-1)/n of the local block.
+    if (!reduced.empty()) {
+      int64_t block = resharder.localType(type, layout).getNumElements() *
+                      std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+      int64_t n = mesh.getAxesSize(reduced);
+      bytes += block - block / n;
+      // Scattered over the reduced axes where the result wants them.
+      Layout want = desiredLayout(result);
+      for (auto [d, axes] : llvm::enumerate(want.dims))
+        if (d < layout.dims.size())
+          for (StringAttr axis : axes)
+            if (llvm::is_contained(reduced, axis) &&
+                !llvm::is_contained(layout.dims[d], axis))
+              layout.dims[d].push_back(axis);
+    }
+    bytes += reshardBytes(type, layout, desiredLayout(result), mesh);
+  }
+  return bytes;
+}
+
 LogicalResult FunctionPartitioner::partitionRuleOp(Operation *op,
                                                    const ShardingRule &rule) {
   const int64_t numFactors = rule.numFactors();
@@ -371,37 +464,73 @@ LogicalResult FunctionPartitioner::partitionRuleOp(Operation *op,
     if (init >= 0 && kind == PartialKind::Sum &&
         !isZeroFilled(op->getOperand(init)))
       combinable = false;
-  SmallVector<StringAttr> reduced;
-  for (auto [k, operand] : llvm::enumerate(op->getOperands())) {
-    auto type = dyn_cast<RankedTensorType>(operand.getType());
-    if (!type || k >= rule.operands.size())
-      continue;
-    auto it = layouts.find(operand);
-    for (auto [d, factors] : llvm::enumerate(rule.operands[k])) {
-      int64_t f = majorFactor(rule, factors);
-      if (f < 0 || assigned[f])
+  // A plan: factor axes after the reduction factors took their operands'
+  // axes (except `banned` ones) and the parallel factors gave up the axes
+  // the reductions use (those come back by reduce-scatter).
+  struct Plan {
+    SmallVector<SmallVector<StringAttr>> factorAxes;
+    SmallVector<StringAttr> reduced;
+  };
+  auto makePlan = [&](const llvm::SmallDenseSet<StringAttr> &banned) {
+    Plan plan{factorAxes, {}};
+    SmallVector<bool> taken = assigned;
+    for (auto [k, operand] : llvm::enumerate(op->getOperands())) {
+      auto type = dyn_cast<RankedTensorType>(operand.getType());
+      if (!type || k >= rule.operands.size())
         continue;
-      assigned[f] = true;
-      if (rule.needsReplication(f))
-        continue;
-      if (rule.isReduction(f) && !combinable)
-        continue;
-      if (it != layouts.end() && d < it->second.dims.size())
-        factorAxes[f] = it->second.dims[d];
-      if (rule.isReduction(f))
-        llvm::append_range(reduced, factorAxes[f]);
+      auto it = layouts.find(operand);
+      for (auto [d, factors] : llvm::enumerate(rule.operands[k])) {
+        int64_t f = majorFactor(rule, factors);
+        if (f < 0 || taken[f])
+          continue;
+        taken[f] = true;
+        if (rule.needsReplication(f))
+          continue;
+        if (rule.isReduction(f) && !combinable)
+          continue;
+        auto &axes = plan.factorAxes[f];
+        if (it != layouts.end() && d < it->second.dims.size())
+          axes = it->second.dims[d];
+        if (rule.isReduction(f)) {
+          axes.erase(
+              llvm::find_if(axes,
+                            [&](StringAttr a) { return banned.contains(a); }),
+              axes.end());
+          llvm::append_range(plan.reduced, axes);
+        }
+      }
     }
+    for (int64_t f = 0; f < numFactors; ++f) {
+      if (rule.isReduction(f))
+        continue;
+      auto &axes = plan.factorAxes[f];
+      axes.erase(llvm::find_if(axes,
+                               [&](StringAttr a) {
+                                 return llvm::is_contained(plan.reduced, a);
+                               }),
+                 axes.end());
+    }
+    return plan;
+  };
+  Plan chosen = makePlan({});
+  // When a reduction keeps an axis the result wants on a parallel factor
+  // (seed 003's FFN: x[B, D@Y] . w[D, F@Y] with the result wanted F@Y), the
+  // other plan gathers the reduced operand over that axis instead of
+  // reducing and scattering the result. Take whichever moves fewer bytes.
+  llvm::SmallDenseSet<StringAttr> conflicting;
+  for (int64_t f = 0; f < numFactors; ++f)
+    if (!rule.isReduction(f))
+      for (StringAttr axis : factorAxes[f])
+        if (llvm::is_contained(chosen.reduced, axis))
+          conflicting.insert(axis);
+  if (!conflicting.empty()) {
+    Plan gather = makePlan(conflicting);
+    if (planBytes(op, rule, gather.factorAxes, gather.reduced) <
+        planBytes(op, rule, chosen.factorAxes, chosen.reduced))
+      chosen = std::move(gather);
   }
-  // Parallel factors keep only the leading axes no reduction uses (those
-  // come back by reduce-scatter).
-  for (int64_t f = 0; f < numFactors; ++f) {
-    if (rule.isReduction(f))
-      continue;
-    auto &axes = factorAxes[f];
-    auto firstReduced = llvm::find_if(
-        axes, [&](StringAttr a) { return llvm::is_contained(reduced, a); });
-    axes.erase(firstReduced, axes.end());
-  }
+  factorAxes = std::move(chosen.factorAxes);
+  SmallVector<StringAttr> reduced = std::move(chosen.reduced);
   // Tensor ops compute a factor only their results hold (a slice's or a
   // pad's extent) whole; the result is then sliced locally if wanted split.
   if (!isa<linalg::LinalgOp, tensor::EmptyOp>(op) &&
@@ -775,13 +904,12 @@ LogicalResult FunctionPartitioner::partitionShardMap(spmd::ShardMapOp op) {
   for (auto [k, input] : llvm::enumerate(op.getInputs())) {
     BlockArgument arg = body.getArgument(k);
     auto argType = cast<RankedTensorType>(arg.getType());
-    Layout inner = partial ? desiredLayout(arg)
-                           : Layout::replicated(argType.getRank());
+    Layout inner =
+        partial ? desiredLayout(arg) : Layout::replicated(argType.getRank());
     inner.unreduced.clear();
     if (!resharder.divides(argType, inner))
       inner = Layout::replicated(argType.getRank());
-    Layout outer =
-        composed(cast<trellis::SpecAttr>(op.getInSpecs()[k]), inner);
+    Layout outer = composed(cast<trellis::SpecAttr>(op.getInSpecs()[k]), inner);
     setLocal(arg, localIn(input, outer), inner);
   }
   if (!partial) {
@@ -837,10 +965,11 @@ LogicalResult FunctionPartitioner::partitionAxisRegion(Operation *op) {
       continue;
     }
     auto it = layouts.find(value);
-    Layout layout = it != layouts.end()
-                        ? it->second
-                        : Layout::replicated(
-                              cast<RankedTensorType>(value.getType()).getRank());
+    Layout layout =
+        it != layouts.end()
+            ? it->second
+            : Layout::replicated(
+                  cast<RankedTensorType>(value.getType()).getRank());
     setLocal(result, mapping.lookupOrDefault(value), layout);
   }
   return success();

@@ -1,6 +1,4 @@
-// A global-view (auto-sharded) FFN block for auto-ffn.test: the partitioner
-// turns both matmuls into local ones with partial sums and a psum_scatter
-// each, which spmd-collective-matmul then rewrites.
+// A global-view (auto-sharded) FFN block for auto-ffn.test.
 trellis.mesh @mesh = <["X"=2, "Y"=4]>
 
 func.func @ffn(%x: tensor<16x512xf32> {trellis.sharding = #trellis.sharding<@mesh, [{"X"}, {"Y"}]>},
