@@ -344,6 +344,21 @@ LogicalResult FunctionPartitioner::partitionFallback(Operation *op) {
   return success();
 }
 
+/// The layout of a value whose dimensions hold `dims` (per dimension, its
+/// factors) when each factor is split over `factorAxes`: a dimension takes
+/// its major factor's axes.
+static Layout factorLayout(const ShardingRule &rule,
+                           ArrayRef<SmallVector<StringAttr>> factorAxes,
+                           const ValueFactors &dims) {
+  Layout layout = Layout::replicated(dims.size());
+  for (auto [d, factors] : llvm::enumerate(dims)) {
+    int64_t f = majorFactor(rule, factors);
+    if (f >= 0)
+      layout.dims[d] = factorAxes[f];
+  }
+  return layout;
+}
+
 /// Bytes a device receives to move a block of `type` from layout `from`
 /// to `to`, roughly as the Resharder does it: nothing for slicing, the
 /// missing part for gathering, (n-1)/n of the block for an all_to_all
@@ -389,13 +404,7 @@ FunctionPartitioner::planBytes(Operation *op, const ShardingRule &rule,
                                ArrayRef<SmallVector<StringAttr>> factorAxes,
                                ArrayRef<StringAttr> reduced) {
   auto layoutOf = [&](const ValueFactors &dims) {
-    Layout layout = Layout::replicated(dims.size());
-    for (auto [d, factors] : llvm::enumerate(dims)) {
-      int64_t f = majorFactor(rule, factors);
-      if (f >= 0)
-        layout.dims[d] = factorAxes[f];
-    }
-    return layout;
+    return factorLayout(rule, factorAxes, dims);
   };
   int64_t bytes = 0;
   for (auto [k, operand] : llvm::enumerate(op->getOperands())) {
@@ -580,13 +589,7 @@ LogicalResult FunctionPartitioner::partitionRuleOp(Operation *op,
       llvm::append_range(partial, factorAxes[f]);
 
   auto layoutOf = [&](const ValueFactors &dims) {
-    Layout layout = Layout::replicated(dims.size());
-    for (auto [d, factors] : llvm::enumerate(dims)) {
-      int64_t f = majorFactor(rule, factors);
-      if (f >= 0)
-        layout.dims[d] = factorAxes[f];
-    }
-    return layout;
+    return factorLayout(rule, factorAxes, dims);
   };
 
   // Operands in the layouts the op needs.
