@@ -87,3 +87,16 @@ func.func @in_generic(%t: tensor<16xf32>) -> tensor<16xf32> {
   } -> tensor<16xf32>
   return %r : tensor<16xf32>
 }
+
+// Tensors (static or dynamic) are left alone: the lowering makes them loops
+// over scalars first, which are then approximated.
+// CHECK-LABEL: func.func @tensors
+// CHECK: math.log %{{.*}} : tensor<?xf32>
+// CHECK: math.log2 %{{.*}} : tensor<4xf32>
+// CHECK: math.tanh %{{.*}} : tensor<?xf32>
+func.func @tensors(%x: tensor<?xf32>, %y: tensor<4xf32>) -> (tensor<?xf32>, tensor<4xf32>, tensor<?xf32>) {
+  %0 = math.log %x : tensor<?xf32>
+  %1 = math.log2 %y : tensor<4xf32>
+  %2 = math.tanh %x : tensor<?xf32>
+  return %0, %1, %2 : tensor<?xf32>, tensor<4xf32>, tensor<?xf32>
+}
