@@ -502,6 +502,25 @@ private:
   DenseMap<std::pair<Value, Mask>, Value> pvaryMemo;
 };
 
+/// Asynchronous ppermutes (spmd-async-collectives' output) carry futures,
+/// which the inference does not type: it runs before that pass.
+LogicalResult rejectFutures(Operation *root) {
+  Operation *found = nullptr;
+  root->walk([&](Operation *op) {
+    if (isa<PpermuteStartOp, PpermuteWaitOp>(op)) {
+      found = op;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (!found)
+    return success();
+  return found->emitOpError(
+      "is asynchronous; spmd-check-variance types code before "
+      "spmd-async-collectives splits ppermutes (write spmd.ppermute: the "
+      "lowering makes it asynchronous)");
+}
+
 } // namespace
 
 LogicalResult mlir::spmd::inferVariance(ShardMapOp op,
@@ -512,6 +531,8 @@ LogicalResult mlir::spmd::inferVariance(ShardMapOp op,
   if (mesh.getNumAxes() > 64)
     return op.emitOpError("spmd-check-variance supports meshes of at most "
                           "64 axes");
+  if (failed(rejectFutures(op)))
+    return failure();
   Inferrer inferrer(mesh, options);
   SmallVector<StringAttr> enclosing;
   for (StringAttr axis : op.getAllManualAxes())
@@ -552,6 +573,8 @@ LogicalResult mlir::spmd::inferVariance(FunctionOpInterface func,
   if (!func.getFunctionBody().hasOneBlock())
     return func->emitOpError("has more than one block; spmd-check-variance "
                              "types single-block device functions");
+  if (failed(rejectFutures(func)))
+    return failure();
   Inferrer inferrer(mesh, options);
   SmallVector<StringAttr> manual;
   if (auto list =

@@ -169,3 +169,31 @@ func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> attributes {spmd.mesh = @mesh} 
 ^bb1:
   return %x : tensor<2xf32>
 }
+
+// -----
+
+// Futures are not typed: asynchronous ppermutes come after the check.
+trellis.mesh @mesh = <["i"=4]>
+func.func @device(%x: tensor<8xf32>) -> tensor<8xf32> attributes {spmd.mesh = @mesh} {
+  // expected-error @below {{'spmd.ppermute_start' op is asynchronous; spmd-check-variance types code before spmd-async-collectives splits ppermutes (write spmd.ppermute: the lowering makes it asynchronous)}}
+  %f = spmd.ppermute_start %x over ["i"] pairs [[0, 1], [1, 2], [2, 3], [3, 0]]
+      : tensor<8xf32> -> !spmd.future<tensor<8xf32>>
+  %r = spmd.ppermute_wait %f : !spmd.future<tensor<8xf32>>
+  return %r : tensor<8xf32>
+}
+
+// -----
+
+trellis.mesh @mesh = <["i"=4]>
+func.func @in_map(%x: tensor<32xf32>) -> tensor<32xf32> {
+  %y = spmd.shard_map @mesh in_specs = [[{"i"}]] out_specs = [[{"i"}]]
+      (%x) : (tensor<32xf32>) -> tensor<32xf32> {
+  ^bb0(%b: tensor<8xf32>):
+    // expected-error @below {{'spmd.ppermute_start' op is asynchronous}}
+    %f = spmd.ppermute_start %b over ["i"] pairs [[0, 1], [1, 2], [2, 3], [3, 0]]
+        : tensor<8xf32> -> !spmd.future<tensor<8xf32>>
+    %r = spmd.ppermute_wait %f : !spmd.future<tensor<8xf32>>
+    spmd.yield %r : tensor<8xf32>
+  }
+  return %y : tensor<32xf32>
+}
