@@ -53,14 +53,6 @@ def TrellisLinalgToKernels : Pass<"trellis-linalg-to-kernels", "ModuleOp"> {
     call to `trellis_rt_matmul`, which runs Eigen's GEMM on strided views.
     Element types must agree and be f32, f64, i32 or i64; anything else stays
     for the loop lowering.
-
-    The kernel accumulates into C unless C was just zero-filled: when the
-    last op before the contraction that touches memory is a
-    `linalg.fill` of C with zero, or a `memref.copy` into C from a buffer
-    that nothing but a zero fill writes (what One-Shot Bufferize makes of
-    zero tensors that CSE merged), that op is erased and the kernel
-    overwrites C (`accumulate` = 0). A zero buffer left with no copies is
-    erased too.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
