@@ -69,37 +69,26 @@ template <typename T> struct Operand {
 
 template <typename T, typename MapA, typename MapB>
 void gemmInto(T *c, int64_t m, int64_t n, int64_t rowStride, const MapA &a,
-              const MapB &b, bool accumulate) {
+              const MapB &b) {
   RowMajorMap<T> cm(c, m, n, OuterStride<>(rowStride));
-  if (accumulate)
-    cm.noalias() += a * b;
-  else
-    cm.noalias() = a * b;
+  cm.noalias() += a * b;
 }
 
 template <typename T>
 void gemm(int64_t m, int64_t n, int64_t k, const T *a, int64_t ars, int64_t acs,
-          const T *b, int64_t brs, int64_t bcs, T *c, int64_t crs, int64_t ccs,
-          bool accumulate) {
-  if (m == 0 || n == 0)
+          const T *b, int64_t brs, int64_t bcs, T *c, int64_t crs,
+          int64_t ccs) {
+  if (m == 0 || n == 0 || k == 0)
     return;
-  if (k == 0) {
-    if (!accumulate)
-      for (int64_t i = 0; i < m; ++i)
-        for (int64_t j = 0; j < n; ++j)
-          c[i * crs + j * ccs] = T(0);
-    return;
-  }
   Operand<T> A(a, m, k, ars, acs), B(b, k, n, brs, bcs);
   // The result must be row-major with unit column stride; otherwise compute
-  // into a temporary and add (or copy) it in.
+  // into a temporary and add it in.
   std::vector<T> temp;
   T *cData = c;
   int64_t cStride = crs;
   bool direct = ccs == 1 || n == 1;
-  bool accumulateHere = accumulate && direct;
   if (!direct) {
-    temp.resize(m * n);
+    temp.assign(m * n, T(0));
     cData = temp.data();
     cStride = n;
   } else if (n == 1) {
@@ -109,75 +98,66 @@ void gemm(int64_t m, int64_t n, int64_t k, const T *a, int64_t ars, int64_t acs,
     ConstRowMajorMap<T> am(A.data, m, k, OuterStride<>(A.outer()));
     if (B.isRowMajor())
       gemmInto(cData, m, n, cStride, am,
-               ConstRowMajorMap<T>(B.data, k, n, OuterStride<>(B.outer())),
-               accumulateHere);
+               ConstRowMajorMap<T>(B.data, k, n, OuterStride<>(B.outer())));
     else
       gemmInto(cData, m, n, cStride, am,
-               ConstColMajorMap<T>(B.data, k, n, OuterStride<>(B.outer())),
-               accumulateHere);
+               ConstColMajorMap<T>(B.data, k, n, OuterStride<>(B.outer())));
   } else {
     ConstColMajorMap<T> am(A.data, m, k, OuterStride<>(A.outer()));
     if (B.isRowMajor())
       gemmInto(cData, m, n, cStride, am,
-               ConstRowMajorMap<T>(B.data, k, n, OuterStride<>(B.outer())),
-               accumulateHere);
+               ConstRowMajorMap<T>(B.data, k, n, OuterStride<>(B.outer())));
     else
       gemmInto(cData, m, n, cStride, am,
-               ConstColMajorMap<T>(B.data, k, n, OuterStride<>(B.outer())),
-               accumulateHere);
+               ConstColMajorMap<T>(B.data, k, n, OuterStride<>(B.outer())));
   }
   if (!direct)
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j)
-        c[i * crs + j * ccs] = accumulate
-                                   ? c[i * crs + j * ccs] + temp[i * n + j]
-                                   : temp[i * n + j];
+        c[i * crs + j * ccs] += temp[i * n + j];
 }
 
 template <typename T>
 void batchedGemm(int64_t batch, int64_t m, int64_t n, int64_t k, int64_t a,
                  int64_t abs, int64_t ars, int64_t acs, int64_t b, int64_t bbs,
                  int64_t brs, int64_t bcs, int64_t c, int64_t cbs, int64_t crs,
-                 int64_t ccs, bool accumulate) {
+                 int64_t ccs) {
   const T *ap = reinterpret_cast<const T *>(a);
   const T *bp = reinterpret_cast<const T *>(b);
   T *cp = reinterpret_cast<T *>(c);
   for (int64_t i = 0; i < batch; ++i)
     gemm<T>(m, n, k, ap + i * abs, ars, acs, bp + i * bbs, brs, bcs,
-            cp + i * cbs, crs, ccs, accumulate);
+            cp + i * cbs, crs, ccs);
 }
 
 } // namespace
 
-extern "C" void trellis_rt_matmul(int32_t dtype, int64_t batch, int64_t m,
-                                  int64_t n, int64_t k, int64_t a,
-                                  int64_t aBatchStride, int64_t aRowStride,
-                                  int64_t aColStride, int64_t b,
-                                  int64_t bBatchStride, int64_t bRowStride,
-                                  int64_t bColStride, int64_t c,
-                                  int64_t cBatchStride, int64_t cRowStride,
-                                  int64_t cColStride, int32_t accumulate) {
+extern "C" void trellis_rt_matmul(
+    int32_t dtype, int64_t batch, int64_t m, int64_t n, int64_t k, int64_t a,
+    int64_t aBatchStride, int64_t aRowStride, int64_t aColStride, int64_t b,
+    int64_t bBatchStride, int64_t bRowStride, int64_t bColStride, int64_t c,
+    int64_t cBatchStride, int64_t cRowStride, int64_t cColStride) {
   double start = mlir::trellis::rt::nowUs();
   switch (dtype) {
   case TRELLIS_RT_F32:
     batchedGemm<float>(batch, m, n, k, a, aBatchStride, aRowStride, aColStride,
                        b, bBatchStride, bRowStride, bColStride, c, cBatchStride,
-                       cRowStride, cColStride, accumulate != 0);
+                       cRowStride, cColStride);
     break;
   case TRELLIS_RT_F64:
     batchedGemm<double>(batch, m, n, k, a, aBatchStride, aRowStride, aColStride,
                         b, bBatchStride, bRowStride, bColStride, c,
-                        cBatchStride, cRowStride, cColStride, accumulate != 0);
+                        cBatchStride, cRowStride, cColStride);
     break;
   case TRELLIS_RT_I32:
     batchedGemm<int32_t>(batch, m, n, k, a, aBatchStride, aRowStride,
                          aColStride, b, bBatchStride, bRowStride, bColStride, c,
-                         cBatchStride, cRowStride, cColStride, accumulate != 0);
+                         cBatchStride, cRowStride, cColStride);
     break;
   case TRELLIS_RT_I64:
     batchedGemm<int64_t>(batch, m, n, k, a, aBatchStride, aRowStride,
                          aColStride, b, bBatchStride, bRowStride, bColStride, c,
-                         cBatchStride, cRowStride, cColStride, accumulate != 0);
+                         cBatchStride, cRowStride, cColStride);
     break;
   default:
     std::fprintf(stderr,

@@ -105,17 +105,14 @@ void trellis_rt_ppermute_wait_direct(int64_t handle, int64_t in, int64_t out,
 /* This device's index in its group along `axes`. */
 int64_t trellis_rt_axis_index(int64_t axes);
 
-/* C[b] += A[b] * B[b] for b < batch (accumulate != 0), or C[b] = A[b] * B[b]
- * (accumulate == 0: C's old contents are not read), A[b] m x k, B[b] k x n,
- * C[b] m x n, each operand given by its address and batch/row/column
- * strides (elements). */
+/* C[b] += A[b] * B[b] for b < batch, A[b] m x k, B[b] k x n, C[b] m x n, each
+ * operand given by its address and batch/row/column strides (elements). */
 void trellis_rt_matmul(int32_t dtype, int64_t batch, int64_t m, int64_t n,
                        int64_t k, int64_t a, int64_t aBatchStride,
                        int64_t aRowStride, int64_t aColStride, int64_t b,
                        int64_t bBatchStride, int64_t bRowStride,
                        int64_t bColStride, int64_t c, int64_t cBatchStride,
-                       int64_t cRowStride, int64_t cColStride,
-                       int32_t accumulate);
+                       int64_t cRowStride, int64_t cColStride);
 
 #ifdef __cplusplus
 }

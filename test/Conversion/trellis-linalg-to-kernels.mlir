@@ -1,6 +1,6 @@
 // RUN: trellis-opt %s --trellis-linalg-to-kernels | FileCheck %s
 
-// CHECK-DAG: func.func private @trellis_rt_matmul(i32, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i32)
+// CHECK-DAG: func.func private @trellis_rt_matmul(i32, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
 
 // linalg.matmul on row-major buffers: batch 1, M=2, N=4, K=3; A row stride 3.
 // CHECK-LABEL: func.func @matmul
@@ -9,10 +9,7 @@
 // CHECK-DAG: %[[M:.*]] = arith.constant 2 : i64
 // CHECK-DAG: %[[N:.*]] = arith.constant 4 : i64
 // CHECK-DAG: %[[K:.*]] = arith.constant 3 : i64
-// C is read: the kernel accumulates (last argument 1).
-// CHECK: %[[ACC:.*]] = arith.constant 1 : i32
-// CHECK-NEXT: call @trellis_rt_matmul(%[[F32]], %[[ONE]], %[[M]], %[[N]], %[[K]],
-// CHECK-SAME: , %[[ACC]]) :
+// CHECK: call @trellis_rt_matmul(%[[F32]], %[[ONE]], %[[M]], %[[N]], %[[K]],
 // CHECK-NOT: linalg.matmul
 func.func @matmul(%a: memref<2x3xf32>, %b: memref<3x4xf32>, %c: memref<2x4xf32>) {
   linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%c : memref<2x4xf32>)
@@ -55,94 +52,5 @@ func.func @unsupported(%a: memref<2x3xf16>, %b: memref<3x4xf16>, %c: memref<2x4x
     %s = arith.addf %acc, %m : f32
     linalg.yield %s : f32
   }
-  return
-}
-
-// A zero fill right before the matmul (constants and views in between are
-// fine): the fill goes and the kernel overwrites C (last argument 0).
-// CHECK-LABEL: func.func @zero_fill
-// CHECK-NOT: linalg.fill
-// CHECK: arith.constant {{.*}} : i64
-// CHECK: %[[OVERWRITE:.*]] = arith.constant 0 : i32
-// CHECK-NEXT: call @trellis_rt_matmul({{.*}}, %[[OVERWRITE]]) :
-func.func @zero_fill(%a: memref<2x3xf32>, %b: memref<3x4xf32>, %c: memref<2x4xf32>) {
-  %zero = arith.constant 0.0 : f32
-  linalg.fill ins(%zero : f32) outs(%c : memref<2x4xf32>)
-  %one = arith.constant 1.0 : f32
-  linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%c : memref<2x4xf32>)
-  return
-}
-
-// Not a zero fill, or a write between the fill and the matmul, or a fill of
-// another buffer: the fill stays and the kernel accumulates.
-// CHECK-LABEL: func.func @kept_fills
-// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[C:.*]] : memref<2x4xf32>)
-// CHECK: %[[ACC1:.*]] = arith.constant 1 : i32
-// CHECK-NEXT: call @trellis_rt_matmul({{.*}}, %[[ACC1]]) :
-// CHECK: linalg.fill
-// CHECK: memref.store
-// CHECK: %[[ACC2:.*]] = arith.constant 1 : i32
-// CHECK-NEXT: call @trellis_rt_matmul({{.*}}, %[[ACC2]]) :
-// CHECK: linalg.fill
-// CHECK: %[[ACC3:.*]] = arith.constant 1 : i32
-// CHECK-NEXT: call @trellis_rt_matmul({{.*}}, %[[ACC3]]) :
-func.func @kept_fills(%a: memref<2x3xf32>, %b: memref<3x4xf32>, %c: memref<2x4xf32>, %d: memref<2x4xf32>) {
-  %one = arith.constant 1.0 : f32
-  %zero = arith.constant 0.0 : f32
-  %i = arith.constant 1 : index
-  linalg.fill ins(%one : f32) outs(%c : memref<2x4xf32>)
-  linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%c : memref<2x4xf32>)
-  linalg.fill ins(%zero : f32) outs(%c : memref<2x4xf32>)
-  memref.store %one, %c[%i, %i] : memref<2x4xf32>
-  linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%c : memref<2x4xf32>)
-  linalg.fill ins(%zero : f32) outs(%d : memref<2x4xf32>)
-  linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%c : memref<2x4xf32>)
-  return
-}
-
-// Copies from a buffer whose only writer is a zero fill (what One-Shot
-// Bufferize makes of CSE-merged zero tensors): each copy goes, and once
-// none is left the zero buffer goes too.
-// CHECK-LABEL: func.func @zero_copies
-// CHECK-NOT: memref.alloc
-// CHECK-NOT: linalg.fill
-// CHECK-NOT: memref.copy
-// CHECK: arith.constant {{.*}} : i64
-// CHECK: %[[Z1:.*]] = arith.constant 0 : i32
-// CHECK-NEXT: call @trellis_rt_matmul({{.*}}, %[[Z1]]) :
-// CHECK-NOT: memref.copy
-// CHECK: arith.constant {{.*}} : i64
-// CHECK: %[[Z2:.*]] = arith.constant 0 : i32
-// CHECK-NEXT: call @trellis_rt_matmul({{.*}}, %[[Z2]]) :
-// CHECK-NOT: memref.dealloc
-// CHECK: return
-func.func @zero_copies(%a: memref<2x3xf32>, %b: memref<3x4xf32>, %c: memref<2x4xf32>, %d: memref<2x4xf32>) {
-  %zero = arith.constant 0.0 : f32
-  %z = memref.alloc() : memref<2x4xf32>
-  linalg.fill ins(%zero : f32) outs(%z : memref<2x4xf32>)
-  memref.copy %z, %c : memref<2x4xf32> to memref<2x4xf32>
-  linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%c : memref<2x4xf32>)
-  memref.copy %z, %d : memref<2x4xf32> to memref<2x4xf32>
-  linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%d : memref<2x4xf32>)
-  memref.dealloc %z : memref<2x4xf32>
-  return
-}
-
-// A copy source written by something besides its zero fill, or read other
-// than by copies, is not known to be zero: the copy stays.
-// CHECK-LABEL: func.func @unknown_copy_source
-// CHECK: memref.copy %[[Z:.*]], %{{.*}}
-// CHECK: %[[ACC:.*]] = arith.constant 1 : i32
-// CHECK-NEXT: call @trellis_rt_matmul({{.*}}, %[[ACC]]) :
-func.func @unknown_copy_source(%a: memref<2x3xf32>, %b: memref<3x4xf32>, %c: memref<2x4xf32>) {
-  %zero = arith.constant 0.0 : f32
-  %one = arith.constant 1.0 : f32
-  %i = arith.constant 0 : index
-  %z = memref.alloc() : memref<2x4xf32>
-  linalg.fill ins(%zero : f32) outs(%z : memref<2x4xf32>)
-  memref.store %one, %z[%i, %i] : memref<2x4xf32>
-  memref.copy %z, %c : memref<2x4xf32> to memref<2x4xf32>
-  linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%c : memref<2x4xf32>)
-  memref.dealloc %z : memref<2x4xf32>
   return
 }

@@ -7,9 +7,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/IR/Dominance.h"
-#include "mlir/IR/Matchers.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::trellis {
 #define GEN_PASS_DEF_TRELLISLINALGTOKERNELS
@@ -43,66 +40,6 @@ struct Operand {
   }
 };
 
-/// True for a linalg.fill of `buffer` with a constant zero.
-bool isZeroFill(Operation *op, Value buffer) {
-  auto fill = dyn_cast_or_null<linalg::FillOp>(op);
-  if (!fill || !fill.hasPureBufferSemantics() ||
-      fill.getDpsInitOperand(0)->get() != buffer)
-    return false;
-  Value value = fill.getDpsInputOperand(0)->get();
-  return matchPattern(value, m_AnyZeroFloat()) || matchPattern(value, m_Zero());
-}
-
-/// The op that gives `init` zeros just before `op` reads it as its
-/// accumulator, if any: the last op before `op` with memory effects is
-/// either a zero fill of `init`, or a copy into `init` from a buffer whose
-/// only writer is a zero fill ahead of the copy (One-Shot Bufferize makes
-/// those when CSE merged identical zero-filled tensors). The kernel can then
-/// overwrite `init` instead, and that op goes.
-Operation *zeroInitializer(Operation *op, Value init, DominanceInfo &dom) {
-  Operation *prev = op->getPrevNode();
-  while (prev && isMemoryEffectFree(prev))
-    prev = prev->getPrevNode();
-  if (!prev)
-    return nullptr;
-  if (isZeroFill(prev, init))
-    return prev;
-  auto copy = dyn_cast<memref::CopyOp>(prev);
-  if (!copy || copy.getTarget() != init)
-    return nullptr;
-  Value source = copy.getSource();
-  if (!source.getDefiningOp<memref::AllocOp>())
-    return nullptr;
-  Operation *fill = nullptr;
-  for (Operation *user : source.getUsers()) {
-    if (isZeroFill(user, source)) {
-      if (fill)
-        return nullptr;
-      fill = user;
-      continue;
-    }
-    auto read = dyn_cast<memref::CopyOp>(user);
-    if ((read && read.getSource() == source && read.getTarget() != source) ||
-        isa<memref::DeallocOp>(user))
-      continue;
-    return nullptr; // anything else might write it, or alias it
-  }
-  if (!fill || !dom.properlyDominates(fill, copy))
-    return nullptr;
-  return copy;
-}
-
-/// A zero-filled buffer whose copies all went: the fill, deallocations and
-/// allocation go too.
-void eraseIfUnread(Value buffer) {
-  for (Operation *user : buffer.getUsers())
-    if (!isZeroFill(user, buffer) && !isa<memref::DeallocOp>(user))
-      return;
-  for (Operation *user : llvm::make_early_inc_range(buffer.getUsers()))
-    user->erase();
-  buffer.getDefiningOp()->erase();
-}
-
 struct LinalgToKernelsPass
     : mlir::trellis::impl::TrellisLinalgToKernelsBase<LinalgToKernelsPass> {
   void runOnOperation() override {
@@ -112,16 +49,11 @@ struct LinalgToKernelsPass
       if (op.hasPureBufferSemantics() && linalg::isaContractionOpInterface(op))
         candidates.push_back(op);
     });
-    DominanceInfo dom(module);
-    SetVector<Value> zeroSources;
     for (linalg::LinalgOp op : candidates)
-      (void)lower(module, op, dom, zeroSources);
-    for (Value buffer : zeroSources)
-      eraseIfUnread(buffer);
+      (void)lower(module, op);
   }
 
-  LogicalResult lower(ModuleOp module, linalg::LinalgOp op, DominanceInfo &dom,
-                      SetVector<Value> &zeroSources) {
+  LogicalResult lower(ModuleOp module, linalg::LinalgOp op) {
     FailureOr<linalg::ContractionDimensions> dims =
         linalg::inferContractionDims(op);
     if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
@@ -185,19 +117,12 @@ struct LinalgToKernelsPass
                                views[2].stride(b, loc, batch),
                                views[2].stride(b, loc, m),
                                views[2].stride(b, loc, n)};
-    Operation *zeros = zeroInitializer(op, operands[2], dom);
-    args.push_back(trellis::i32Const(b, loc, zeros ? 0 : 1));
     SmallVector<Type> types =
         llvm::map_to_vector(args, [](Value v) { return v.getType(); });
     func::FuncOp callee = trellis::getOrDeclareRuntimeFunc(
         module, "trellis_rt_matmul", types, {});
     func::CallOp::create(b, loc, callee, args);
     op->erase();
-    if (zeros) {
-      if (auto copy = dyn_cast<memref::CopyOp>(zeros))
-        zeroSources.insert(copy.getSource());
-      zeros->erase();
-    }
     return success();
   }
 };
