@@ -41,26 +41,33 @@ bool approximated(StringRef name) {
       .Default(false);
 }
 
+/// Scalars and vectors of f32, as the approximations themselves take:
+/// tensors are left to be made loops first (and may have dynamic shapes).
+bool isF32ScalarOrVector(Type type) {
+  return isa<FloatType, VectorType>(type) && getElementTypeOrSelf(type).isF32();
+}
+
+/// An f32 constant of `type` (a scalar, or a vector splat).
+Value f32Constant(OpBuilder &b, Location loc, Type type, double v) {
+  TypedAttr scalar = b.getF32FloatAttr(v);
+  if (auto vector = dyn_cast<VectorType>(type))
+    return arith::ConstantOp::create(b, loc,
+                                     DenseElementsAttr::get(vector, scalar));
+  return arith::ConstantOp::create(b, loc, scalar);
+}
+
 /// The approximations of log and log2 take a subnormal input for the
 /// smallest normal one (log(1e-45) came out as -87.3, not -103.3). Scale
 /// subnormal inputs by 2^24 into the normal range and subtract 24 ln 2
 /// (24 for log2) from the result; zero, negative, infinite and NaN inputs
 /// keep their results (-inf, NaN, NaN, NaN).
 template <typename LogOp> void scaleSubnormalInputs(LogOp op, double shift) {
-  // Scalars and vectors, as the approximations themselves: tensors are
-  // left to be made loops first (and may have dynamic shapes).
   Type type = op.getType();
-  if (!isa<FloatType, VectorType>(type) || !getElementTypeOrSelf(type).isF32())
+  if (!isF32ScalarOrVector(type))
     return;
   OpBuilder b(op);
   Location loc = op.getLoc();
-  auto constant = [&](double v) -> Value {
-    TypedAttr scalar = b.getF32FloatAttr(v);
-    if (auto shaped = dyn_cast<ShapedType>(type))
-      return arith::ConstantOp::create(b, loc,
-                                       DenseElementsAttr::get(shaped, scalar));
-    return arith::ConstantOp::create(b, loc, scalar);
-  };
+  auto constant = [&](double v) { return f32Constant(b, loc, type, v); };
   Value x = op.getOperand();
   Value subnormal =
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
@@ -75,21 +82,47 @@ template <typename LogOp> void scaleSubnormalInputs(LogOp op, double shift) {
   op.erase();
 }
 
+/// The approximation of exp flushes results below the smallest normal f32
+/// to zero (exp(-100) came out as 0, not 3.8e-44). Where the result is
+/// subnormal (x < -87.33), compute exp(x / 2)^2 instead: halving is exact,
+/// exp(x / 2) is normal, and the square rounds once, into the subnormal
+/// range. -inf and NaN keep their results.
+void scaleSubnormalResults(math::ExpOp op) {
+  Type type = op.getType();
+  if (!isF32ScalarOrVector(type))
+    return;
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  auto constant = [&](double v) { return f32Constant(b, loc, type, v); };
+  Value x = op.getOperand();
+  Value small = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
+                                      constant(-87.33));
+  Value half = arith::MulFOp::create(b, loc, x, constant(0.5));
+  Value input = arith::SelectOp::create(b, loc, small, half, x);
+  Value exp = math::ExpOp::create(b, loc, input);
+  Value square = arith::MulFOp::create(b, loc, exp, exp);
+  Value result = arith::SelectOp::create(b, loc, small, square, exp);
+  op.replaceAllUsesWith(result);
+  op.erase();
+}
+
 struct ApproximateMathPass
     : mlir::trellis::impl::TrellisApproximateMathBase<ApproximateMathPass> {
   void runOnOperation() override {
     // Only the math ops and what their rewrites create: a greedy rewrite of
     // the whole module would also fold and simplify everything else.
-    SmallVector<Operation *> logs;
+    SmallVector<Operation *> fixups;
     getOperation()->walk([&](Operation *op) {
-      if (isa<math::LogOp, math::Log2Op>(op))
-        logs.push_back(op);
+      if (isa<math::LogOp, math::Log2Op, math::ExpOp>(op))
+        fixups.push_back(op);
     });
-    for (Operation *op : logs) {
+    for (Operation *op : fixups) {
       if (auto log = dyn_cast<math::LogOp>(op))
         scaleSubnormalInputs(log, 24 * std::log(2.0));
+      else if (auto log2 = dyn_cast<math::Log2Op>(op))
+        scaleSubnormalInputs(log2, 24);
       else
-        scaleSubnormalInputs(cast<math::Log2Op>(op), 24);
+        scaleSubnormalResults(cast<math::ExpOp>(op));
     }
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {

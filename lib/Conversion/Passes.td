@@ -98,9 +98,11 @@ def TrellisApproximateMath : Pass<"trellis-approximate-math"> {
     (test/Execution/math/approximate-math.test): tanh 3.7 ulp, erf 3.2,
     erfc 1.9 where the result is a normal float, log1p 1.7, log 1.0 (at a
     subnormal input), log2 0.9, exp and expm1 within 1.4 except near
-    overflow (4.8 ulp at x = 88.7). exp, expm1 and erfc flush results
-    below 1.2e-38 (the subnormal range) to zero: exp(-100) is 0, not
-    3.8e-44, so log(exp(x)) is -inf below x = -87.3. erf(-0) is +0. sin, cos, atan, atan2 and cbrt are left to libm: their
+    overflow (4.8 ulp at x = 88.7). Upstream's exp flushes subnormal
+    results to zero, and log and log2 misread subnormal inputs; this pass
+    computes exp(x / 2)^2 below x = -87.33 (within 0.7 of a subnormal
+    step) and scales subnormal log inputs by 2^24. erfc still flushes
+    results below 1.2e-38 to zero, and erf(-0) is +0. sin, cos, atan, atan2 and cbrt are left to libm: their
     approximations measured up to 6e-6 absolute error (sin, cos at
     |x| = 100), 35 ulp (atan), 11 ulp (cbrt) and a wrong sign for
     atan2(-0, x < 0). f64, f16 and bf16 ops are left alone, and so are ops on

@@ -41,6 +41,21 @@ func.func @log_subnormal(%x: f32) -> f32 {
   return %0 : f32
 }
 
+// exp computes subnormal results as exp(x / 2)^2 below x = -87.33.
+// CHECK-LABEL: func.func @exp_subnormal
+// CHECK-SAME: (%[[X:.*]]: f32)
+// CHECK: %[[LIMIT:.*]] = arith.constant -8.733000e+01 : f32
+// CHECK: %[[SMALL:.*]] = arith.cmpf olt, %[[X]], %[[LIMIT]] : f32
+// CHECK: %[[HALF:.*]] = arith.mulf %[[X]], %{{.*}} : f32
+// CHECK: arith.select %[[SMALL]], %[[HALF]], %[[X]] : f32
+// CHECK-NOT: math.exp
+// CHECK: %[[R:.*]] = arith.select %[[SMALL]], %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT: return %[[R]]
+func.func @exp_subnormal(%x: f32) -> f32 {
+  %0 = math.exp %x : f32
+  return %0 : f32
+}
+
 // CHECK-LABEL: func.func @log2_subnormal
 // CHECK: arith.constant 2.400000e+01 : f32
 // CHECK: arith.subf
