@@ -47,13 +47,29 @@ bool isF32ScalarOrVector(Type type) {
   return isa<FloatType, VectorType>(type) && getElementTypeOrSelf(type).isF32();
 }
 
-/// An f32 constant of `type` (a scalar, or a vector splat).
-Value f32Constant(OpBuilder &b, Location loc, Type type, double v) {
-  TypedAttr scalar = b.getF32FloatAttr(v);
-  if (auto vector = dyn_cast<VectorType>(type))
-    return arith::ConstantOp::create(b, loc,
-                                     DenseElementsAttr::get(vector, scalar));
-  return arith::ConstantOp::create(b, loc, scalar);
+/// Replaces the f32 scalar or vector math op `op` by what `build` makes of
+/// its operand, given a maker of f32 constants of the op's type. Returns the
+/// math op `build` created in its place (to be approximated next), or null
+/// when `op` is not f32 or is on tensors.
+template <typename MathOp, typename Build>
+Operation *rewriteF32(MathOp op, Build build) {
+  Type type = op.getType();
+  if (!isF32ScalarOrVector(type))
+    return nullptr;
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  auto constant = [&](double v) -> Value {
+    TypedAttr scalar = b.getF32FloatAttr(v);
+    if (auto vector = dyn_cast<VectorType>(type))
+      return arith::ConstantOp::create(b, loc,
+                                       DenseElementsAttr::get(vector, scalar));
+    return arith::ConstantOp::create(b, loc, scalar);
+  };
+  MathOp inner;
+  Value result = build(b, loc, constant, op.getOperand(), inner);
+  op.replaceAllUsesWith(result);
+  op.erase();
+  return inner;
 }
 
 /// The approximations of log and log2 take a subnormal input for the
@@ -61,25 +77,22 @@ Value f32Constant(OpBuilder &b, Location loc, Type type, double v) {
 /// subnormal inputs by 2^24 into the normal range and subtract 24 ln 2
 /// (24 for log2) from the result; zero, negative, infinite and NaN inputs
 /// keep their results (-inf, NaN, NaN, NaN).
-template <typename LogOp> void scaleSubnormalInputs(LogOp op, double shift) {
-  Type type = op.getType();
-  if (!isF32ScalarOrVector(type))
-    return;
-  OpBuilder b(op);
-  Location loc = op.getLoc();
-  auto constant = [&](double v) { return f32Constant(b, loc, type, v); };
-  Value x = op.getOperand();
-  Value subnormal =
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
-                            constant(std::numeric_limits<float>::min()));
-  Value scaled = arith::MulFOp::create(b, loc, x, constant(16777216.0));
-  Value input = arith::SelectOp::create(b, loc, subnormal, scaled, x);
-  auto log = LogOp::create(b, loc, input);
-  Value correction =
-      arith::SelectOp::create(b, loc, subnormal, constant(shift), constant(0));
-  Value result = arith::SubFOp::create(b, loc, log, correction);
-  op.replaceAllUsesWith(result);
-  op.erase();
+template <typename LogOp>
+Operation *scaleSubnormalInputs(LogOp op, double shift) {
+  return rewriteF32(
+      op,
+      [&](OpBuilder &b, Location loc, auto constant, Value x,
+          LogOp &log) -> Value {
+        Value subnormal =
+            arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
+                                  constant(std::numeric_limits<float>::min()));
+        Value scaled = arith::MulFOp::create(b, loc, x, constant(16777216.0));
+        Value input = arith::SelectOp::create(b, loc, subnormal, scaled, x);
+        log = LogOp::create(b, loc, input);
+        Value correction = arith::SelectOp::create(
+            b, loc, subnormal, constant(shift), constant(0));
+        return arith::SubFOp::create(b, loc, log, correction);
+      });
 }
 
 /// The approximation of exp flushes results below the smallest normal f32
@@ -87,23 +100,19 @@ template <typename LogOp> void scaleSubnormalInputs(LogOp op, double shift) {
 /// subnormal (x < -87.33), compute exp(x / 2)^2 instead: halving is exact,
 /// exp(x / 2) is normal, and the square rounds once, into the subnormal
 /// range. -inf and NaN keep their results.
-void scaleSubnormalResults(math::ExpOp op) {
-  Type type = op.getType();
-  if (!isF32ScalarOrVector(type))
-    return;
-  OpBuilder b(op);
-  Location loc = op.getLoc();
-  auto constant = [&](double v) { return f32Constant(b, loc, type, v); };
-  Value x = op.getOperand();
-  Value small = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
-                                      constant(-87.33));
-  Value half = arith::MulFOp::create(b, loc, x, constant(0.5));
-  Value input = arith::SelectOp::create(b, loc, small, half, x);
-  Value exp = math::ExpOp::create(b, loc, input);
-  Value square = arith::MulFOp::create(b, loc, exp, exp);
-  Value result = arith::SelectOp::create(b, loc, small, square, exp);
-  op.replaceAllUsesWith(result);
-  op.erase();
+Operation *scaleSubnormalResults(math::ExpOp op) {
+  return rewriteF32(
+      op,
+      [](OpBuilder &b, Location loc, auto constant, Value x,
+         math::ExpOp &exp) -> Value {
+        Value small = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
+                                            x, constant(-87.33));
+        Value half = arith::MulFOp::create(b, loc, x, constant(0.5));
+        Value input = arith::SelectOp::create(b, loc, small, half, x);
+        exp = math::ExpOp::create(b, loc, input);
+        Value square = arith::MulFOp::create(b, loc, exp, exp);
+        return arith::SelectOp::create(b, loc, small, square, exp);
+      });
 }
 
 struct ApproximateMathPass
@@ -111,29 +120,26 @@ struct ApproximateMathPass
   void runOnOperation() override {
     // Only the math ops and what their rewrites create: a greedy rewrite of
     // the whole module would also fold and simplify everything else.
-    SmallVector<Operation *> fixups;
-    getOperation()->walk([&](Operation *op) {
-      if (isa<math::LogOp, math::Log2Op, math::ExpOp>(op))
-        fixups.push_back(op);
-    });
-    for (Operation *op : fixups) {
-      if (auto log = dyn_cast<math::LogOp>(op))
-        scaleSubnormalInputs(log, 24 * std::log(2.0));
-      else if (auto log2 = dyn_cast<math::Log2Op>(op))
-        scaleSubnormalInputs(log2, 24);
-      else
-        scaleSubnormalResults(cast<math::ExpOp>(op));
-    }
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
       if (isa<math::MathDialect>(op->getDialect()) &&
           approximated(op->getName().getStringRef()) &&
           op->getNumResults() == 1 &&
-          isa<FloatType, VectorType>(op->getResult(0).getType()))
+          isF32ScalarOrVector(op->getResult(0).getType()))
         ops.push_back(op);
     });
     if (ops.empty())
       return;
+    // log, log2 and exp first get their subnormal fix-ups, which replace
+    // them by a new op of the same kind.
+    for (Operation *&op : ops) {
+      if (auto log = dyn_cast<math::LogOp>(op))
+        op = scaleSubnormalInputs(log, 24 * std::log(2.0));
+      else if (auto log2 = dyn_cast<math::Log2Op>(op))
+        op = scaleSubnormalInputs(log2, 24);
+      else if (auto exp = dyn_cast<math::ExpOp>(op))
+        op = scaleSubnormalResults(exp);
+    }
     RewritePatternSet patterns(&getContext());
     populateMathPolynomialApproximationPatterns(patterns, approximated);
     GreedyRewriteConfig config;

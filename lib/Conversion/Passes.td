@@ -102,11 +102,13 @@ def TrellisApproximateMath : Pass<"trellis-approximate-math"> {
     results to zero, and log and log2 misread subnormal inputs; this pass
     computes exp(x / 2)^2 below x = -87.33 (within 0.7 of a subnormal
     step) and scales subnormal log inputs by 2^24. erfc still flushes
-    results below 1.2e-38 to zero, and erf(-0) is +0. sin, cos, atan, atan2 and cbrt are left to libm: their
-    approximations measured up to 6e-6 absolute error (sin, cos at
-    |x| = 100), 35 ulp (atan), 11 ulp (cbrt) and a wrong sign for
-    atan2(-0, x < 0). f64, f16 and bf16 ops are left alone, and so are ops on
-    tensors (the lowering turns those into loops over scalars first).
+    results below 1.2e-38 to zero, and erf(-0) is +0.
+
+    sin, cos, atan, atan2 and cbrt are left to libm: their approximations
+    measured up to 6e-6 absolute error (sin, cos at |x| = 100), 35 ulp
+    (atan), 11 ulp (cbrt) and a wrong sign for atan2(-0, x < 0). f64, f16
+    and bf16 ops are left alone, and so are ops on tensors (the lowering
+    turns those into loops over scalars first).
     `trellis-run --exact-math` (pipeline option `approximate-math=false`)
     skips the pass.
 

@@ -359,6 +359,11 @@ static Layout factorLayout(const ShardingRule &rule,
   return layout;
 }
 
+/// Bytes per element of `type` (at least one).
+static int64_t elementBytes(RankedTensorType type) {
+  return std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+}
+
 /// Bytes a device receives to move a block of `type` from layout `from`
 /// to `to`, roughly as the Resharder does it: nothing for slicing, the
 /// missing part for gathering, (n-1)/n of the block for an all_to_all
@@ -367,9 +372,7 @@ static int64_t reshardBytes(RankedTensorType type, const Layout &from,
                             const Layout &to, MeshOp mesh) {
   if (!type.hasStaticShape() || from.dims.size() != to.dims.size())
     return 0;
-  int64_t elementBytes =
-      std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
-  int64_t total = type.getNumElements() * elementBytes;
+  int64_t total = type.getNumElements() * elementBytes(type);
   auto allAxes = [](const Layout &layout) {
     SmallVector<StringAttr> axes;
     for (const auto &dim : layout.dims)
@@ -426,7 +429,7 @@ FunctionPartitioner::planBytes(Operation *op, const ShardingRule &rule,
     // about (n-1)/n of the local block.
     if (!reduced.empty()) {
       int64_t block = resharder.localType(type, layout).getNumElements() *
-                      std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+                      elementBytes(type);
       int64_t n = mesh.getAxesSize(reduced);
       bytes += block - block / n;
       // Scattered over the reduced axes where the result wants them.
