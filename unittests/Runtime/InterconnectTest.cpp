@@ -87,10 +87,16 @@ TEST(Interconnect, OneTransferAtATimePerLink) {
   DeviceContext device;
   device.position = 1;
   TransferTiming first, second;
+  double before = nowUs();
   comm->startPermute(device, permuteDesc(0, 1000), data.data(), nullptr,
                      &first);
   comm->startPermute(device, permuteDesc(0, 1000), data.data(), nullptr,
                      &second);
+  // The claim needs the second start to come while the first is still on
+  // the wire; on a loaded host this thread can be descheduled for longer
+  // (seen once under ctest -j2), and then the second rightly leaves later.
+  if (nowUs() - before > 2000.0)
+    GTEST_SKIP() << "the two starts were more than 2 ms apart";
   // The second waits for the link: it leaves when the first is off the
   // wire.
   EXPECT_NEAR(second.arriveUs - first.arriveUs, 4000.0, 1.0);
