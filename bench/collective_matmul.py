@@ -139,7 +139,9 @@ def plot(rows, path, title):
     """Speedup over naive vs communication/compute ratio, with the bound."""
     w, h, left, bottom, top, right = 640, 400, 60, 50, 40, 150
     xs = [r["ratio"] for r in rows]
-    ymax = max(max(r["bound"], r["uni"], r["bidir"]) for r in rows) * 1.1
+    ymax = max(max(v for k, v in r.items() if k == "bound" or k in
+                   ("uni", "bidir") or ("-mb" in k and not k.endswith("ms")))
+               for r in rows) * 1.1
     ymin = 0.0
 
     def px(i):
@@ -168,6 +170,9 @@ def plot(rows, path, title):
     series = [("bound", "#444444", "overlap bound", "6,4"),
               ("uni", "#1f5fa8", "unidirectional", ""),
               ("bidir", "#e69f00", "bidirectional", "")]
+    colours = ["#2a9d8f", "#9b59b6", "#7f8c8d", "#d35400"]
+    for i, key in enumerate(k for k in rows[0] if "-mb" in k and not k.endswith("ms")):
+        series.append((key, colours[i % len(colours)], key, "2,2"))
     for key, colour, label, dash in series:
         pts = " ".join(f"{px(i):.1f},{py(r[key]):.1f}" for i, r in enumerate(rows))
         out.append(f'<polyline points="{pts}" fill="none" stroke="{colour}" '
@@ -215,9 +220,17 @@ def main():
     parser.add_argument("--wait-idle", type=float, default=0.5, metavar="LOAD",
                         help="first wait until the 1-minute load average is "
                         "below LOAD (0: do not wait)")
+    parser.add_argument("--microbatches", default="2",
+                        help="comma-separated row-block counts k: adds "
+                        "uni-mbk and bidir-mbk, the rewrite with "
+                        "microbatches=k (empty: none)")
     parser.add_argument("--quick", action="store_true",
                         help="small sizes and few repeats (a smoke run)")
     args = parser.parse_args()
+    for k in [int(v) for v in args.microbatches.split(",") if v]:
+        VARIANTS.append((f"uni-mb{k}", f"spmd-collective-matmul{{microbatches={k}}}"))
+        VARIANTS.append((f"bidir-mb{k}",
+                         f"spmd-collective-matmul{{bidirectional microbatches={k}}}"))
     if args.quick:
         # Small enough to be under the pass's size threshold: force it.
         args.B, args.D, args.F, args.rounds = 128, 512, 512, 1
@@ -275,13 +288,13 @@ def main():
                    "bound": (comm + compute) / max(comm, compute)}
             for name, _ in VARIANTS:
                 row[name + "_ms"], row[name + "_min_ms"] = times[(name, ratio)]
-            row["uni"] = row["naive_ms"] / row["uni_ms"]
-            row["bidir"] = row["naive_ms"] / row["bidir_ms"]
+            for name, _ in VARIANTS[1:]:
+                row[name] = row["naive_ms"] / row[name + "_ms"]
             rows.append(row)
             print(f"{ratio:g}x: comm {comm:.1f} ms (bandwidth {links[ratio][1]:.4g} GB/s): " +
                   ", ".join(f"{k} {row[k + '_ms']:.1f} ms" for k, _ in VARIANTS) +
-                  f"; speedup uni {row['uni']:.2f}x, bidir {row['bidir']:.2f}x,"
-                  f" bound {row['bound']:.2f}x", flush=True)
+                  "; speedup " + ", ".join(f"{k} {row[k]:.2f}x" for k, _ in VARIANTS[1:]) +
+                  f", bound {row['bound']:.2f}x", flush=True)
 
         # Below the size threshold: a small FFN where the rewrite does not
         # pay; the pass with its default threshold leaves it alone.
@@ -337,9 +350,9 @@ def main():
     # Outputs.
     name = "collective_matmul" + ("_quick" if args.quick else "")
     with open(os.path.join(args.out_dir, name + ".csv"), "w", newline="") as f:
-        fields = ["ratio", "comm_ms", "compute_ms", "bandwidth_gbps", "naive_ms",
-                  "naive_min_ms", "uni_ms", "uni_min_ms", "bidir_ms", "bidir_min_ms",
-                  "uni", "bidir", "bound"]
+        fields = (["ratio", "comm_ms", "compute_ms", "bandwidth_gbps"] +
+                  [f"{k}{suffix}" for k, _ in VARIANTS for suffix in ("_ms", "_min_ms")] +
+                  [k for k, _ in VARIANTS[1:]] + ["bound"])
         writer = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
         writer.writeheader()
         for r in rows:
@@ -352,7 +365,9 @@ def main():
                (" --quick" if args.quick else "") +
                ("" if args.mesh == (1, 8) else f" --mesh {x}x{y}") +
                (f" --rounds {args.rounds}"
-                if args.rounds != 5 and not args.quick else ""))
+                if args.rounds != 5 and not args.quick else "") +
+               (f" --microbatches {args.microbatches}"
+                if args.microbatches != "2" else ""))
     lines = [
         f"## {title}",
         "",
@@ -369,8 +384,8 @@ def main():
         "",
         "No link model (shared-memory copies only): "
         + ", ".join(f"{k} {v[0]:.1f} ({v[1]:.1f})" for k, v in nolink.items())
-        + f"; rewritten / naive: uni {nolink['naive'][0] / nolink['uni'][0]:.2f}x, "
-        f"bidir {nolink['naive'][0] / nolink['bidir'][0]:.2f}x.",
+        + "; rewritten / naive: " + ", ".join(
+            f"{k} {nolink['naive'][0] / nolink[k][0]:.2f}x" for k, _ in VARIANTS[1:]) + ".",
         "",
         "| comm / compute | link GB/s | naive | uni | bidir | speedup uni | "
         "speedup bidir | bound | uni / bound | bidir / bound | bidir bound (half traffic) |",
@@ -387,6 +402,23 @@ def main():
             f"{100 * r['uni'] / r['bound']:.0f}% | {100 * r['bidir'] / r['bound']:.0f}% | "
             f"{half:.2f}x ({100 * r['bidir'] / half:.0f}%) |")
     lines.append("")
+    extra = [k for k, _ in VARIANTS[3:]]
+    if extra:
+        lines += [
+            "Split into row blocks (`microbatches=k`: the FFN chain in k blocks of "
+            "rows whose unrolled steps interleave), against the same naive runs:",
+            "",
+            "| comm / compute | " + " | ".join(extra) + " | " +
+            " | ".join(f"speedup {k}" for k in extra) + " | " +
+            " | ".join(f"{k} / bound" for k in extra) + " |",
+            "|---|" + "---|" * (3 * len(extra))]
+        for r in rows:
+            lines.append(
+                f"| {r['ratio']:g}x | " +
+                " | ".join(f"{r[k + '_ms']:.1f} ({r[k + '_min_ms']:.1f})" for k in extra) +
+                " | " + " | ".join(f"{r[k]:.2f}x" for k in extra) + " | " +
+                " | ".join(f"{100 * r[k] / r['bound']:.0f}%" for k in extra) + " |")
+        lines.append("")
     if small:
         b, d, f_ = small["sizes"]
         lines += [

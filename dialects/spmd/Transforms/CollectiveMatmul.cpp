@@ -33,6 +33,12 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <functional>
+#include <limits>
 
 namespace mlir::spmd {
 #define GEN_PASS_DEF_SPMDCOLLECTIVEMATMUL
@@ -109,10 +115,21 @@ public:
       : m(match), b(match.matmul), loc(match.matmul.getLoc()),
         bidirectional(bidirectional), unroll(unroll) {}
 
+  /// Unrolled only: called with a key whenever the emitted code moves on to
+  /// another step, before the ops of that step are built. Keys count half
+  /// steps: 2 * step for a step's transfer and matmul, 2 * step + 1 for the
+  /// add of a received partial sum; the steps of a psum_scatter follow those
+  /// of an all_gather (its step 0 is the all_gather's last, n - 1).
+  std::function<void(int64_t)> onStep;
+
+  /// Sees every op the emitter builds, except index constants.
+  void setListener(OpBuilder::Listener *listener) { b.setListener(listener); }
+
   /// Builds the replacement and returns the value that replaces the
   /// collective's result (all_gather: the matmul's result).
   Value emit() {
     n = m.groupSize;
+    mark(0);
     axisSize = AxisSizeOp::create(b, loc, b.getIndexType(), m.axes);
     axisIndex = AxisIndexOp::create(b, loc, b.getIndexType(), m.axes);
     c0 = arith::ConstantIndexOp::create(b, loc, 0);
@@ -150,6 +167,16 @@ private:
   llvm::DenseMap<int64_t, Value> constants;
   Value lhs, rhs, init, fillValue;
   RankedTensorType resultType;
+  int64_t currentStep = 0;
+
+  /// Moves on to `step` (`half`: the second half of it), for `onStep`.
+  void mark(int64_t step, int64_t half = 0) {
+    currentStep = step;
+    if (!onStep)
+      return;
+    bool scatters = isa<PsumScatterOp>(m.collective);
+    onStep(2 * ((scatters ? n - 1 : 0) + step) + half);
+  }
 
   /// An index constant, created once before everything else the emitter
   /// builds (so loops use constants defined outside them).
@@ -291,8 +318,10 @@ private:
        SmallVector<Value> carried,
        llvm::function_ref<SmallVector<Value>(Value, ValueRange)> body) {
     if (unroll) {
-      for (int64_t i = lo; i < hi; ++i)
+      for (int64_t i = lo; i < hi; ++i) {
+        mark(i);
         carried = body(index(i), carried);
+      }
       return carried;
     }
     auto forOp = scf::ForOp::create(b, loc, loVal, hiVal, c1, carried);
@@ -353,6 +382,7 @@ private:
       SmallVector<Value> carried =
           loop(0, n - 1, c0, last, {init, chunk},
                [&](Value i, ValueRange c) { return body(i, c, true); });
+      mark(n - 1);
       return body(lastIndex, carried, false)[0];
     }
 
@@ -390,6 +420,7 @@ private:
       SmallVector<Value> carried =
           loop(0, n - 1, c0, last, {top, bottom, first, second},
                [&](Value i, ValueRange c) { return body(i, c, true); });
+      mark(n - 1);
       SmallVector<Value> done = body(lastIndex, carried, false);
       return stackRows(done[0], done[1], resultType);
     }
@@ -415,6 +446,7 @@ private:
       SmallVector<Value> carried =
           loop(0, n - 1, c0, last, {init, first, second},
                [&](Value i, ValueRange c) { return body(i, c, true); });
+      mark(n - 1);
       return body(lastIndex, carried, false)[0];
     }
 
@@ -434,6 +466,7 @@ private:
     SmallVector<Value> carried =
         loop(0, n - 1, c0, last, {init, first, second},
              [&](Value i, ValueRange c) { return body(i, c, true); });
+    mark(n - 1);
     return body(lastIndex, carried, false)[0];
   }
 
@@ -521,6 +554,7 @@ private:
           loop(1, n, c1, axisSize, {acc}, [&](Value i, ValueRange carried) {
             Value received = ppermute(carried[0], /*left=*/true);
             Value p = partial(owner(i, 1, true), 0, s);
+            mark(currentStep, 1);
             return SmallVector<Value>{add(received, p)};
           });
       return result[0];
@@ -537,7 +571,9 @@ private:
             Value receivedB = ppermute(carried[1], /*left=*/false);
             Value pA = partial(owner(i, 1, true), 0, h);
             Value pB = partial(owner(i, 1, false), h, h);
-            return SmallVector<Value>{add(receivedA, pA), add(receivedB, pB)};
+            mark(currentStep, 1);
+            Value sumA = add(receivedA, pA);
+            return SmallVector<Value>{sumA, add(receivedB, pB)};
           });
       return stackRows(result[0], result[1], outType);
     }
@@ -559,11 +595,268 @@ private:
           Value receivedB = ppermute(carried[1], /*left=*/false);
           Value pA = partialRows(owner(i, 1, true), lhsTop, 0);
           Value pB = partialRows(owner(i, 1, false), lhsBottom, h);
-          return SmallVector<Value>{add(receivedA, pA), add(receivedB, pB)};
+          mark(currentStep, 1);
+          Value sumA = add(receivedA, pA);
+          return SmallVector<Value>{sumA, add(receivedB, pB)};
         });
     return stackRows(result[0], result[1], outType);
   }
 };
+
+//===----------------------------------------------------------------------===//
+// Microbatching: seed 003's FFN chain split into row blocks
+//===----------------------------------------------------------------------===//
+
+/// all_gather (lhs, contracting dimension) -> matmul -> elementwise
+/// generics -> matmul (as lhs) -> psum_scatter (columns), in one block and
+/// one group, each value used once. Every op maps rows to the same rows.
+struct Chain {
+  AllGatherOp gather;
+  linalg::MatmulOp up;
+  SmallVector<linalg::GenericOp> middle; ///< in program order
+  linalg::MatmulOp down;
+  PsumScatterOp scatter;
+};
+
+/// An elementwise generic on static 2-D tensors with one input: identity
+/// maps, parallel loops, no linalg.index, and no tensor from outside read in
+/// its body (a row block would see the whole tensor, or the block in its
+/// place).
+bool isRowwiseElementwise(linalg::GenericOp generic) {
+  if (generic.getNumDpsInputs() != 1 || generic.getNumDpsInits() != 1 ||
+      generic->getNumResults() != 1 ||
+      !isStatic2D(generic->getResult(0).getType()) ||
+      generic.getNumParallelLoops() != generic.getNumLoops())
+    return false;
+  if (!llvm::all_of(generic.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }))
+    return false;
+  llvm::SetVector<Value> captured;
+  getUsedValuesDefinedAbove(generic.getRegion(), captured);
+  if (llvm::any_of(captured,
+                   [](Value v) { return isa<ShapedType>(v.getType()); }))
+    return false;
+  return !generic.getRegion()
+              .walk([](linalg::IndexOp) { return WalkResult::interrupt(); })
+              .wasInterrupted();
+}
+
+std::optional<Chain> matchChain(PsumScatterOp scatter) {
+  Chain chain;
+  chain.scatter = scatter;
+  Block *block = scatter->getBlock();
+  if (!scatter.getTiled() || scatter.getDim() != 1 ||
+      !isStatic2D(scatter.getType()) || scatter.getGroupSize() <= 1 ||
+      !getManualContext(scatter))
+    return std::nullopt;
+  chain.down = scatter.getOperand().getDefiningOp<linalg::MatmulOp>();
+  if (!chain.down || !isPlainMatmul(chain.down) ||
+      chain.down->getBlock() != block || !chain.down->getResult(0).hasOneUse())
+    return std::nullopt;
+  Value value = chain.down.getInputs()[0];
+  while (auto generic = value.getDefiningOp<linalg::GenericOp>()) {
+    if (!value.hasOneUse() || generic->getBlock() != block ||
+        !isRowwiseElementwise(generic))
+      return std::nullopt;
+    chain.middle.insert(chain.middle.begin(), generic);
+    value = generic.getDpsInputOperand(0)->get();
+  }
+  chain.up = value.getDefiningOp<linalg::MatmulOp>();
+  if (!chain.up || !value.hasOneUse() || !isPlainMatmul(chain.up) ||
+      chain.up->getBlock() != block)
+    return std::nullopt;
+  chain.gather = chain.up.getInputs()[0].getDefiningOp<AllGatherOp>();
+  if (!chain.gather || !chain.gather.getTiled() || chain.gather.getDim() != 1 ||
+      !chain.gather->hasOneUse() || chain.gather->getBlock() != block ||
+      !isStatic2D(chain.gather.getOperand().getType()) ||
+      chain.gather.getAxes() != scatter.getAxes())
+    return std::nullopt;
+  return chain;
+}
+
+/// Splits a chain into `k` blocks of rows, each a chain of its own on a
+/// row slice of the gathered operand, built before the chain's second
+/// matmul; their psum_scatter results are stacked into the chain's result.
+/// Returns each block's two matmuls. Every op built is tagged by `tagger`
+/// as the caller sets it (`setKey(block, local key)`).
+class ChainSplitter {
+public:
+  ChainSplitter(Chain &chain, OpBuilder &b,
+                llvm::function_ref<void(int64_t, int64_t)> setKey)
+      : chain(chain), b(b), loc(chain.up.getLoc()), setKey(setKey) {}
+
+  SmallVector<std::pair<linalg::MatmulOp, linalg::MatmulOp>>
+  split(int64_t k, int64_t middleKey) {
+    auto result = cast<RankedTensorType>(chain.scatter.getType());
+    int64_t rows = result.getDimSize(0) / k;
+    SmallVector<std::pair<linalg::MatmulOp, linalg::MatmulOp>> blocks;
+    SmallVector<Value> pieces;
+    for (int64_t blk = 0; blk < k; ++blk) {
+      setKey(blk, 0);
+      OpFoldResult off = b.getIndexAttr(blk * rows);
+      Value x = rowSlice(chain.gather.getOperand(), off, rows);
+      if (!first)
+        first = x.getDefiningOp();
+      IRMapping map;
+      map.map(chain.gather.getOperand(), x);
+      Value gathered = cloneWithRows(chain.gather, map, rows);
+      Value up = matmul(gathered, chain.up.getInputs()[1],
+                        rowInit(chain.up.getOutputs()[0], off, rows));
+      setKey(blk, middleKey);
+      Value value = up;
+      for (linalg::GenericOp generic : chain.middle) {
+        map.map(generic.getDpsInputOperand(0)->get(), value);
+        map.map(generic.getDpsInitOperand(0)->get(),
+                rowInit(generic.getDpsInitOperand(0)->get(), off, rows));
+        value = cloneWithRows(generic, map, rows);
+      }
+      Value down = matmul(value, chain.down.getInputs()[1],
+                          rowInit(chain.down.getOutputs()[0], off, rows));
+      map.map(chain.down->getResult(0), down);
+      pieces.push_back(cloneWithRows(chain.scatter, map, rows));
+      blocks.push_back({up.getDefiningOp<linalg::MatmulOp>(),
+                        down.getDefiningOp<linalg::MatmulOp>()});
+    }
+    setKey(k, std::numeric_limits<int64_t>::max() / 2);
+    Value stacked =
+        tensor::EmptyOp::create(b, loc, result.getShape(),
+                                result.getElementType(), result.getEncoding());
+    for (auto [blk, piece] : llvm::enumerate(pieces)) {
+      SmallVector<OpFoldResult> offsets = {
+          b.getIndexAttr(static_cast<int64_t>(blk) * rows), b.getIndexAttr(0)};
+      SmallVector<OpFoldResult> sizes = {b.getIndexAttr(rows),
+                                         b.getIndexAttr(result.getDimSize(1))};
+      SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
+      stacked = tensor::InsertSliceOp::create(b, loc, piece, stacked, offsets,
+                                              sizes, strides);
+    }
+    last = stacked.getDefiningOp();
+    chain.scatter.getResult().replaceAllUsesWith(stacked);
+    chain.scatter->erase();
+    chain.down->erase();
+    for (linalg::GenericOp generic : llvm::reverse(chain.middle))
+      generic->erase();
+    chain.up->erase();
+    chain.gather->erase();
+    return blocks;
+  }
+
+  /// The first and the last op built (the range the blocks' ops stay in).
+  Operation *first = nullptr, *last = nullptr;
+
+private:
+  Chain &chain;
+  OpBuilder &b;
+  Location loc;
+  llvm::function_ref<void(int64_t, int64_t)> setKey;
+
+  static RankedTensorType withRows(Type type, int64_t rows) {
+    auto tensor = cast<RankedTensorType>(type);
+    return RankedTensorType::get({rows, tensor.getDimSize(1)},
+                                 tensor.getElementType(), tensor.getEncoding());
+  }
+
+  Value rowSlice(Value source, OpFoldResult off, int64_t rows) {
+    auto type = cast<RankedTensorType>(source.getType());
+    SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
+    return tensor::ExtractSliceOp::create(
+        b, loc, withRows(type, rows), source,
+        SmallVector<OpFoldResult>{off, b.getIndexAttr(0)},
+        SmallVector<OpFoldResult>{b.getIndexAttr(rows),
+                                  b.getIndexAttr(type.getDimSize(1))},
+        strides);
+  }
+
+  /// The rows of an init: a new empty tensor or fill for those, else a
+  /// slice.
+  Value rowInit(Value init, OpFoldResult off, int64_t rows) {
+    RankedTensorType type = withRows(init.getType(), rows);
+    if (init.getDefiningOp<tensor::EmptyOp>() ||
+        init.getDefiningOp<linalg::FillOp>()) {
+      Value empty = tensor::EmptyOp::create(
+          b, loc, type.getShape(), type.getElementType(), type.getEncoding());
+      if (auto fill = init.getDefiningOp<linalg::FillOp>())
+        return linalg::FillOp::create(b, loc, fill.getInputs()[0], empty)
+            .getResult(0);
+      return empty;
+    }
+    return rowSlice(init, off, rows);
+  }
+
+  Value cloneWithRows(Operation *op, IRMapping &map, int64_t rows) {
+    Operation *clone = b.clone(*op, map);
+    Value result = clone->getResult(0);
+    result.setType(withRows(result.getType(), rows));
+    return result;
+  }
+
+  Value matmul(Value lhs, Value rhs, Value init) {
+    return linalg::MatmulOp::create(b, loc, TypeRange{init.getType()},
+                                    ValueRange{lhs, rhs}, ValueRange{init})
+        .getResult(0);
+  }
+};
+
+/// Records, for every op built, the key and block it was built for.
+struct StepTagger : OpBuilder::Listener {
+  struct Tag {
+    int64_t key, block;
+  };
+  llvm::DenseMap<Operation *, Tag> tags;
+  Tag current{0, 0};
+  void notifyOperationInserted(Operation *op, OpBuilder::InsertPoint) override {
+    tags[op] = current;
+  }
+};
+
+/// Reorders the ops of `block` from `first` to `last` (inclusive) by key,
+/// then by block, later blocks first (so a block's all-gather step comes
+/// before the earlier block's step of the same key), then by their order.
+/// An op's key is at least that of every op of the range it uses, so the
+/// order stays a valid one; untagged ops (constants) go first.
+void reorderByKey(Operation *first, Operation *last, StepTagger &tagger) {
+  struct Entry {
+    Operation *op;
+    int64_t key, block;
+    size_t order;
+  };
+  SmallVector<Entry> entries;
+  llvm::DenseMap<Operation *, size_t> position;
+  Operation *anchor = last->getNextNode();
+  for (Operation *op = first; op != anchor; op = op->getNextNode()) {
+    Entry entry{op, -1, -1, entries.size()};
+    if (auto it = tagger.tags.find(op); it != tagger.tags.end()) {
+      entry.key = it->second.key;
+      entry.block = it->second.block;
+    }
+    op->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands()) {
+        Operation *def = operand.getDefiningOp();
+        if (!def)
+          continue;
+        auto it = position.find(def);
+        if (it == position.end())
+          continue;
+        const Entry &from = entries[it->second];
+        if (from.key > entry.key) {
+          entry.key = from.key;
+          entry.block = from.block;
+        }
+      }
+    });
+    position[op] = entries.size();
+    entries.push_back(entry);
+  }
+  llvm::sort(entries, [](const Entry &a, const Entry &b) {
+    if (a.key != b.key)
+      return a.key < b.key;
+    if (a.block != b.block)
+      return a.block > b.block;
+    return a.order < b.order;
+  });
+  for (const Entry &entry : entries)
+    entry.op->moveBefore(anchor);
+}
 
 struct CollectiveMatmulPass
     : spmd::impl::SpmdCollectiveMatmulBase<CollectiveMatmulPass> {
@@ -608,7 +901,83 @@ struct CollectiveMatmulPass
                  matmul, scatter, scatter.getAxes(), n};
   }
 
+  /// Replaces the match's collective and matmul by the emitted loop.
+  void rewrite(Match &match, bool unrollSteps, StepTagger *tagger = nullptr,
+               std::function<void(int64_t)> onStep = nullptr) {
+    Emitter emitter(match, bidirectional, unrollSteps);
+    if (tagger)
+      emitter.setListener(tagger);
+    emitter.onStep = std::move(onStep);
+    Value replacement = emitter.emit();
+    if (tagger) {
+      // The tags must not outlive the ops: a later op at the same address
+      // would inherit one.
+      tagger->tags.erase(match.matmul);
+      tagger->tags.erase(match.collective);
+    }
+    if (isa<AllGatherOp>(match.collective)) {
+      match.matmul->getResult(0).replaceAllUsesWith(replacement);
+      match.matmul->erase();
+      match.collective->erase();
+    } else {
+      match.collective->getResult(0).replaceAllUsesWith(replacement);
+      match.collective->erase();
+      match.matmul->erase();
+    }
+  }
+
+  /// Splits `chain` into `microbatches` row blocks, rewrites each block's
+  /// two matmuls unrolled and interleaves the blocks' steps.
+  void microbatch(Chain &chain) {
+    int64_t n = chain.scatter.getGroupSize();
+    int64_t k = microbatches;
+    // Block b + 1's all-gather step i runs with block b's step n - 2 + i
+    // (keys count half steps): two all-gather steps of the next block are
+    // on their way before a block's middle.
+    int64_t skew = 2 * std::max<int64_t>(1, n - 2);
+    StepTagger tagger;
+    auto setKey = [&](int64_t blk, int64_t local) {
+      tagger.current = {blk * skew + local, blk};
+    };
+    OpBuilder b(chain.down);
+    b.setListener(&tagger);
+    ChainSplitter splitter(chain, b, setKey);
+    auto blocks = splitter.split(k, /*middleKey=*/2 * (n - 1));
+    for (auto [blk, matmuls] : llvm::enumerate(blocks)) {
+      int64_t index = static_cast<int64_t>(blk);
+      for (linalg::MatmulOp matmul : {matmuls.first, matmuls.second}) {
+        std::optional<Match> match = matchAt(matmul);
+        assert(match && "a split chain's matmuls match");
+        rewrite(*match, /*unrollSteps=*/true, &tagger,
+                [&, index](int64_t local) { setKey(index, local); });
+      }
+    }
+    reorderByKey(splitter.first, splitter.last, tagger);
+  }
+
   void runOnOperation() override {
+    if (microbatches < 1) {
+      getOperation()->emitError()
+          << "spmd-collective-matmul: microbatches must be at least 1, got "
+          << static_cast<int64_t>(microbatches);
+      return signalPassFailure();
+    }
+    if (microbatches > 1) {
+      SmallVector<PsumScatterOp> scatters;
+      getOperation()->walk(
+          [&](PsumScatterOp scatter) { scatters.push_back(scatter); });
+      for (PsumScatterOp scatter : scatters) {
+        std::optional<Chain> chain = matchChain(scatter);
+        int64_t rows = cast<RankedTensorType>(scatter.getType()).getDimSize(0);
+        if (!chain || rows < microbatches || rows % microbatches != 0)
+          continue;
+        if (!force &&
+            (byteSize(chain->gather.getType()) < thresholdBytes ||
+             byteSize(chain->down->getResultTypes()[0]) < thresholdBytes))
+          continue;
+        microbatch(*chain);
+      }
+    }
     SmallVector<linalg::MatmulOp> matmuls;
     getOperation()->walk(
         [&](linalg::MatmulOp matmul) { matmuls.push_back(matmul); });
@@ -621,17 +990,7 @@ struct CollectiveMatmulPass
                               : byteSize(matmul->getResultTypes()[0]);
       if (!force && bytes < thresholdBytes)
         continue;
-      Emitter emitter(*match, bidirectional, unroll);
-      Value replacement = emitter.emit();
-      if (gathers) {
-        matmul->getResult(0).replaceAllUsesWith(replacement);
-        matmul->erase();
-        match->collective->erase();
-      } else {
-        match->collective->getResult(0).replaceAllUsesWith(replacement);
-        match->collective->erase();
-        matmul->erase();
-      }
+      rewrite(*match, unroll);
     }
   }
 };

@@ -234,6 +234,18 @@ def SpmdCollectiveMatmul : Pass<"spmd-collective-matmul", "ModuleOp"> {
     uses of the gathered value or of the matmul result are left alone; with
     `bidirectional`, chunks with an odd number of rows go unidirectional.
 
+    With `microbatches=k` (k > 1), a chain of seed 003's FFN shape,
+    `all_gather` of the lhs along its contracting dimension -> `linalg.matmul`
+    -> elementwise `linalg.generic`s -> `linalg.matmul` (as lhs) ->
+    `psum_scatter` along columns, all in one group, is first split into k
+    blocks of rows (rows are independent all through it), each rewritten as
+    above with its steps unrolled, and the steps of neighbouring blocks are
+    interleaved with a skew: block b + 1's all-gather steps run alongside
+    block b's middle (last chunk matmul, elementwise ops, first partial
+    product) and its reduce-scatter steps, so that the link has transfers to
+    carry while a block is between its two loops. Chains whose rows do not
+    divide by k are rewritten without splitting.
+
     Before (seed 000's collective_matmul_allgather_lhs_non_contracting
     written naively):
     ```mlir
@@ -271,6 +283,10 @@ def SpmdCollectiveMatmul : Pass<"spmd-collective-matmul", "ModuleOp"> {
            "before psum_scatter) has at least this many bytes">,
     Option<"force", "force", "bool", /*default=*/"false",
            "Rewrite every match, whatever its size">,
+    Option<"microbatches", "microbatches", "int64_t", /*default=*/"1",
+           "Split an all_gather -> matmul -> elementwise -> matmul -> "
+           "psum_scatter chain into this many row blocks and interleave "
+           "their unrolled steps (see docs/CollectiveMatmul.md)">,
   ];
 }
 
