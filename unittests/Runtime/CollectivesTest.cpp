@@ -298,19 +298,23 @@ TEST(CollectiveErrors, MismatchedSitesAreReported) {
                    "a.mlir:1:1, but device 2 reached spmd.pmax at a.mlir:2:1");
 }
 
+/// A device body: a psum over the first axis for which device 0 passes 8
+/// floats and the others 4 (`buffers`: 16 floats per device).
+std::function<void(int64_t)>
+psumOfDisagreeingSizes(std::vector<float> &buffers) {
+  return [&buffers](int64_t p) {
+    trellis_rt_all_reduce(0, packAxes({0}), TRELLIS_RT_F32, TRELLIS_RT_SUM,
+                          addr(&buffers[p * 16]), addr(&buffers[p * 16 + 8]),
+                          p == 0 ? 8 : 4);
+  };
+}
+
 TEST(CollectiveErrors, ShapeDisagreementIsReported) {
   MeshShape mesh = makeMesh({2});
   std::vector<SiteInfo> sites = {{"spmd.psum", "b.mlir:3:4", {}}};
   std::vector<float> buffers(2 * 16);
   std::string error;
-  EXPECT_FALSE(runOnMesh(
-      mesh,
-      [&](int64_t p) {
-        trellis_rt_all_reduce(0, packAxes({0}), TRELLIS_RT_F32, TRELLIS_RT_SUM,
-                              addr(&buffers[p * 16]),
-                              addr(&buffers[p * 16 + 8]), p == 0 ? 8 : 4);
-      },
-      error, sites));
+  EXPECT_FALSE(runOnMesh(mesh, psumOfDisagreeingSizes(buffers), error, sites));
   EXPECT_EQ(error, "devices disagree on the shape of spmd.psum at b.mlir:3:4 "
                    "in the group over (\"a\") of devices 0, 1: device 0 passes "
                    "32 bytes of f32, device 1 passes 16 bytes of f32");
@@ -396,14 +400,8 @@ TEST(SessionThreads, NoAfterHookForAFailedDevice) {
   hooks.before = [&](int64_t p) { ++before[p]; };
   hooks.after = [&](int64_t p) { ++after[p]; };
   std::string error;
-  EXPECT_FALSE(runOnSession(
-      session,
-      [&](int64_t p) {
-        trellis_rt_all_reduce(0, packAxes({0}), TRELLIS_RT_F32, TRELLIS_RT_SUM,
-                              addr(&buffers[p * 16]),
-                              addr(&buffers[p * 16 + 8]), p == 0 ? 8 : 4);
-      },
-      error, hooks));
+  EXPECT_FALSE(
+      runOnSession(session, psumOfDisagreeingSizes(buffers), error, hooks));
   EXPECT_NE(error.find("devices disagree"), std::string::npos) << error;
   EXPECT_EQ(before, (std::vector<int>{1, 1}));
   EXPECT_EQ(after, (std::vector<int>{0, 0}));

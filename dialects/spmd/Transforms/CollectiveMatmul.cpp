@@ -108,6 +108,47 @@ DenseI64ArrayAttr shiftPairs(Builder &b, int64_t n, bool left) {
   return b.getDenseI64ArrayAttr(flat);
 }
 
+RankedTensorType withShape(Type like, ArrayRef<int64_t> shape) {
+  auto t = cast<RankedTensorType>(like);
+  return RankedTensorType::get(shape, t.getElementType(), t.getEncoding());
+}
+
+/// `source[off : off + size]` along `dim` of a 2-D tensor.
+Value sliceAlong(OpBuilder &b, Location loc, Value source, int64_t dim,
+                 OpFoldResult off, int64_t size) {
+  auto type = cast<RankedTensorType>(source.getType());
+  SmallVector<OpFoldResult> offsets(2, b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(type.getDimSize(0)),
+                                     b.getIndexAttr(type.getDimSize(1))};
+  SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
+  offsets[dim] = off;
+  sizes[dim] = b.getIndexAttr(size);
+  SmallVector<int64_t> shape(type.getShape());
+  shape[dim] = size;
+  return tensor::ExtractSliceOp::create(b, loc, withShape(type, shape), source,
+                                        offsets, sizes, strides);
+}
+
+/// A 2-D `piece` inserted into `into` at `off` along `dim`.
+Value insertAlong(OpBuilder &b, Location loc, Value piece, Value into,
+                  int64_t dim, OpFoldResult off) {
+  auto type = cast<RankedTensorType>(piece.getType());
+  SmallVector<OpFoldResult> offsets(2, b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(type.getDimSize(0)),
+                                     b.getIndexAttr(type.getDimSize(1))};
+  SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
+  offsets[dim] = off;
+  return tensor::InsertSliceOp::create(b, loc, piece, into, offsets, sizes,
+                                       strides);
+}
+
+Value buildMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                  Value init) {
+  return linalg::MatmulOp::create(b, loc, TypeRange{init.getType()},
+                                  ValueRange{lhs, rhs}, ValueRange{init})
+      .getResult(0);
+}
+
 /// Emits the loop of one match. All values are built at the matmul.
 class Emitter {
 public:
@@ -213,24 +254,8 @@ private:
     return off;
   }
 
-  static RankedTensorType withShape(Type like, ArrayRef<int64_t> shape) {
-    auto t = cast<RankedTensorType>(like);
-    return RankedTensorType::get(shape, t.getElementType(), t.getEncoding());
-  }
-
-  /// `source[offset : offset + size]` along `dim` (2-D).
   Value slice(Value source, int64_t dim, OpFoldResult off, int64_t size) {
-    auto type = cast<RankedTensorType>(source.getType());
-    SmallVector<OpFoldResult> offsets(2, b.getIndexAttr(0));
-    SmallVector<OpFoldResult> sizes = {b.getIndexAttr(type.getDimSize(0)),
-                                       b.getIndexAttr(type.getDimSize(1))};
-    SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
-    offsets[dim] = off;
-    sizes[dim] = b.getIndexAttr(size);
-    SmallVector<int64_t> shape(type.getShape());
-    shape[dim] = size;
-    return tensor::ExtractSliceOp::create(b, loc, withShape(type, shape),
-                                          source, offsets, sizes, strides);
+    return sliceAlong(b, loc, source, dim, off, size);
   }
 
   /// The block of a 2-D `source` at (rowOff, colOff) of the given sizes.
@@ -268,14 +293,7 @@ private:
   }
 
   Value insert(Value piece, Value into, int64_t dim, OpFoldResult off) {
-    auto type = cast<RankedTensorType>(piece.getType());
-    SmallVector<OpFoldResult> offsets(2, b.getIndexAttr(0));
-    SmallVector<OpFoldResult> sizes = {b.getIndexAttr(type.getDimSize(0)),
-                                       b.getIndexAttr(type.getDimSize(1))};
-    SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
-    offsets[dim] = off;
-    return tensor::InsertSliceOp::create(b, loc, piece, into, offsets, sizes,
-                                         strides);
+    return insertAlong(b, loc, piece, into, dim, off);
   }
 
   /// The matmul's init restricted to a block of the result: a fill of the
@@ -295,9 +313,7 @@ private:
   }
 
   Value matmul(Value a, Value bb, Value c) {
-    return linalg::MatmulOp::create(b, loc, TypeRange{c.getType()},
-                                    ValueRange{a, bb}, ValueRange{c})
-        .getResult(0);
+    return buildMatmul(b, loc, a, bb, c);
   }
 
   Value ppermute(Value v, bool left) {
@@ -572,8 +588,7 @@ private:
             Value pA = partial(owner(i, 1, true), 0, h);
             Value pB = partial(owner(i, 1, false), h, h);
             mark(currentStep, 1);
-            Value sumA = add(receivedA, pA);
-            return SmallVector<Value>{sumA, add(receivedB, pB)};
+            return SmallVector<Value>{add(receivedA, pA), add(receivedB, pB)};
           });
       return stackRows(result[0], result[1], outType);
     }
@@ -596,8 +611,7 @@ private:
           Value pA = partialRows(owner(i, 1, true), lhsTop, 0);
           Value pB = partialRows(owner(i, 1, false), lhsBottom, h);
           mark(currentStep, 1);
-          Value sumA = add(receivedA, pA);
-          return SmallVector<Value>{sumA, add(receivedB, pB)};
+          return SmallVector<Value>{add(receivedA, pA), add(receivedB, pB)};
         });
     return stackRows(result[0], result[1], outType);
   }
@@ -700,8 +714,8 @@ public:
       IRMapping map;
       map.map(chain.gather.getOperand(), x);
       Value gathered = cloneWithRows(chain.gather, map, rows);
-      Value up = matmul(gathered, chain.up.getInputs()[1],
-                        rowInit(chain.up.getOutputs()[0], off, rows));
+      Value up = buildMatmul(b, loc, gathered, chain.up.getInputs()[1],
+                             rowInit(chain.up.getOutputs()[0], off, rows));
       setKey(blk, middleKey);
       Value value = up;
       for (linalg::GenericOp generic : chain.middle) {
@@ -710,8 +724,8 @@ public:
                 rowInit(generic.getDpsInitOperand(0)->get(), off, rows));
         value = cloneWithRows(generic, map, rows);
       }
-      Value down = matmul(value, chain.down.getInputs()[1],
-                          rowInit(chain.down.getOutputs()[0], off, rows));
+      Value down = buildMatmul(b, loc, value, chain.down.getInputs()[1],
+                               rowInit(chain.down.getOutputs()[0], off, rows));
       map.map(chain.down->getResult(0), down);
       pieces.push_back(cloneWithRows(chain.scatter, map, rows));
       blocks.push_back({up.getDefiningOp<linalg::MatmulOp>(),
@@ -721,15 +735,9 @@ public:
     Value stacked =
         tensor::EmptyOp::create(b, loc, result.getShape(),
                                 result.getElementType(), result.getEncoding());
-    for (auto [blk, piece] : llvm::enumerate(pieces)) {
-      SmallVector<OpFoldResult> offsets = {
-          b.getIndexAttr(static_cast<int64_t>(blk) * rows), b.getIndexAttr(0)};
-      SmallVector<OpFoldResult> sizes = {b.getIndexAttr(rows),
-                                         b.getIndexAttr(result.getDimSize(1))};
-      SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
-      stacked = tensor::InsertSliceOp::create(b, loc, piece, stacked, offsets,
-                                              sizes, strides);
-    }
+    for (auto [blk, piece] : llvm::enumerate(pieces))
+      stacked = insertAlong(b, loc, piece, stacked, 0,
+                            b.getIndexAttr(static_cast<int64_t>(blk) * rows));
     last = stacked.getDefiningOp();
     chain.scatter.getResult().replaceAllUsesWith(stacked);
     chain.scatter->erase();
@@ -751,20 +759,11 @@ private:
   llvm::function_ref<void(int64_t, int64_t)> setKey;
 
   static RankedTensorType withRows(Type type, int64_t rows) {
-    auto tensor = cast<RankedTensorType>(type);
-    return RankedTensorType::get({rows, tensor.getDimSize(1)},
-                                 tensor.getElementType(), tensor.getEncoding());
+    return withShape(type, {rows, cast<RankedTensorType>(type).getDimSize(1)});
   }
 
   Value rowSlice(Value source, OpFoldResult off, int64_t rows) {
-    auto type = cast<RankedTensorType>(source.getType());
-    SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
-    return tensor::ExtractSliceOp::create(
-        b, loc, withRows(type, rows), source,
-        SmallVector<OpFoldResult>{off, b.getIndexAttr(0)},
-        SmallVector<OpFoldResult>{b.getIndexAttr(rows),
-                                  b.getIndexAttr(type.getDimSize(1))},
-        strides);
+    return sliceAlong(b, loc, source, 0, off, rows);
   }
 
   /// The rows of an init: a new empty tensor or fill for those, else a
@@ -788,12 +787,6 @@ private:
     Value result = clone->getResult(0);
     result.setType(withRows(result.getType(), rows));
     return result;
-  }
-
-  Value matmul(Value lhs, Value rhs, Value init) {
-    return linalg::MatmulOp::create(b, loc, TypeRange{init.getType()},
-                                    ValueRange{lhs, rhs}, ValueRange{init})
-        .getResult(0);
   }
 };
 
