@@ -113,33 +113,38 @@ RankedTensorType withShape(Type like, ArrayRef<int64_t> shape) {
   return RankedTensorType::get(shape, t.getElementType(), t.getEncoding());
 }
 
+/// The offsets, sizes and strides of a 2-D block of `shape` that starts at
+/// `off` along `dim` and at 0 along the other dimension.
+struct Box {
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+};
+Box boxAlong(OpBuilder &b, ArrayRef<int64_t> shape, int64_t dim,
+             OpFoldResult off) {
+  Box box{SmallVector<OpFoldResult>(2, b.getIndexAttr(0)),
+          {b.getIndexAttr(shape[0]), b.getIndexAttr(shape[1])},
+          SmallVector<OpFoldResult>(2, b.getIndexAttr(1))};
+  box.offsets[dim] = off;
+  return box;
+}
+
 /// `source[off : off + size]` along `dim` of a 2-D tensor.
 Value sliceAlong(OpBuilder &b, Location loc, Value source, int64_t dim,
                  OpFoldResult off, int64_t size) {
   auto type = cast<RankedTensorType>(source.getType());
-  SmallVector<OpFoldResult> offsets(2, b.getIndexAttr(0));
-  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(type.getDimSize(0)),
-                                     b.getIndexAttr(type.getDimSize(1))};
-  SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
-  offsets[dim] = off;
-  sizes[dim] = b.getIndexAttr(size);
   SmallVector<int64_t> shape(type.getShape());
   shape[dim] = size;
+  Box box = boxAlong(b, shape, dim, off);
   return tensor::ExtractSliceOp::create(b, loc, withShape(type, shape), source,
-                                        offsets, sizes, strides);
+                                        box.offsets, box.sizes, box.strides);
 }
 
 /// A 2-D `piece` inserted into `into` at `off` along `dim`.
 Value insertAlong(OpBuilder &b, Location loc, Value piece, Value into,
                   int64_t dim, OpFoldResult off) {
-  auto type = cast<RankedTensorType>(piece.getType());
-  SmallVector<OpFoldResult> offsets(2, b.getIndexAttr(0));
-  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(type.getDimSize(0)),
-                                     b.getIndexAttr(type.getDimSize(1))};
-  SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
-  offsets[dim] = off;
-  return tensor::InsertSliceOp::create(b, loc, piece, into, offsets, sizes,
-                                       strides);
+  Box box =
+      boxAlong(b, cast<RankedTensorType>(piece.getType()).getShape(), dim, off);
+  return tensor::InsertSliceOp::create(b, loc, piece, into, box.offsets,
+                                       box.sizes, box.strides);
 }
 
 Value buildMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
