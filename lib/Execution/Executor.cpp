@@ -378,6 +378,7 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
   }
   trellis::LowerToLLVMOptions lowering;
   lowering.asyncPpermute = options.asyncPpermute;
+  lowering.forwardPpermute = options.forwardPpermute;
   lowering.kernels = options.kernels;
   lowering.approximateMath = options.approximateMath;
   if (failed(trellis::buildLowerToLLVMPipeline(pm, lowering))) {
@@ -461,6 +462,8 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
         reinterpret_cast<void *>(&trellis_rt_ppermute_start));
     add("trellis_rt_ppermute_wait",
         reinterpret_cast<void *>(&trellis_rt_ppermute_wait));
+    add("trellis_rt_ppermute_forward",
+        reinterpret_cast<void *>(&trellis_rt_ppermute_forward));
     add("trellis_rt_ppermute_start_direct",
         reinterpret_cast<void *>(&trellis_rt_ppermute_start_direct));
     add("trellis_rt_ppermute_wait_direct",

@@ -18,8 +18,8 @@ static int worldRank() {
   return rank;
 }
 
-bool mlir::trellis::exec::mpiInit(int *argc, char ***argv, int &rank,
-                                  int &size, std::string &error) {
+bool mlir::trellis::exec::mpiInit(int *argc, char ***argv, int &rank, int &size,
+                                  std::string &error) {
   int provided = 0;
   if (MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided) !=
       MPI_SUCCESS) {
@@ -125,8 +125,7 @@ int mlir::trellis::exec::runOnMpi(Executor &exec, const MpiRunConfig &config,
     const int64_t bytes = static_cast<int64_t>(block.data.size());
     if (bytes > INT_MAX)
       mpiFatal("output " + exec.outputs()[j].name + " has blocks of " +
-               std::to_string(bytes) +
-               " bytes, too large to gather to rank 0");
+               std::to_string(bytes) + " bytes, too large to gather to rank 0");
     std::vector<int> counts(size, 0), displs(size, 0);
     std::vector<Executor::LocalBlock> owners(size);
     if (rank == 0) {

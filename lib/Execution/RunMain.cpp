@@ -103,6 +103,13 @@ cl::opt<bool> asyncPpermute(
     cl::desc("Lower ppermute to asynchronous start/wait runtime calls, "
              "scheduled to overlap compute (default; =false: blocking)"),
     cl::init(true), cl::cat(category));
+cl::opt<bool> forwardPpermute(
+    "forward-ppermute",
+    cl::desc("With --async-ppermute: a ppermute of a value just received "
+             "(plus another) is sent on by the runtime as soon as it arrives "
+             "(spmd.ppermute_forward; threads backend only; no gain "
+             "measured yet, see docs/CollectiveMatmul.md)"),
+    cl::init(false), cl::cat(category));
 cl::opt<std::string>
     passes("passes",
            cl::desc("Run this pass pipeline on the program before lowering it, "
@@ -275,6 +282,9 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
   ExecutorOptions options;
   options.entry = entryName;
   options.asyncPpermute = asyncPpermute;
+  // MpiCommunicator cannot forward (a forward needs a thread that sends on
+  // what arrives while the device computes).
+  options.forwardPpermute = forwardPpermute && !mpi;
   options.passes = passes;
   options.kernels = !noKernels;
   options.approximateMath = !exactMath;

@@ -13,7 +13,8 @@ mlir::trellis::lowerToLLVMPipelineText(const LowerToLLVMOptions &options) {
   // Asynchronous ppermutes: start/wait pairs scheduled for overlap, then
   // lowered to trellis_rt_ppermute_start/wait.
   if (options.asyncPpermute)
-    text += "spmd-async-collectives,";
+    text += options.forwardPpermute ? "spmd-async-collectives{forward},"
+                                    : "spmd-async-collectives,";
   text += "spmd-to-runtime,";
   // Elementwise arith/math on tensors become linalg so they bufferize.
   text += "convert-elementwise-to-linalg,canonicalize,";

@@ -23,6 +23,13 @@
 // bytes are "on the wire". A direct sender's wait also waits until its
 // payload has been taken, since it keeps its buffer until then.
 //
+// A forward (ppermute_forward) sends on what a staged ppermute delivers to
+// its device, plus an addend, without that device: its message waits in
+// the mailbox until the incoming one arrives, and whichever thread sees the
+// arrival (the engine, or the device that made the last piece known) adds
+// and sends it. So a ring of forwards keeps its links busy while every
+// device computes (docs/CollectiveMatmul.md, "Forwarding").
+//
 //===----------------------------------------------------------------------===//
 
 #include "lib/Runtime/CollectiveKernels.h"
@@ -38,6 +45,7 @@
 #include <map>
 #include <mutex>
 #include <queue>
+#include <set>
 #include <thread>
 #include <tuple>
 
@@ -68,6 +76,8 @@ struct Rendezvous {
   double readyUs = 0; ///< when the last member arrived
 };
 
+using MailKey = std::pair<InstanceKey, int64_t>; ///< (instance, target rank)
+
 /// An asynchronous ppermute payload from one source to one target. The
 /// sender fills in the source side when it starts; the receiver its
 /// destination when it starts (direct) or when it waits (staged). The bytes
@@ -78,17 +88,30 @@ struct Message {
   bool sent = false;         ///< the sender has started
   CollectiveDesc desc;       ///< the sender's
   const void *src = nullptr; ///< direct: the sender's buffer; staged: data
-  std::vector<char> data;    ///< a staged sender's copy of its payload
-  bool received = false;     ///< the receiver's destination is known
+  /// A staged sender's copy of its payload (shared with forwards of it).
+  std::shared_ptr<std::vector<char>> data;
+  bool received = false; ///< the receiver's destination is known
   CollectiveDesc receiverDesc;
   void *dst = nullptr;
   bool copying = false; ///< a copy is scheduled or under way
   bool copied = false;  ///< the bytes are in `dst`
   double deliverAtUs = 0;
   bool arrived = false; ///< the modelled transfer time has passed
+  /// A forward waiting for its incoming message (`forwardFrom`, or zeros
+  /// when `fromNone`) before it is sent.
+  bool forwardPending = false;
+  MailKey forwardFrom;
+  bool fromNone = false;
+  bool inputReady = false;      ///< the incoming payload is known (or zeros)
+  bool consumeIncoming = false; ///< erase the incoming once read
+  CollectiveDesc incomingDesc;  ///< what the forwarding device expects
+  std::shared_ptr<std::vector<char>> addend;
+  /// The incoming payload, once it has arrived.
+  std::shared_ptr<std::vector<char>> incomingData;
+  int tieDirection = 1;
+  bool traced = false;
+  double originUs = 0;
 };
-
-using MailKey = std::pair<InstanceKey, int64_t>; ///< (instance, target rank)
 
 /// A delivery the transfer engine has to make.
 struct Delivery {
@@ -103,6 +126,7 @@ struct PendingReceive {
   int64_t sourceRank = -1; ///< -1: no pair targets this device (zeros)
   CollectiveDesc desc;
   bool used = false;
+  bool forwarded = false;  ///< a forward reads what arrives
   void *out = nullptr;     ///< direct: the destination given at the start
   int64_t targetRank = -1; ///< -1: this device sends nothing
 };
@@ -120,7 +144,7 @@ public:
         waitingOn_(mesh.numDevices()), waitSatisfied_(mesh.numDevices()),
         waitBlame_(mesh.numDevices()),
         permuteCv_(new std::condition_variable[mesh.numDevices()]),
-        live_(mesh.numDevices()) {
+        forwardEvents_(mesh.numDevices()), live_(mesh.numDevices()) {
     linkFreeAtUs_.assign(mesh.numDevices() * mesh.numAxes() * 2, 0.0);
   }
 
@@ -139,6 +163,9 @@ public:
   int64_t startPermute(DeviceContext &device, const CollectiveDesc &desc,
                        const void *in, void *out,
                        TransferTiming *timing) override;
+  int64_t forwardPermute(DeviceContext &device, const CollectiveDesc &desc,
+                         int64_t handle, const void *addend,
+                         bool keep) override;
   bool waitPermute(DeviceContext &device, int64_t handle, void *out) override;
   bool permuteReady(DeviceContext &device, int64_t handle) override;
   void deviceFinished(DeviceContext &device) override;
@@ -152,6 +179,24 @@ public:
   }
 
 private:
+  /// Where the device at `position` sends and receives a ppermute of
+  /// `desc` (ranks in its group; -1: nowhere, nothing).
+  struct Route {
+    int64_t n = 0, rank = 0, leader = 0, target = -1, source = -1;
+    const SiteInfo *site = nullptr;
+    std::vector<int64_t> members; ///< positions, by rank
+  };
+  Route routeOf(int64_t position, const CollectiveDesc &desc) const;
+  /// The message the device at `position` sends for its ppermute `key`
+  /// along `route` (which has a target), with its fields but the payload.
+  Message &outgoingLocked(int64_t position, const Route &route,
+                          const InstanceKey &key, const CollectiveDesc &desc,
+                          MailKey &sendKey);
+  /// Records the device's side of its ppermute `key`; returns its handle.
+  int64_t addPendingLocked(int64_t position, const Route &route,
+                           const InstanceKey &key, const CollectiveDesc &desc,
+                           void *out);
+
   std::string deviceName(int64_t position) const {
     return "device " + std::to_string(mesh_.deviceAt(position));
   }
@@ -191,6 +236,22 @@ private:
   /// Makes the copies in `jobs` with the lock released.
   void runCopies(std::unique_lock<std::mutex> &lock,
                  const std::vector<MailKey> &jobs);
+  /// Puts `m` (sent: its payload is known) on the wire: plans its transfer
+  /// from `now`, or marks it arrived without a link model.
+  void sendLocked(const MailKey &key, Message &m, double now,
+                  TransferTiming *timing, std::vector<MailKey> &jobs);
+  /// The payload of `key` can be read by its receiver: forwards of it may
+  /// go, and one nobody waits for is dropped.
+  void arrivedLocked(const MailKey &key);
+  /// Takes the arrived payload `in` for the forward `out` (false: failed).
+  bool captureLocked(Message &out, const Message &in);
+  /// Sends the forwards in fires_ (adding with the lock released), and any
+  /// they make ready in turn.
+  void runFires(std::unique_lock<std::mutex> &lock);
+  /// Whether the pending forward `m` will be sent without any device's help.
+  bool forwardWillSend(const Message &m) const;
+  /// Moves the trace events of forwards this device sent into its trace.
+  void takeForwardEventsLocked(DeviceContext &device);
   /// Whether device `position`'s wait for `receive` is complete, and
   /// whether it soon will be without any device's help.
   bool incomingDone(const PendingReceive &receive);
@@ -245,6 +306,14 @@ private:
   std::priority_queue<Delivery, std::vector<Delivery>, std::greater<Delivery>>
       deliveries_;
   std::deque<MailKey> copies_; ///< copies the engine has to make
+  /// Forwards waiting for an incoming message, by its key.
+  std::map<MailKey, std::vector<MailKey>> forwardsOn_;
+  /// Incoming messages a forward consumed before they arrived: dropped on
+  /// arrival.
+  std::set<MailKey> dropOnArrival_;
+  std::deque<MailKey> fires_; ///< forwards whose incoming has arrived
+  /// Per position: transfers of its forwards, for its trace.
+  std::vector<std::vector<TraceEvent>> forwardEvents_;
   bool stopping_ = false;
   int64_t live_;
   bool aborted_ = false;
@@ -665,6 +734,8 @@ void InProcessCommunicator::runEngine() {
     if (it != mailbox_.end()) {
       it->second.arrived = true;
       wakePairLocked(it->second);
+      arrivedLocked(next.key);
+      runFires(lock);
     }
   }
 }
@@ -719,107 +790,352 @@ void InProcessCommunicator::runCopies(std::unique_lock<std::mutex> &lock,
   }
 }
 
+InProcessCommunicator::Route
+InProcessCommunicator::routeOf(int64_t position,
+                               const CollectiveDesc &desc) const {
+  Route route;
+  AxisList axes = unpackAxes(desc.axes);
+  route.n = mesh_.groupSize(axes);
+  route.rank = mesh_.rankInGroup(position, axes);
+  route.leader = mesh_.groupLeader(position, axes);
+  route.site = desc.site >= 0 && desc.site < static_cast<int64_t>(sites_.size())
+                   ? &sites_[desc.site]
+                   : nullptr;
+  if (route.site)
+    for (auto [s, t] : route.site->pairs) {
+      if (s == route.rank)
+        route.target = t;
+      if (t == route.rank)
+        route.source = s;
+    }
+  route.members = mesh_.groupMembers(position, axes);
+  return route;
+}
+
+Message &InProcessCommunicator::outgoingLocked(int64_t position,
+                                               const Route &route,
+                                               const InstanceKey &key,
+                                               const CollectiveDesc &desc,
+                                               MailKey &sendKey) {
+  sendKey = {key, route.target};
+  Message &m = mailbox_[sendKey];
+  m.sourcePosition = position;
+  m.targetPosition = route.members[route.target];
+  m.bytes = desc.geometry[0] * dtypeSize(desc.dtype);
+  m.desc = desc;
+  m.tieDirection = shiftDirection(route.site, route.n);
+  return m;
+}
+
+int64_t InProcessCommunicator::addPendingLocked(int64_t position,
+                                                const Route &route,
+                                                const InstanceKey &key,
+                                                const CollectiveDesc &desc,
+                                                void *out) {
+  PendingReceive receive;
+  receive.key = key;
+  receive.rank = route.rank;
+  receive.sourceRank = route.source;
+  receive.targetRank = route.target;
+  receive.desc = desc;
+  receive.out = out;
+  pending_[position].push_back(receive);
+  return static_cast<int64_t>(pending_[position].size() - 1);
+}
+
+void InProcessCommunicator::sendLocked(const MailKey &key, Message &m,
+                                       double now, TransferTiming *timing,
+                                       std::vector<MailKey> &jobs) {
+  int hops = 0;
+  if (link_.enabled()) {
+    m.deliverAtUs = planTransfer(m.sourcePosition, m.targetPosition, m.bytes,
+                                 now, m.tieDirection, hops);
+    m.arrived = m.deliverAtUs <= now;
+    if (!m.arrived) {
+      deliveries_.push({m.deliverAtUs, key});
+      startEngineLocked();
+    }
+  } else {
+    m.deliverAtUs = now;
+    m.arrived = true;
+  }
+  if (timing) {
+    timing->sendUs = now;
+    timing->arriveUs = m.deliverAtUs;
+    timing->targetDevice = mesh_.deviceAt(m.targetPosition);
+    timing->hops = hops;
+  }
+  wakePairLocked(m);
+  if (!pairUpLocked(key, m, jobs))
+    return;
+  // Last: a forward may consume (erase) `m` at once.
+  if (m.arrived)
+    arrivedLocked(key);
+}
+
+bool InProcessCommunicator::captureLocked(Message &out, const Message &in) {
+  if (!in.data) {
+    failLocked(deviceName(out.sourcePosition) +
+               " forwards a direct ppermute (" + siteName(in.desc.site) +
+               "), which it cannot read");
+    return false;
+  }
+  if (in.desc.site != out.incomingDesc.site ||
+      in.desc.dtype != out.incomingDesc.dtype ||
+      in.desc.geometry[0] != out.incomingDesc.geometry[0]) {
+    failLocked("ppermute mismatch: " + deviceName(out.sourcePosition) +
+               " forwards " + siteName(out.incomingDesc.site) + " but " +
+               deviceName(in.sourcePosition) + " sent " +
+               siteName(in.desc.site) + " (" + std::to_string(in.bytes) +
+               " bytes)");
+    return false;
+  }
+  out.incomingData = in.data;
+  out.inputReady = true;
+  return true;
+}
+
+void InProcessCommunicator::arrivedLocked(const MailKey &key) {
+  bool drop = dropOnArrival_.erase(key) > 0;
+  auto forwards = forwardsOn_.find(key);
+  if (forwards != forwardsOn_.end()) {
+    const Message &in = mailbox_.at(key);
+    for (const MailKey &out : forwards->second) {
+      Message &m = mailbox_.at(out);
+      if (!captureLocked(m, in))
+        return;
+      drop |= m.consumeIncoming;
+      fires_.push_back(out);
+    }
+    forwardsOn_.erase(forwards);
+  }
+  if (drop)
+    mailbox_.erase(key);
+}
+
+bool InProcessCommunicator::forwardWillSend(const Message &m) const {
+  // Along the chain of forwards it waits for; bounded, since devices that
+  // run different code could make the chain a cycle.
+  const Message *at = &m;
+  for (size_t steps = 0; steps <= mailbox_.size(); ++steps) {
+    if (at->fromNone || at->inputReady)
+      return true;
+    auto it = mailbox_.find(at->forwardFrom);
+    if (it == mailbox_.end())
+      return false;
+    at = &it->second;
+    if (at->sent)
+      return true;
+    if (!at->forwardPending)
+      return false;
+  }
+  return false;
+}
+
+void InProcessCommunicator::runFires(std::unique_lock<std::mutex> &lock) {
+  std::vector<MailKey> jobs;
+  while (!fires_.empty() && !aborted_) {
+    MailKey key = fires_.front();
+    fires_.pop_front();
+    // Nobody erases a forward before it is sent: its receiver waits for
+    // `sent`, and a failed run erases nothing.
+    Message *m = &mailbox_.at(key);
+    std::shared_ptr<std::vector<char>> in = std::move(m->incomingData);
+    std::shared_ptr<std::vector<char>> addend = m->addend;
+    const int64_t bytes = m->bytes;
+    const int32_t dtype = m->desc.dtype;
+    std::shared_ptr<std::vector<char>> out = in;
+    if (addend || !in) {
+      lock.unlock();
+      out = std::make_shared<std::vector<char>>(bytes, 0);
+      if (in && addend)
+        reduceBlocks(dtype, TRELLIS_RT_SUM, {in->data(), addend->data()}, 0,
+                     bytes / dtypeSize(dtype), out->data());
+      else if (addend)
+        std::memcpy(out->data(), addend->data(), bytes);
+      lock.lock();
+      if (aborted_)
+        return;
+      m = &mailbox_.at(key);
+    }
+    m->data = std::move(out);
+    m->src = m->data->data();
+    m->addend.reset();
+    m->forwardPending = false;
+    m->sent = true;
+    const bool traced = m->traced;
+    const double originUs = m->originUs;
+    const int64_t sourcePosition = m->sourcePosition;
+    TransferTiming timing;
+    sendLocked(key, *m, nowUs(), &timing, jobs); // may erase *m
+    if (traced) {
+      TraceEvent transfer;
+      transfer.name =
+          "ppermute to device " + std::to_string(timing.targetDevice);
+      transfer.category = "transfer";
+      transfer.startUs = timing.sendUs - originUs;
+      transfer.durUs = timing.arriveUs - timing.sendUs;
+      transfer.bytes = bytes;
+      transfer.peer = timing.targetDevice;
+      forwardEvents_[sourcePosition].push_back(transfer);
+    }
+  }
+  runCopies(lock, jobs);
+}
+
+void InProcessCommunicator::takeForwardEventsLocked(DeviceContext &device) {
+  std::vector<TraceEvent> &events = forwardEvents_[device.position];
+  if (events.empty())
+    return;
+  device.events.insert(device.events.end(), events.begin(), events.end());
+  events.clear();
+}
+
 int64_t InProcessCommunicator::startPermute(DeviceContext &device,
                                             const CollectiveDesc &desc,
                                             const void *in, void *out,
                                             TransferTiming *timing) {
   const int64_t position = device.position;
-  AxisList axes = unpackAxes(desc.axes);
-  const int64_t n = mesh_.groupSize(axes);
-  const int64_t rank = mesh_.rankInGroup(position, axes);
-  const int64_t leader = mesh_.groupLeader(position, axes);
-  const SiteInfo *site =
-      desc.site >= 0 && desc.site < static_cast<int64_t>(sites_.size())
-          ? &sites_[desc.site]
-          : nullptr;
-  int64_t target = -1, source = -1;
-  if (site)
-    for (auto [s, t] : site->pairs) {
-      if (s == rank)
-        target = t;
-      if (t == rank)
-        source = s;
-    }
+  Route route = routeOf(position, desc);
   const int64_t bytes = desc.geometry[0] * dtypeSize(desc.dtype);
-  const std::vector<int64_t> members = mesh_.groupMembers(position, axes);
 
   // A staged sender copies its payload aside before taking the lock: other
   // devices need not wait for this device's memcpy.
-  std::vector<char> staged;
-  if (target >= 0 && !out)
-    staged.assign(static_cast<const char *>(in),
-                  static_cast<const char *>(in) + bytes);
+  std::shared_ptr<std::vector<char>> staged;
+  if (route.target >= 0 && !out)
+    staged = std::make_shared<std::vector<char>>(
+        static_cast<const char *>(in), static_cast<const char *>(in) + bytes);
 
   std::unique_lock<std::mutex> lock(mu_);
   if (aborted_)
     return -1;
-  InstanceKey key{desc.axes, leader,
-                  asyncSeq_[position][{desc.axes, leader}]++};
+  InstanceKey key{desc.axes, route.leader,
+                  asyncSeq_[position][{desc.axes, route.leader}]++};
   std::vector<MailKey> jobs;
-  if (target >= 0) {
-    MailKey sendKey{key, target};
-    Message &m = mailbox_[sendKey];
-    m.sourcePosition = position;
-    m.targetPosition = members[target];
-    m.bytes = bytes;
-    m.desc = desc;
+  if (route.target >= 0) {
+    MailKey sendKey;
+    Message &m = outgoingLocked(position, route, key, desc, sendKey);
     m.sent = true;
     if (out) {
       m.src = in;
     } else {
       m.data = std::move(staged);
-      m.src = m.data.data();
+      m.src = m.data->data();
     }
-    double now = nowUs();
-    int hops = 0;
-    if (link_.enabled()) {
-      m.deliverAtUs = planTransfer(position, m.targetPosition, bytes, now,
-                                   shiftDirection(site, n), hops);
-      m.arrived = m.deliverAtUs <= now;
-      if (!m.arrived) {
-        deliveries_.push({m.deliverAtUs, sendKey});
-        startEngineLocked();
-      }
-    } else {
-      m.deliverAtUs = now;
-      m.arrived = true;
-    }
-    if (timing) {
-      timing->sendUs = now;
-      timing->arriveUs = m.deliverAtUs;
-      timing->targetDevice = mesh_.deviceAt(m.targetPosition);
-      timing->hops = hops;
-    }
-    if (!pairUpLocked(sendKey, m, jobs))
+    sendLocked(sendKey, m, nowUs(), timing, jobs);
+    if (aborted_)
       return -1;
   }
-  if (source >= 0 && out) {
-    MailKey receiveKey{key, rank};
+  if (route.source >= 0 && out) {
+    MailKey receiveKey{key, route.rank};
     Message &m = mailbox_[receiveKey];
     m.targetPosition = position;
-    m.sourcePosition = members[source];
+    m.sourcePosition = route.members[route.source];
     m.received = true;
     m.receiverDesc = desc;
     m.dst = out;
     if (!pairUpLocked(receiveKey, m, jobs))
       return -1;
   }
-  PendingReceive receive;
-  receive.key = key;
-  receive.rank = rank;
-  receive.sourceRank = source;
-  receive.targetRank = target;
-  receive.desc = desc;
-  receive.out = out;
-  pending_[position].push_back(receive);
-  int64_t handle = static_cast<int64_t>(pending_[position].size() - 1);
+  int64_t handle = addPendingLocked(position, route, key, desc, out);
   // The devices this one sends to and receives from may be waiting for it.
-  if (target >= 0)
-    wakeLocked(members[target]);
-  if (source >= 0)
-    wakeLocked(members[source]);
+  if (route.target >= 0)
+    wakeLocked(route.members[route.target]);
+  if (route.source >= 0)
+    wakeLocked(route.members[route.source]);
   runCopies(lock, jobs);
-  return handle;
+  runFires(lock);
+  takeForwardEventsLocked(device);
+  return aborted_ ? -1 : handle;
+}
+
+int64_t InProcessCommunicator::forwardPermute(DeviceContext &device,
+                                              const CollectiveDesc &desc,
+                                              int64_t handle,
+                                              const void *addend, bool keep) {
+  const int64_t position = device.position;
+  Route route = routeOf(position, desc);
+  const int64_t bytes = desc.geometry[0] * dtypeSize(desc.dtype);
+  std::shared_ptr<std::vector<char>> addendCopy;
+  if (addend && route.target >= 0)
+    addendCopy = std::make_shared<std::vector<char>>(
+        static_cast<const char *>(addend),
+        static_cast<const char *>(addend) + bytes);
+
+  std::unique_lock<std::mutex> lock(mu_);
+  if (aborted_)
+    return -1;
+  std::vector<PendingReceive> &pending = pending_[position];
+  if (handle < 0 || handle >= static_cast<int64_t>(pending.size()) ||
+      pending[handle].used || pending[handle].forwarded ||
+      pending[handle].out) {
+    failLocked(deviceName(position) + " forwards the ppermute handle " +
+               std::to_string(handle) +
+               ", which is invalid, already waited for or forwarded, or "
+               "direct");
+    return -1;
+  }
+  PendingReceive &incoming = pending[handle];
+  if (incoming.desc.geometry[0] * dtypeSize(incoming.desc.dtype) != bytes ||
+      incoming.desc.dtype != desc.dtype) {
+    failLocked(deviceName(position) + " forwards " +
+               siteName(incoming.desc.site) + " as " + siteName(desc.site) +
+               ", which has another element type or size");
+    return -1;
+  }
+  if (addend && !canReduce(desc.dtype, TRELLIS_RT_SUM)) {
+    failLocked(deviceName(position) + " forwards " + siteName(desc.site) +
+               " with an addend of an element type the runtime cannot add");
+    return -1;
+  }
+  incoming.forwarded = true;
+  if (!keep)
+    incoming.used = true;
+  const MailKey incomingKey{incoming.key, incoming.rank};
+  const bool fromNone = incoming.sourceRank < 0;
+  auto arrived = mailbox_.find(incomingKey);
+  if (arrived != mailbox_.end() &&
+      !(arrived->second.sent && arrived->second.arrived))
+    arrived = mailbox_.end();
+  InstanceKey key{desc.axes, route.leader,
+                  asyncSeq_[position][{desc.axes, route.leader}]++};
+  if (route.target >= 0) {
+    MailKey sendKey;
+    Message &m = outgoingLocked(position, route, key, desc, sendKey);
+    m.forwardPending = true;
+    m.forwardFrom = incomingKey;
+    m.fromNone = fromNone;
+    m.consumeIncoming = !keep;
+    m.incomingDesc = incoming.desc;
+    m.addend = std::move(addendCopy);
+    m.traced = device.tracing;
+    m.originUs = device.originUs;
+    bool ready = fromNone;
+    if (arrived != mailbox_.end()) {
+      if (!captureLocked(m, arrived->second))
+        return -1;
+      if (!keep)
+        mailbox_.erase(arrived);
+      ready = true;
+    }
+    if (ready)
+      fires_.push_back(sendKey);
+    else
+      forwardsOn_[incomingKey].push_back(sendKey);
+    wakeLocked(m.targetPosition);
+  } else if (!keep && !fromNone) {
+    // Nothing to send, and nobody reads the incoming payload.
+    if (arrived != mailbox_.end())
+      mailbox_.erase(arrived);
+    else
+      dropOnArrival_.insert(incomingKey);
+  }
+  int64_t next = addPendingLocked(position, route, key, desc, nullptr);
+  if (route.source >= 0)
+    wakeLocked(route.members[route.source]);
+  runFires(lock);
+  takeForwardEventsLocked(device);
+  return aborted_ ? -1 : next;
 }
 
 bool InProcessCommunicator::incomingDone(const PendingReceive &receive) {
@@ -849,6 +1165,8 @@ bool InProcessCommunicator::waitWillComplete(const PendingReceive &receive,
     if (it == mailbox_.end())
       return false;
     const Message &m = it->second;
+    if (m.forwardPending)
+      return forwardWillSend(m);
     return m.sent && (staged || m.received);
   };
   bool in = haveIncoming || incomingDone(receive) ||
@@ -864,7 +1182,9 @@ std::string InProcessCommunicator::finishedPeerLocked(
   if (!haveIncoming && !incomingDone(receive)) {
     int64_t sourcePosition = members[receive.sourceRank];
     auto it = mailbox_.find({receive.key, receive.rank});
-    if ((it == mailbox_.end() || !it->second.sent) &&
+    // A finished device's forward still goes once its incoming arrives.
+    if ((it == mailbox_.end() ||
+         (!it->second.sent && !it->second.forwardPending)) &&
         state_[sourcePosition] == State::Finished)
       return deviceName(sourcePosition) + " finished without sending " +
              siteName(receive.desc.site) + " to " + deviceName(position);
@@ -929,8 +1249,10 @@ bool InProcessCommunicator::waitPermute(DeviceContext &device, int64_t handle,
       mailbox_.erase(it);
       haveIncoming = true;
     }
-    if (haveIncoming && outgoingDone(receive))
+    if (haveIncoming && outgoingDone(receive)) {
+      takeForwardEventsLocked(device);
       return true;
+    }
     std::string blame =
         finishedPeerLocked(position, members, receive, haveIncoming);
     if (!blame.empty()) {
@@ -974,6 +1296,7 @@ void InProcessCommunicator::deviceFinished(DeviceContext &device) {
   std::lock_guard<std::mutex> lock(mu_);
   state_[device.position] = State::Finished;
   --live_;
+  takeForwardEventsLocked(device);
   // Receivers waiting for this device's data must re-check.
   checkStuckLocked();
   wakeAllLocked();

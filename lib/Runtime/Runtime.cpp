@@ -109,6 +109,13 @@ void mlir::trellis::rt::abortDevice() {
 
 Communicator::~Communicator() = default;
 
+int64_t Communicator::forwardPermute(DeviceContext &, const CollectiveDesc &,
+                                     int64_t, const void *, bool) {
+  fail("this backend cannot forward a ppermute (spmd.ppermute_forward); "
+       "lower without forwarding (forward-ppermute=false)");
+  return -1;
+}
+
 void ComputeSlots::acquire(int64_t progress) {
   std::unique_lock<std::mutex> lock(mu_);
   if (free_ > 0 && waiting_.empty()) {
@@ -295,10 +302,8 @@ void trellis_rt_ppermute(int64_t site, int64_t axes, int32_t dtype, int64_t in,
     abortDevice();
 }
 
-static int64_t startPermute(const char *fn, int64_t site, int64_t axes,
-                            int32_t dtype, int64_t in, int64_t out,
-                            int64_t count) {
-  DeviceContext &device = requireDevice(fn);
+static CollectiveDesc permuteDesc(int64_t site, int64_t axes, int32_t dtype,
+                                  int64_t count) {
   CollectiveDesc desc;
   desc.site = site;
   desc.kind = CollectiveKind::Ppermute;
@@ -306,6 +311,14 @@ static int64_t startPermute(const char *fn, int64_t site, int64_t axes,
   desc.dtype = dtype;
   desc.geometry[0] = count;
   desc.bytes = count * dtypeSize(dtype);
+  return desc;
+}
+
+static int64_t startPermute(const char *fn, int64_t site, int64_t axes,
+                            int32_t dtype, int64_t in, int64_t out,
+                            int64_t count) {
+  DeviceContext &device = requireDevice(fn);
+  CollectiveDesc desc = permuteDesc(site, axes, dtype, count);
   double start = markComputeEnd(device);
   TransferTiming timing;
   int64_t handle = device.comm->startPermute(
@@ -350,6 +363,28 @@ int64_t trellis_rt_ppermute_start_direct(int64_t site, int64_t axes,
   }
   return startPermute("trellis_rt_ppermute_start_direct", site, axes, dtype, in,
                       out, count);
+}
+
+int64_t trellis_rt_ppermute_forward(int64_t site, int64_t axes, int32_t dtype,
+                                    int64_t handle, int64_t addend,
+                                    int64_t count, int64_t keep) {
+  DeviceContext &device = requireDevice("trellis_rt_ppermute_forward");
+  if (handle >= 0 &&
+      static_cast<size_t>(handle) < device.directPermutes.size() &&
+      device.directPermutes[handle].second) {
+    device.comm->fail("trellis_rt_ppermute_forward of the direct ppermute "
+                      "handle " +
+                      std::to_string(handle));
+    abortDevice();
+  }
+  CollectiveDesc desc = permuteDesc(site, axes, dtype, count);
+  double start = markComputeEnd(device);
+  int64_t next = device.comm->forwardPermute(
+      device, desc, handle, reinterpret_cast<const void *>(addend), keep != 0);
+  if (next < 0)
+    abortDevice();
+  recordSpan(device, site, "collective", start, desc.bytes);
+  return next;
 }
 
 static void waitPermute(DeviceContext &device, int64_t handle, int64_t out) {

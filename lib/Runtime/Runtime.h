@@ -169,6 +169,16 @@ public:
   virtual int64_t startPermute(DeviceContext &device,
                                const CollectiveDesc &desc, const void *in,
                                void *out, TransferTiming *timing = nullptr) = 0;
+  /// Starts an asynchronous ppermute of the value `handle` (a staged
+  /// ppermute of this device's) delivers, plus `addend` (count elements,
+  /// copied before this returns) when given, without waiting for it: the
+  /// payload leaves as soon as it has arrived, whatever the device is doing.
+  /// `keep`: this device also waits for `handle` later (otherwise the
+  /// handle is consumed). Returns the handle of the new ppermute, or -1 on
+  /// failure. The default reports that the communicator cannot forward.
+  virtual int64_t forwardPermute(DeviceContext &device,
+                                 const CollectiveDesc &desc, int64_t handle,
+                                 const void *addend, bool keep);
   /// Completes a ppermute; `out` is null for a direct one.
   virtual bool waitPermute(DeviceContext &device, int64_t handle,
                            void *out) = 0;

@@ -102,6 +102,16 @@ int64_t trellis_rt_ppermute_start_direct(int64_t site, int64_t axes,
 void trellis_rt_ppermute_wait_direct(int64_t handle, int64_t in, int64_t out,
                                      int64_t in_alias);
 
+/* Asynchronous ppermute of a received value: sends what the staged
+ * ppermute `handle` delivers to this device, plus `addend` (count elements,
+ * copied at once; 0: none), along the site's pairs as soon as it arrives,
+ * without the device waiting for it. `keep` != 0: the device waits for
+ * `handle` later as well; otherwise the handle is consumed. Returns the new
+ * ppermute's handle (staged: wait with trellis_rt_ppermute_wait). */
+int64_t trellis_rt_ppermute_forward(int64_t site, int64_t axes, int32_t dtype,
+                                    int64_t handle, int64_t addend,
+                                    int64_t count, int64_t keep);
+
 /* This device's index in its group along `axes`. */
 int64_t trellis_rt_axis_index(int64_t axes);
 

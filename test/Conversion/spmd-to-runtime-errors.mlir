@@ -37,3 +37,13 @@ func.func @f(%f: !spmd.future<tensor<4xf32>>) -> tensor<4xf32> attributes {spmd.
   %r = spmd.ppermute_wait %f : !spmd.future<tensor<4xf32>>
   return %r : tensor<4xf32>
 }
+
+// -----
+
+trellis.mesh @mesh = <["i"=4]>
+func.func @f(%f: !spmd.future<tensor<4xf32>>) attributes {spmd.mesh = @mesh} {
+  // expected-error @below {{forwards a future that no ppermute_start or ppermute_forward in a device function produced}}
+  %g = spmd.ppermute_forward %f over ["i"] pairs [[0, 1]] : !spmd.future<tensor<4xf32>>
+  return
+}
+

@@ -305,3 +305,157 @@ TEST(DirectPermute, WaitWithOtherBuffersIsReported) {
 }
 
 } // namespace
+
+namespace {
+
+/// Forwards around a ring of 4 (device p receives from p + 1): an
+/// all-gather (each hop sends on the chunk the previous one delivered, and
+/// the device waits for it too) and a reduce-scatter (each hop sends on the
+/// received partial sum plus the device's own, consuming the handle).
+void forwardRing(LinkModel link) {
+  SessionOptions options;
+  options.link = link;
+  options.trace = true;
+  Session session(ring(4), {shiftSite(4, -1)}, options);
+  const int count = 6;
+  std::vector<std::vector<float>> in(4), addA(4), addB(4),
+      gathered(4, std::vector<float>(3 * count, -1)),
+      reduced(4, std::vector<float>(count, -1));
+  for (int64_t p = 0; p < 4; ++p)
+    for (int e = 0; e < count; ++e) {
+      in[p].push_back(static_cast<float>(100 * p + e));
+      addA[p].push_back(static_cast<float>(1000 * (p + 1)));
+      addB[p].push_back(static_cast<float>(10000 * (p + 1)));
+    }
+  const int64_t axes = packAxes({0});
+  std::string error;
+  ASSERT_TRUE(runOnSession(
+      session,
+      [&](int64_t p) {
+        int64_t h0 = trellis_rt_ppermute_start(0, axes, TRELLIS_RT_F32,
+                                               addr(in[p].data()), count);
+        int64_t h1 =
+            trellis_rt_ppermute_forward(0, axes, TRELLIS_RT_F32, h0, 0, count,
+                                        /*keep=*/1);
+        int64_t h2 =
+            trellis_rt_ppermute_forward(0, axes, TRELLIS_RT_F32, h1, 0, count,
+                                        /*keep=*/1);
+        trellis_rt_ppermute_wait(h0, addr(&gathered[p][0]));
+        trellis_rt_ppermute_wait(h1, addr(&gathered[p][count]));
+        trellis_rt_ppermute_wait(h2, addr(&gathered[p][2 * count]));
+        int64_t r0 = trellis_rt_ppermute_start(0, axes, TRELLIS_RT_F32,
+                                               addr(in[p].data()), count);
+        int64_t r1 = trellis_rt_ppermute_forward(
+            0, axes, TRELLIS_RT_F32, r0, addr(addA[p].data()), count, 0);
+        int64_t r2 = trellis_rt_ppermute_forward(
+            0, axes, TRELLIS_RT_F32, r1, addr(addB[p].data()), count, 0);
+        trellis_rt_ppermute_wait(r2, addr(reduced[p].data()));
+      },
+      error))
+      << error;
+  for (int64_t p = 0; p < 4; ++p)
+    for (int e = 0; e < count; ++e) {
+      for (int k = 1; k <= 3; ++k)
+        EXPECT_EQ(gathered[p][(k - 1) * count + e], in[(p + k) % 4][e])
+            << "device " << p << " hop " << k;
+      // Started by p + 3, plus addA at p + 2, plus addB at p + 1.
+      EXPECT_EQ(reduced[p][e], in[(p + 3) % 4][e] + addA[(p + 2) % 4][e] +
+                                   addB[(p + 1) % 4][e])
+          << "device " << p;
+    }
+  if (!link.enabled())
+    return;
+  // Every send, forwards included, is in its sender's trace.
+  std::vector<std::vector<TraceEvent>> traces = session.traces();
+  for (int64_t d = 0; d < 4; ++d) {
+    int transfers = 0;
+    for (const TraceEvent &event : traces[d])
+      if (event.category == "transfer") {
+        ++transfers;
+        EXPECT_EQ(event.peer, (d + 3) % 4);
+        EXPECT_GE(event.durUs, link.latencyUs - 1e-6);
+      }
+    EXPECT_EQ(transfers, 6) << "device " << d;
+  }
+}
+
+TEST(Interconnect, ForwardRingWithoutLinkModel) { forwardRing({}); }
+
+TEST(Interconnect, ForwardRingOnModelledLinks) {
+  forwardRing(LinkModel{300.0, 0.0});
+}
+
+// A partial permutation: device 1 alone receives (from 0) and forwards to
+// no one, consuming the payload; device 0 receives nothing, so it forwards
+// zeros plus its addend, to device 3; the rest receive zeros.
+TEST(Interconnect, ForwardOfNothingSendsTheAddend) {
+  for (LinkModel link : {LinkModel{}, LinkModel{200.0, 0.0}}) {
+    SessionOptions options;
+    options.link = link;
+    SiteInfo first{"spmd.ppermute_start", "first", {{0, 1}}};
+    SiteInfo second{"spmd.ppermute_forward", "second", {{0, 3}}};
+    Session session(ring(4), {first, second}, options);
+    std::vector<std::vector<float>> in(4, std::vector<float>(4)),
+        out(4, std::vector<float>(4, -1));
+    for (int64_t p = 0; p < 4; ++p)
+      for (int e = 0; e < 4; ++e)
+        in[p][e] = static_cast<float>(10 * p + e + 1);
+    const int64_t axes = packAxes({0});
+    std::string error;
+    ASSERT_TRUE(runOnSession(
+        session,
+        [&](int64_t p) {
+          int64_t h = trellis_rt_ppermute_start(0, axes, TRELLIS_RT_F32,
+                                                addr(in[p].data()), 4);
+          int64_t f = trellis_rt_ppermute_forward(1, axes, TRELLIS_RT_F32, h,
+                                                  addr(in[p].data()), 4, 0);
+          trellis_rt_ppermute_wait(f, addr(out[p].data()));
+        },
+        error))
+        << error;
+    for (int e = 0; e < 4; ++e) {
+      EXPECT_EQ(out[3][e], in[0][e]);
+      for (int64_t p : {0, 1, 2})
+        EXPECT_EQ(out[p][e], 0.0f) << "device " << p;
+    }
+  }
+}
+
+TEST(Interconnect, ForwardAfterItsWaitIsReported) {
+  // Buffers outside the bodies: a failing runtime call unwinds them.
+  std::vector<float> in(4, 1.0f);
+  std::vector<std::vector<float>> out(2, std::vector<float>(4));
+  const int64_t axes = packAxes({0});
+  std::string error;
+  EXPECT_FALSE(runOnMesh(ring(2),
+                         [&](int64_t p) {
+                           int64_t h = trellis_rt_ppermute_start(
+                               0, axes, TRELLIS_RT_F32, addr(in.data()), 4);
+                           trellis_rt_ppermute_wait(h, addr(out[p].data()));
+                           trellis_rt_ppermute_forward(0, axes, TRELLIS_RT_F32,
+                                                       h, 0, 4, 0);
+                         },
+                         error, {shiftSite(2, 1)}));
+  EXPECT_NE(error.find("already waited for or forwarded"), std::string::npos)
+      << error;
+}
+
+TEST(Interconnect, ForwardWithAnAddendTheRuntimeCannotAddIsReported) {
+  std::vector<uint16_t> in(4, 0x3c00); // f16 ones
+  const int64_t axes = packAxes({0});
+  std::string error;
+  EXPECT_FALSE(runOnMesh(ring(2),
+                         [&](int64_t) {
+                           int64_t h = trellis_rt_ppermute_start(
+                               0, axes, TRELLIS_RT_F16, addr(in.data()), 4);
+                           trellis_rt_ppermute_forward(0, axes, TRELLIS_RT_F16,
+                                                       h, addr(in.data()), 4,
+                                                       0);
+                         },
+                         error, {shiftSite(2, 1)}));
+  EXPECT_NE(error.find("an element type the runtime cannot add"),
+            std::string::npos)
+      << error;
+}
+
+} // namespace

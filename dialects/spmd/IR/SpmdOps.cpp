@@ -569,6 +569,7 @@ DEFINE_GROUP_SIZE(PscatterOp)
 DEFINE_GROUP_SIZE(AllToAllOp)
 DEFINE_GROUP_SIZE(PpermuteOp)
 DEFINE_GROUP_SIZE(PpermuteStartOp)
+DEFINE_GROUP_SIZE(PpermuteForwardOp)
 DEFINE_GROUP_SIZE(AxisIndexOp)
 DEFINE_GROUP_SIZE(AxisSizeOp)
 #undef DEFINE_GROUP_SIZE
@@ -764,6 +765,25 @@ LogicalResult PpermuteStartOp::verify() {
     return emitOpError("future type ")
            << getFuture().getType() << " does not hold the operand type "
            << getOperand().getType();
+  return verifyPairs(*this, getPairs(), getGroupSize(), getAxes());
+}
+
+SmallVector<std::pair<int64_t, int64_t>> PpermuteForwardOp::getPairList() {
+  return pairList(getPairs());
+}
+
+LogicalResult PpermuteForwardOp::verify() {
+  if (failed(verifyCollectiveAxes(*this, getAxes())))
+    return failure();
+  if (Value addend = getAddend()) {
+    Type valueType = getFuture().getType().getValueType();
+    if (addend.getType() != valueType)
+      return emitOpError("addend type ")
+             << addend.getType() << " is not the forwarded type " << valueType;
+    Type element = cast<RankedTensorType>(valueType).getElementType();
+    if (!isa<FloatType, IntegerType>(element))
+      return emitOpError("cannot add elements of type ") << element;
+  }
   return verifyPairs(*this, getPairs(), getGroupSize(), getAxes());
 }
 

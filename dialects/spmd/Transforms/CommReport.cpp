@@ -30,8 +30,7 @@ int64_t bytesOf(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor || !tensor.hasStaticShape())
     return -1;
-  return tensor.getNumElements() *
-         ((tensor.getElementTypeBitWidth() + 7) / 8);
+  return tensor.getNumElements() * ((tensor.getElementTypeBitWidth() + 7) / 8);
 }
 
 /// Bytes one device sends for `op`, or -1 when unknown (dynamic shapes);
@@ -63,17 +62,19 @@ int64_t bytesSent(Operation *op, bool &isCollective) {
     return ring(bytesOf(o.getOperand().getType()), o.getGroupSize(), 1, 1);
   if (auto o = dyn_cast<AllToAllOp>(op))
     return ring(bytesOf(o.getOperand().getType()), o.getGroupSize(), 1, 1);
-  auto permuted = [](auto o) -> int64_t {
-    bool moves = llvm::any_of(o.getPairList(), [](auto pair) {
-      return pair.first != pair.second;
-    });
-    return moves ? bytesOf(o.getOperand().getType()) : 0;
+  auto permuted = [](auto o, Type sent) -> int64_t {
+    bool moves = llvm::any_of(
+        o.getPairList(), [](auto pair) { return pair.first != pair.second; });
+    return moves ? bytesOf(sent) : 0;
   };
   if (auto o = dyn_cast<PpermuteOp>(op))
-    return permuted(o);
-  // An asynchronous ppermute sends at its start; the wait moves nothing.
+    return permuted(o, o.getOperand().getType());
+  // An asynchronous ppermute sends at its start (or forward); the wait
+  // moves nothing.
   if (auto o = dyn_cast<PpermuteStartOp>(op))
-    return permuted(o);
+    return permuted(o, o.getOperand().getType());
+  if (auto o = dyn_cast<PpermuteForwardOp>(op))
+    return permuted(o, o.getFuture().getType().getValueType());
   isCollective = false;
   return 0;
 }
@@ -141,8 +142,7 @@ std::string axesText(Operation *op) {
   std::string text = "[";
   if (axes)
     for (auto [i, a] : llvm::enumerate(axes))
-      text += (i ? ", \"" : "\"") +
-              cast<StringAttr>(a).getValue().str() + "\"";
+      text += (i ? ", \"" : "\"") + cast<StringAttr>(a).getValue().str() + "\"";
   return text + "]";
 }
 
@@ -154,8 +154,8 @@ struct CommReportPass
     std::string error;
     auto out = openOutputFile(outputFile, &error);
     if (!out) {
-      getOperation().emitError() << "cannot open '" << outputFile
-                                 << "': " << error;
+      getOperation().emitError()
+          << "cannot open '" << outputFile << "': " << error;
       return signalPassFailure();
     }
     getOperation().walk([&](func::FuncOp func) { report(func, out->os()); });
@@ -166,8 +166,8 @@ struct CommReportPass
   void report(func::FuncOp func, raw_ostream &os) {
     // The mesh: a device function's, or its shard_maps'.
     trellis::MeshOp mesh;
-    if (auto ref = func->getAttrOfType<FlatSymbolRefAttr>(
-            SpmdDialect::kMeshAttrName))
+    if (auto ref =
+            func->getAttrOfType<FlatSymbolRefAttr>(SpmdDialect::kMeshAttrName))
       mesh = trellis::lookupMesh(func, ref);
     bool perDevice = static_cast<bool>(mesh);
     func.walk([&](ShardMapOp map) {
@@ -193,9 +193,8 @@ struct CommReportPass
       int64_t times = timesRun(op, exact);
       ++count;
       os << "//   " << op->getLoc() << " " << op->getName() << " over "
-         << axesText(op) << ": "
-         << typeText(op->getOperand(0).getType()) << " -> "
-         << typeText(op->getResult(0).getType()) << ", ";
+         << axesText(op) << ": " << typeText(op->getOperand(0).getType())
+         << " -> " << typeText(op->getResult(0).getType()) << ", ";
       if (bytes < 0) {
         os << "? B";
         unknown = true;

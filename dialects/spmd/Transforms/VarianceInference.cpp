@@ -507,7 +507,7 @@ private:
 LogicalResult rejectFutures(Operation *root) {
   Operation *found = nullptr;
   root->walk([&](Operation *op) {
-    if (isa<PpermuteStartOp, PpermuteWaitOp>(op)) {
+    if (isa<PpermuteStartOp, PpermuteForwardOp, PpermuteWaitOp>(op)) {
       found = op;
       return WalkResult::interrupt();
     }

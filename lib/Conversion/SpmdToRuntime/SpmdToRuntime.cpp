@@ -72,7 +72,8 @@ struct SpmdToRuntimePass
     Type i64 = IntegerType::get(&getContext(), 64);
     module.walk([&](Operation *op) {
       for (OpResult result : op->getResults())
-        if (isa<FutureType>(result.getType()) && !isa<PpermuteStartOp>(op))
+        if (isa<FutureType>(result.getType()) &&
+            !isa<PpermuteStartOp, PpermuteForwardOp>(op))
           result.setType(i64);
       if (isa<FunctionOpInterface>(op))
         return;
@@ -176,6 +177,8 @@ struct SpmdToRuntimePass
       return lowerPscatter(b, *ctx, scatter);
     if (auto wait = dyn_cast<PpermuteWaitOp>(op))
       return lowerWait(b, wait);
+    if (auto forward = dyn_cast<PpermuteForwardOp>(op))
+      return lowerForward(b, *ctx, forward);
 
     // The rest move data through the runtime.
     auto operandType = cast<RankedTensorType>(op->getOperand(0).getType());
@@ -346,6 +349,50 @@ struct SpmdToRuntimePass
         out ? "trellis_rt_ppermute_start_direct" : "trellis_rt_ppermute_start",
         types, {b.getI64Type()});
     return func::CallOp::create(b, loc, start, args).getResult(0);
+  }
+
+  /// trellis_rt_ppermute_forward of the incoming handle (an i64 by now),
+  /// with the addend's buffer or 0; `keep` when anything else uses the
+  /// handle (a wait after this op).
+  LogicalResult lowerForward(OpBuilder &b, ManualContext &ctx,
+                             PpermuteForwardOp forward) {
+    Location loc = forward.getLoc();
+    auto type = cast<RankedTensorType>(forward.getType().getValueType());
+    if (!type.hasStaticShape())
+      return forward.emitOpError("has a dynamic shape; the executor lowers "
+                                 "static shapes only");
+    std::optional<int32_t> dtype =
+        trellis::getRuntimeDtype(type.getElementType());
+    if (!dtype)
+      return forward.emitOpError("has element type ")
+             << type.getElementType() << ", which the runtime does not support";
+    Value handle = forward.getFuture();
+    if (!handle.getType().isInteger(64))
+      return forward.emitOpError("forwards a future that no ppermute_start "
+                                 "or ppermute_forward in a device function "
+                                 "produced");
+    int64_t site = addSite(forward, forward.getPairs());
+    bool keep = llvm::any_of(handle.getUsers(), [&](Operation *user) {
+      return user != forward.getOperation();
+    });
+    Value addend = forward.getAddend() ? readBuffer(b, loc, forward.getAddend())
+                                       : trellis::i64Const(b, loc, 0);
+    SmallVector<Value> args = {
+        trellis::i64Const(b, loc, site),
+        trellis::i64Const(b, loc, packAxes(ctx, forward.getAxes())),
+        trellis::i32Const(b, loc, *dtype),
+        handle,
+        addend,
+        trellis::i64Const(b, loc, type.getNumElements()),
+        trellis::i64Const(b, loc, keep)};
+    SmallVector<Type> types =
+        llvm::map_to_vector(args, [](Value v) { return v.getType(); });
+    func::FuncOp fn = trellis::getOrDeclareRuntimeFunc(
+        module, "trellis_rt_ppermute_forward", types, {b.getI64Type()});
+    Value next = func::CallOp::create(b, loc, fn, args).getResult(0);
+    forward.getResult().replaceAllUsesWith(next);
+    forward.erase();
+    return success();
   }
 
   /// The handle (an i64 by now: see runOnOperation) is waited for into a

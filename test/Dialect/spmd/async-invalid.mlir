@@ -49,3 +49,43 @@ func.func @f(%x: tensor<8xf32>) {
   %r = "spmd.ppermute_wait"(%x) : (tensor<8xf32>) -> tensor<8xf32>
   return
 }
+
+// -----
+
+trellis.mesh @mesh = <["i"=4, "j"=2]>
+func.func @f(%x: tensor<8xf32>, %p: tensor<4xf32>) attributes {spmd.mesh = @mesh} {
+  %f = spmd.ppermute_start %x over ["i"] pairs [[0, 1]] : tensor<8xf32> -> !spmd.future<tensor<8xf32>>
+  // expected-error @below {{addend type 'tensor<4xf32>' is not the forwarded type 'tensor<8xf32>'}}
+  %g = spmd.ppermute_forward %f plus %p over ["i"] pairs [[0, 1]] : !spmd.future<tensor<8xf32>>, tensor<4xf32>
+  return
+}
+
+// -----
+
+trellis.mesh @mesh = <["i"=4, "j"=2]>
+func.func @f(%x: tensor<8xindex>) attributes {spmd.mesh = @mesh} {
+  %f = spmd.ppermute_start %x over ["i"] pairs [[0, 1]] : tensor<8xindex> -> !spmd.future<tensor<8xindex>>
+  // expected-error @below {{cannot add elements of type 'index'}}
+  %g = spmd.ppermute_forward %f plus %x over ["i"] pairs [[0, 1]] : !spmd.future<tensor<8xindex>>, tensor<8xindex>
+  return
+}
+
+// -----
+
+trellis.mesh @mesh = <["i"=4, "j"=2]>
+func.func @f(%x: tensor<8xf32>) attributes {spmd.mesh = @mesh} {
+  %f = spmd.ppermute_start %x over ["i"] pairs [[0, 1]] : tensor<8xf32> -> !spmd.future<tensor<8xf32>>
+  // expected-error @below {{pair [0, 4] is out of range for group size 4 of mesh axes {"i"}}}
+  %g = spmd.ppermute_forward %f over ["i"] pairs [[0, 4]] : !spmd.future<tensor<8xf32>>
+  return
+}
+
+// -----
+
+trellis.mesh @mesh = <["i"=4, "j"=2]>
+func.func @f(%x: tensor<8xf32>) attributes {spmd.mesh = @mesh} {
+  %f = spmd.ppermute_start %x over ["i"] pairs [[0, 1]] : tensor<8xf32> -> !spmd.future<tensor<8xf32>>
+  // expected-error @below {{unknown mesh axis}}
+  %g = spmd.ppermute_forward %f over ["k"] pairs [[0, 1]] : !spmd.future<tensor<8xf32>>
+  return
+}
