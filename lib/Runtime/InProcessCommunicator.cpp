@@ -968,17 +968,9 @@ void InProcessCommunicator::runFires(std::unique_lock<std::mutex> &lock) {
     const int64_t sourcePosition = m->sourcePosition;
     TransferTiming timing;
     sendLocked(key, *m, nowUs(), &timing, jobs); // may erase *m
-    if (traced) {
-      TraceEvent transfer;
-      transfer.name =
-          "ppermute to device " + std::to_string(timing.targetDevice);
-      transfer.category = "transfer";
-      transfer.startUs = timing.sendUs - originUs;
-      transfer.durUs = timing.arriveUs - timing.sendUs;
-      transfer.bytes = bytes;
-      transfer.peer = timing.targetDevice;
-      forwardEvents_[sourcePosition].push_back(transfer);
-    }
+    if (traced)
+      forwardEvents_[sourcePosition].push_back(
+          transferEvent(timing, originUs, bytes));
   }
   runCopies(lock, jobs);
 }

@@ -109,6 +109,18 @@ void mlir::trellis::rt::abortDevice() {
 
 Communicator::~Communicator() = default;
 
+TraceEvent mlir::trellis::rt::transferEvent(const TransferTiming &timing,
+                                            double originUs, int64_t bytes) {
+  TraceEvent transfer;
+  transfer.name = "ppermute to device " + std::to_string(timing.targetDevice);
+  transfer.category = "transfer";
+  transfer.startUs = timing.sendUs - originUs;
+  transfer.durUs = timing.arriveUs - timing.sendUs;
+  transfer.bytes = bytes;
+  transfer.peer = timing.targetDevice;
+  return transfer;
+}
+
 int64_t Communicator::forwardPermute(DeviceContext &, const CollectiveDesc &,
                                      int64_t, const void *, bool) {
   fail("this backend cannot forward a ppermute (spmd.ppermute_forward); "
@@ -302,6 +314,19 @@ void trellis_rt_ppermute(int64_t site, int64_t axes, int32_t dtype, int64_t in,
     abortDevice();
 }
 
+/// Fails the run when `handle` is a direct ppermute's, which `fn` cannot
+/// take (its buffers are named again at trellis_rt_ppermute_wait_direct).
+static void rejectDirectHandle(DeviceContext &device, int64_t handle,
+                               const char *what) {
+  if (handle >= 0 &&
+      static_cast<size_t>(handle) < device.directPermutes.size() &&
+      device.directPermutes[handle].second) {
+    device.comm->fail(std::string(what) + " the direct ppermute handle " +
+                      std::to_string(handle));
+    abortDevice();
+  }
+}
+
 static CollectiveDesc permuteDesc(int64_t site, int64_t axes, int32_t dtype,
                                   int64_t count) {
   CollectiveDesc desc;
@@ -332,17 +357,8 @@ static int64_t startPermute(const char *fn, int64_t site, int64_t axes,
     device.directPermutes[handle] = {in, out};
   }
   recordSpan(device, site, "collective", start, desc.bytes);
-  if (device.tracing && timing.targetDevice >= 0) {
-    // The payload in flight, on this device's transfer tracks.
-    TraceEvent transfer;
-    transfer.name = "ppermute to device " + std::to_string(timing.targetDevice);
-    transfer.category = "transfer";
-    transfer.startUs = timing.sendUs - device.originUs;
-    transfer.durUs = timing.arriveUs - timing.sendUs;
-    transfer.bytes = desc.bytes;
-    transfer.peer = timing.targetDevice;
-    device.events.push_back(transfer);
-  }
+  if (device.tracing && timing.targetDevice >= 0)
+    device.events.push_back(transferEvent(timing, device.originUs, desc.bytes));
   return handle;
 }
 
@@ -369,14 +385,7 @@ int64_t trellis_rt_ppermute_forward(int64_t site, int64_t axes, int32_t dtype,
                                     int64_t handle, int64_t addend,
                                     int64_t count, int64_t keep) {
   DeviceContext &device = requireDevice("trellis_rt_ppermute_forward");
-  if (handle >= 0 &&
-      static_cast<size_t>(handle) < device.directPermutes.size() &&
-      device.directPermutes[handle].second) {
-    device.comm->fail("trellis_rt_ppermute_forward of the direct ppermute "
-                      "handle " +
-                      std::to_string(handle));
-    abortDevice();
-  }
+  rejectDirectHandle(device, handle, "trellis_rt_ppermute_forward of");
   CollectiveDesc desc = permuteDesc(site, axes, dtype, count);
   double start = markComputeEnd(device);
   int64_t next = device.comm->forwardPermute(
@@ -403,14 +412,7 @@ static void waitPermute(DeviceContext &device, int64_t handle, int64_t out) {
 
 void trellis_rt_ppermute_wait(int64_t handle, int64_t out) {
   DeviceContext &device = requireDevice("trellis_rt_ppermute_wait");
-  if (handle >= 0 &&
-      static_cast<size_t>(handle) < device.directPermutes.size() &&
-      device.directPermutes[handle].second) {
-    device.comm->fail("trellis_rt_ppermute_wait on the direct ppermute "
-                      "handle " +
-                      std::to_string(handle));
-    abortDevice();
-  }
+  rejectDirectHandle(device, handle, "trellis_rt_ppermute_wait on");
   waitPermute(device, handle, out);
 }
 

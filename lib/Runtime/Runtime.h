@@ -83,6 +83,11 @@ struct TransferTiming {
   int hops = 0;              ///< links crossed (modelled interconnect)
 };
 
+/// The trace event of a payload in flight from a device (its transfer
+/// tracks), timed from `originUs`.
+TraceEvent transferEvent(const TransferTiming &timing, double originUs,
+                         int64_t bytes);
+
 class Communicator;
 
 /// At most N devices compute at once: a device holds a slot while it runs

@@ -100,8 +100,8 @@ bool onlyWaitedIn(Value future, Block *block) {
 
 /// Rewrites `start` into a forward when it sends a value received by a
 /// wait of its block, or such a value plus another (arith.addf/addi with a
-/// single use); returns the forward, or null.
-PpermuteForwardOp forwardOf(PpermuteStartOp start) {
+/// single use).
+void forwardIfReceived(PpermuteStartOp start) {
   Block *block = start->getBlock();
   Value sent = start.getOperand();
   Value addend;
@@ -118,18 +118,18 @@ PpermuteForwardOp forwardOf(PpermuteStartOp start) {
     Operation *def = sent.getDefiningOp();
     if (!def || !isa<arith::AddFOp, arith::AddIOp>(def) ||
         def->getBlock() != block || !sent.hasOneUse())
-      return nullptr;
+      return;
     for (int i = 0; i < 2 && !wait; ++i)
       if ((wait = waitIn(def->getOperand(i))))
         addend = def->getOperand(1 - i);
     if (!wait || addend.getType() != sent.getType())
-      return nullptr;
+      return;
     // Sums the runtime adds exactly as arith does: f32, f64 and integers
     // of 8 to 64 bits (not f16 or bf16, which arith rounds per op, nor i1).
     Type element = getElementTypeOrSelf(sent.getType());
     if (!element.isF32() && !element.isF64() &&
         !(element.isInteger() && element.getIntOrFloatBitWidth() >= 8))
-      return nullptr;
+      return;
     add = def;
   }
   OpBuilder b(start);
@@ -138,11 +138,10 @@ PpermuteForwardOp forwardOf(PpermuteStartOp start) {
       start.getAxes(), start.getPairsAttr());
   start.getFuture().replaceAllUsesWith(forward.getResult());
   start.erase();
-  if (add && add->use_empty())
+  if (add) // its one use was the start
     add->erase();
   if (wait->use_empty())
     wait.erase();
-  return forward;
 }
 
 /// A wait placed before the forward of its future (it must come after:
@@ -209,7 +208,7 @@ struct AsyncCollectivesPass
       if (forward) {
         SmallVector<PpermuteStartOp> starts(block->getOps<PpermuteStartOp>());
         for (PpermuteStartOp start : starts)
-          (void)forwardOf(start);
+          forwardIfReceived(start);
       }
       SmallVector<Operation *> starts;
       for (Operation &op : *block)

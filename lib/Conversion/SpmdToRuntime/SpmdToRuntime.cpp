@@ -50,6 +50,26 @@ std::string formatLocation(Location loc) {
   return text;
 }
 
+/// The error for an op whose tensors the executor cannot lower.
+LogicalResult emitDynamicShape(Operation *op) {
+  return op->emitOpError("has a dynamic shape; the executor lowers static "
+                         "shapes only");
+}
+
+/// The runtime dtype of `type`'s elements, or an error on `op` when the
+/// runtime cannot move `type` (a dynamic shape or an unsupported element
+/// type).
+FailureOr<int32_t> runtimeDtype(Operation *op, RankedTensorType type) {
+  if (!type.hasStaticShape())
+    return emitDynamicShape(op);
+  std::optional<int32_t> dtype =
+      trellis::getRuntimeDtype(type.getElementType());
+  if (!dtype)
+    return op->emitOpError("has element type ")
+           << type.getElementType() << ", which the runtime does not support";
+  return *dtype;
+}
+
 struct SpmdToRuntimePass
     : mlir::trellis::impl::SpmdToRuntimeBase<SpmdToRuntimePass> {
   using SpmdToRuntimeBase::SpmdToRuntimeBase;
@@ -186,15 +206,11 @@ struct SpmdToRuntimePass
     if (auto future = dyn_cast<FutureType>(resultValueType))
       resultValueType = future.getValueType();
     auto resultType = cast<RankedTensorType>(resultValueType);
-    if (!operandType.hasStaticShape() || !resultType.hasStaticShape())
-      return op->emitOpError("has a dynamic shape; the executor lowers "
-                             "static shapes only");
-    std::optional<int32_t> dtype =
-        trellis::getRuntimeDtype(operandType.getElementType());
-    if (!dtype)
-      return op->emitOpError("has element type ")
-             << operandType.getElementType()
-             << ", which the runtime does not support";
+    if (!resultType.hasStaticShape())
+      return emitDynamicShape(op);
+    FailureOr<int32_t> dtype = runtimeDtype(op, operandType);
+    if (failed(dtype))
+      return failure();
     auto axesAttr = op->getAttrOfType<ArrayAttr>("axes");
     int64_t axes = packAxes(*ctx, axesAttr);
     int64_t n =
@@ -358,14 +374,9 @@ struct SpmdToRuntimePass
                              PpermuteForwardOp forward) {
     Location loc = forward.getLoc();
     auto type = cast<RankedTensorType>(forward.getType().getValueType());
-    if (!type.hasStaticShape())
-      return forward.emitOpError("has a dynamic shape; the executor lowers "
-                                 "static shapes only");
-    std::optional<int32_t> dtype =
-        trellis::getRuntimeDtype(type.getElementType());
-    if (!dtype)
-      return forward.emitOpError("has element type ")
-             << type.getElementType() << ", which the runtime does not support";
+    FailureOr<int32_t> dtype = runtimeDtype(forward, type);
+    if (failed(dtype))
+      return failure();
     Value handle = forward.getFuture();
     if (!handle.getType().isInteger(64))
       return forward.emitOpError("forwards a future that no ppermute_start "
@@ -401,8 +412,7 @@ struct SpmdToRuntimePass
     Location loc = wait.getLoc();
     auto type = cast<RankedTensorType>(wait.getType());
     if (!type.hasStaticShape())
-      return wait.emitOpError("has a dynamic shape; the executor lowers "
-                              "static shapes only");
+      return emitDynamicShape(wait);
     Value handle = wait.getFuture();
     if (!handle.getType().isInteger(64))
       return wait.emitOpError("waits for a future that no ppermute_start in "
