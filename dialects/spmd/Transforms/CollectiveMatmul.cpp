@@ -14,13 +14,17 @@
 //  * all_gather, bidirectional: the first half of every chunk circulates to
 //    the left as above, the second half to the right, so at step i the
 //    second half comes from device (idx - i) mod n.
-//  * psum_scatter, unidirectional: an accumulator circulates to the left;
-//    at step i it holds partial sums of output chunk (idx + i + 1) mod n, to
-//    which this device adds its own partial product. After n - 1 transfers
-//    device idx holds chunk idx summed over the group.
+//  * psum_scatter, unidirectional: an accumulator circulates to the right
+//    (device j sends to j + 1); at step i it holds partial sums of output
+//    chunk (idx - i - 1) mod n, to which this device adds its own partial
+//    product. After n - 1 transfers device idx holds chunk idx summed over
+//    the group. It goes the other way round from the all_gather ring so
+//    that an all_gather and a psum_scatter in flight at the same time (the
+//    row blocks of a microbatched chain) use opposite directions of each
+//    link instead of queueing on the same one.
 //  * psum_scatter, bidirectional: the first half of every output chunk
-//    travels left as above; the second half travels right, holding chunk
-//    (idx - i - 1) mod n at step i.
+//    travels left, holding chunk (idx + i + 1) mod n at step i; the second
+//    half travels right as in the unidirectional ring.
 //
 //===----------------------------------------------------------------------===//
 
@@ -568,13 +572,14 @@ private:
     };
 
     if (!bidir) {
-      // Step 0 starts the accumulator of chunk (idx + 1) mod n; each later
-      // step receives the accumulator from the right and adds its partial.
-      Value acc = partial(owner(c0, 1, /*left=*/true), 0, s);
+      // Step 0 starts the accumulator of chunk (idx - 1) mod n; each later
+      // step receives the accumulator from the left and adds its partial.
+      // (Opposite to the all_gather ring, see the file comment.)
+      Value acc = partial(owner(c0, 1, /*left=*/false), 0, s);
       SmallVector<Value> result =
           loop(1, n, c1, axisSize, {acc}, [&](Value i, ValueRange carried) {
-            Value received = ppermute(carried[0], /*left=*/true);
-            Value p = partial(owner(i, 1, true), 0, s);
+            Value received = ppermute(carried[0], /*left=*/false);
+            Value p = partial(owner(i, 1, false), 0, s);
             mark(currentStep, 1);
             return SmallVector<Value>{add(received, p)};
           });

@@ -216,9 +216,12 @@ def SpmdCollectiveMatmul : Pass<"spmd-collective-matmul", "ModuleOp"> {
     `((axis_index + i) mod n) * chunk`, or, on the contracting dimension,
     accumulate against the rows of the other operand sliced at that offset.
     For `psum_scatter`, a partial-sum accumulator for output chunk
-    `(axis_index + i + 1) mod n` circulates and each step adds this device's
+    `(axis_index - i - 1) mod n` circulates and each step adds this device's
     partial product; after `n` steps every device holds its own chunk,
-    reduced over the group. The transfer of step `i + 1` only depends on
+    reduced over the group. Gathered chunks travel to the left neighbour
+    (device j sends to j - 1, as in the seeds) and accumulators to the
+    right one, so a gather and a scatter in flight together (the row blocks
+    of `microbatches`) use opposite directions of each link. The transfer of step `i + 1` only depends on
     values of step `i`, so `spmd-async-collectives` can overlap it with the
     matmul.
 

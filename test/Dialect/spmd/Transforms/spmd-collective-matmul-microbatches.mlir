@@ -1,5 +1,6 @@
 // RUN: trellis-opt %s --spmd-collective-matmul="force microbatches=2" --split-input-file | FileCheck %s
 // RUN: trellis-opt %s --spmd-collective-matmul="force microbatches=2" --split-input-file | FileCheck %s --check-prefix=ORDER
+// RUN: trellis-opt %s --spmd-collective-matmul="force microbatches=2" --split-input-file | FileCheck %s --check-prefix=DIRS
 // RUN: trellis-opt %s --spmd-collective-matmul="force microbatches=3" --split-input-file | FileCheck %s --check-prefix=ODD
 // RUN: trellis-opt %s --spmd-collective-matmul="microbatches=2" --split-input-file | FileCheck %s --check-prefix=THRESHOLD
 
@@ -47,6 +48,15 @@ trellis.mesh @mesh = <["i"=4]>
 // ORDER: %[[G1:.*]] = linalg.generic {{.*}} ins(%[[UP1]] : tensor<4x2xf32>)
 // ORDER: %[[R2:.*]] = spmd.ppermute %[[S1]]
 // ORDER: return
+
+// The two rings go opposite ways, so block 1's gather hops and block 0's
+// reduce-scatter hops, in flight together, use different directions of
+// each link: chunks of x to the left, partial sums to the right.
+// DIRS-LABEL: func.func @ffn
+// DIRS: %[[X0:.*]] = tensor.extract_slice %arg0[0, 0] [4, 4]
+// DIRS: spmd.ppermute %[[X0]] over ["i"] pairs {{\[\[}}0, 3], [1, 0], [2, 1], [3, 2]] : tensor<4x4xf32>
+// DIRS: %[[P0:.*]] = linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x2xf32>, tensor<2x4xf32>)
+// DIRS: spmd.ppermute %[[P0]] over ["i"] pairs {{\[\[}}0, 1], [1, 2], [2, 3], [3, 0]] : tensor<4x4xf32>
 
 // microbatches=3 does not divide 8 rows: the chain is rewritten whole, as
 // without the option.

@@ -189,8 +189,9 @@ func.func @odd_rows(%x: tensor<3x4xf32>, %r: tensor<16x5xf32>, %init: tensor<3x5
 trellis.mesh @mesh = <["i"=4]>
 
 // matmul -> psum_scatter along rows: the accumulator for chunk
-// (idx + 1) mod n starts the ring; each step receives an accumulator,
-// computes its partial product for chunk (idx + i + 1) mod n and adds it.
+// (idx - 1) mod n starts the ring, which goes right (the opposite way to
+// the all_gather ring); each step receives an accumulator from the left,
+// computes its partial product for chunk (idx - i - 1) mod n and adds it.
 // CHECK-LABEL: func.func @scatter_rows
 // CHECK-NOT: spmd.psum_scatter
 // CHECK: %[[N:.*]] = spmd.axis_size over ["i"] : index
@@ -200,9 +201,9 @@ trellis.mesh @mesh = <["i"=4]>
 // CHECK: %[[LHS0:.*]] = tensor.extract_slice %arg0[%[[ROW0]], 0] [2, 6] [1, 1] : tensor<8x6xf32> to tensor<2x6xf32>
 // CHECK: %[[P0:.*]] = linalg.matmul ins(%[[LHS0]], %arg1 : tensor<2x6xf32>, tensor<6x5xf32>)
 // CHECK: %[[R:.*]] = scf.for %[[I:.*]] = %c1 to %[[N]] step %c1 iter_args(%[[ACC:.*]] = %[[P0]]) -> (tensor<2x5xf32>)
-// CHECK:   %[[RECV:.*]] = spmd.ppermute %[[ACC]] over ["i"] pairs {{\[\[}}0, 3], [1, 0], [2, 1], [3, 2]] : tensor<2x5xf32>
-// CHECK:   %[[S:.*]] = arith.addi %[[IDX]], %[[I]]
-// CHECK:   %[[S1:.*]] = arith.addi %[[S]], %c1
+// CHECK:   %[[RECV:.*]] = spmd.ppermute %[[ACC]] over ["i"] pairs {{\[\[}}0, 1], [1, 2], [2, 3], [3, 0]] : tensor<2x5xf32>
+// CHECK:   %[[S:.*]] = arith.addi %[[IDX]], %c3
+// CHECK:   %[[S1:.*]] = arith.subi %[[S]], %[[I]]
 // CHECK:   %[[C:.*]] = arith.remui %[[S1]], %[[N]]
 // CHECK:   %[[ROW:.*]] = arith.muli %[[C]], %c2
 // CHECK:   %[[LHS:.*]] = tensor.extract_slice %arg0[%[[ROW]], 0] [2, 6] [1, 1]
