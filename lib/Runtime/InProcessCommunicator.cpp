@@ -252,6 +252,7 @@ private:
   bool forwardWillSend(const Message &m) const;
   /// Moves the trace events of forwards this device sent into its trace.
   void takeForwardEventsLocked(DeviceContext &device);
+  void collectLateEvents(DeviceContext &device) override;
   /// Whether device `position`'s wait for `receive` is complete, and
   /// whether it soon will be without any device's help.
   bool incomingDone(const PendingReceive &receive);
@@ -981,6 +982,11 @@ void InProcessCommunicator::takeForwardEventsLocked(DeviceContext &device) {
     return;
   device.events.insert(device.events.end(), events.begin(), events.end());
   events.clear();
+}
+
+void InProcessCommunicator::collectLateEvents(DeviceContext &device) {
+  std::lock_guard<std::mutex> lock(mu_);
+  takeForwardEventsLocked(device);
 }
 
 int64_t InProcessCommunicator::startPermute(DeviceContext &device,

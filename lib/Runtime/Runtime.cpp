@@ -748,6 +748,9 @@ bool Session::run(Entry entry, const std::vector<void **> &args,
   }
   // The tasks refer to this frame: wait until every one has returned.
   threads_->waitIdle();
+  if (options_.trace)
+    for (int64_t p : local)
+      comm->collectLateEvents(*devices_[p]);
   std::string message;
   if (comm->hasFailed(&message)) {
     error = message;

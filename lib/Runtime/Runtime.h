@@ -191,6 +191,10 @@ public:
   virtual bool permuteReady(DeviceContext &device, int64_t handle) = 0;
   /// The device's function returned.
   virtual void deviceFinished(DeviceContext &device) = 0;
+  /// Called once every device has finished: adds to `device.events` the
+  /// trace events of transfers that left on its behalf after it finished
+  /// (forwards fire when their payload arrives, whatever the device does).
+  virtual void collectLateEvents(DeviceContext &device) {}
   /// Records an error and stops every device at its next runtime call.
   virtual void fail(const std::string &message) = 0;
   /// Whether the run has failed, and why (the first error recorded).

@@ -426,6 +426,47 @@ TEST(Interconnect, ForwardOfNothingSendsTheAddend) {
   }
 }
 
+// Device 0 forwards what device 1 sends it (to device 3) and returns at
+// once; the payload arrives a modelled 20 ms later, when the forward leaves.
+// Its transfer is still in device 0's trace.
+TEST(Interconnect, ForwardThatLeavesAfterItsDeviceFinishedIsTraced) {
+  SessionOptions options;
+  options.link = LinkModel{20000.0, 0.0};
+  options.trace = true;
+  SiteInfo first{"spmd.ppermute_start", "first", {{1, 0}}};
+  SiteInfo second{"spmd.ppermute_forward", "second", {{0, 3}}};
+  Session session(ring(4), {first, second}, options);
+  std::vector<float> in(4, 7.0f);
+  std::vector<std::vector<float>> out(4, std::vector<float>(4, -1));
+  const int64_t axes = packAxes({0});
+  std::string error;
+  ASSERT_TRUE(runOnSession(
+      session,
+      [&](int64_t p) {
+        int64_t h = trellis_rt_ppermute_start(0, axes, TRELLIS_RT_F32,
+                                              addr(in.data()), 4);
+        int64_t f =
+            trellis_rt_ppermute_forward(1, axes, TRELLIS_RT_F32, h, 0, 4, 0);
+        if (p != 0)
+          trellis_rt_ppermute_wait(f, addr(out[p].data()));
+      },
+      error))
+      << error;
+  EXPECT_EQ(out[3], in);
+  std::vector<std::vector<TraceEvent>> traces = session.traces();
+  std::vector<TraceEvent> sent = transfersIn(traces[0]);
+  ASSERT_EQ(sent.size(), 1u);
+  EXPECT_EQ(sent[0].peer, 3);
+  // It left once device 1's payload had arrived, after device 0's last
+  // own event.
+  std::vector<TraceEvent> fromOne = transfersIn(traces[1]);
+  ASSERT_EQ(fromOne.size(), 1u);
+  EXPECT_GE(sent[0].startUs, fromOne[0].startUs + 20000.0 - 1.0);
+  for (const TraceEvent &event : traces[0])
+    if (event.category != "transfer")
+      EXPECT_LT(event.startUs + event.durUs, sent[0].startUs) << event.name;
+}
+
 TEST(Interconnect, ForwardAfterItsWaitIsReported) {
   // Buffers outside the bodies: a failing runtime call unwinds them.
   std::vector<float> in(4, 1.0f);
