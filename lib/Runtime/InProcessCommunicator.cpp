@@ -101,6 +101,8 @@ struct Message {
   /// when `fromNone`) before it is sent.
   bool forwardPending = false;
   MailKey forwardFrom;
+  /// The device that sends the incoming message (-1: none).
+  int64_t forwardSourcePosition = -1;
   bool fromNone = false;
   bool inputReady = false;      ///< the incoming payload is known (or zeros)
   bool consumeIncoming = false; ///< erase the incoming once read
@@ -260,6 +262,9 @@ private:
   bool waitWillComplete(const PendingReceive &receive, bool haveIncoming);
   /// The error for a ppermute wait whose peer finished without its side of
   /// the pair, or "" while the wait can still complete.
+  /// Along the chain of pending forwards that ends in `m`: the link whose
+  /// sender finished without sending ("" if none).
+  std::string forwardBlameLocked(const Message &m) const;
   std::string finishedPeerLocked(int64_t position,
                                  const std::vector<int64_t> &members,
                                  const PendingReceive &receive,
@@ -1103,6 +1108,9 @@ int64_t InProcessCommunicator::forwardPermute(DeviceContext &device,
     m.forwardPending = true;
     m.forwardFrom = incomingKey;
     m.fromNone = fromNone;
+    if (!fromNone)
+      m.forwardSourcePosition = mesh_.groupMembers(
+          position, unpackAxes(incoming.desc.axes))[incoming.sourceRank];
     m.consumeIncoming = !keep;
     m.incomingDesc = incoming.desc;
     m.addend = std::move(addendCopy);
@@ -1174,6 +1182,29 @@ bool InProcessCommunicator::waitWillComplete(const PendingReceive &receive,
   return in && out;
 }
 
+std::string InProcessCommunicator::forwardBlameLocked(const Message &m) const {
+  // Bounded like forwardWillSend: the chain may be a cycle.
+  const Message *at = &m;
+  for (size_t steps = 0; steps <= mailbox_.size(); ++steps) {
+    if (!at->forwardPending || at->fromNone || at->inputReady)
+      return "";
+    auto it = mailbox_.find(at->forwardFrom);
+    if (it != mailbox_.end() && it->second.sent)
+      return "";
+    if (it == mailbox_.end() || !it->second.forwardPending) {
+      int64_t source = at->forwardSourcePosition;
+      if (source < 0 || state_[source] != State::Finished)
+        return "";
+      return deviceName(source) + " finished without sending " +
+             siteName(at->incomingDesc.site) + " to " +
+             deviceName(at->sourcePosition) + ", which was to forward it to " +
+             deviceName(at->targetPosition);
+    }
+    at = &it->second;
+  }
+  return "";
+}
+
 std::string InProcessCommunicator::finishedPeerLocked(
     int64_t position, const std::vector<int64_t> &members,
     const PendingReceive &receive, bool haveIncoming) {
@@ -1186,6 +1217,11 @@ std::string InProcessCommunicator::finishedPeerLocked(
         state_[sourcePosition] == State::Finished)
       return deviceName(sourcePosition) + " finished without sending " +
              siteName(receive.desc.site) + " to " + deviceName(position);
+    if (it != mailbox_.end() && it->second.forwardPending) {
+      std::string blame = forwardBlameLocked(it->second);
+      if (!blame.empty())
+        return blame;
+    }
   }
   if (!outgoingDone(receive)) {
     int64_t targetPosition = members[receive.targetRank];

@@ -467,6 +467,69 @@ TEST(Interconnect, ForwardThatLeavesAfterItsDeviceFinishedIsTraced) {
       EXPECT_LT(event.startUs + event.durUs, sent[0].startUs) << event.name;
 }
 
+// Device 1 forwards to device 2 what device 0 was to send it, but device 0
+// returns without sending: device 2's wait names device 0 and the forward.
+TEST(Interconnect, ForwardOfWhatAFinishedDeviceNeverSentIsReported) {
+  for (LinkModel link : {LinkModel{}, LinkModel{200.0, 0.0}}) {
+    SessionOptions options;
+    options.link = link;
+    SiteInfo first{"spmd.ppermute_start", "f.mlir:1:1", {{0, 1}}};
+    SiteInfo second{"spmd.ppermute_forward", "f.mlir:2:1", {{1, 2}}};
+    Session session(ring(3), {first, second}, options);
+    std::vector<float> in(4, 1.0f);
+    std::vector<std::vector<float>> out(3, std::vector<float>(4));
+    const int64_t axes = packAxes({0});
+    std::string error;
+    EXPECT_FALSE(runOnSession(
+        session,
+        [&](int64_t p) {
+          if (p == 0)
+            return;
+          int64_t h = trellis_rt_ppermute_start(0, axes, TRELLIS_RT_F32,
+                                                addr(in.data()), 4);
+          int64_t f =
+              trellis_rt_ppermute_forward(1, axes, TRELLIS_RT_F32, h, 0, 4, 0);
+          trellis_rt_ppermute_wait(f, addr(out[p].data()));
+        },
+        error));
+    EXPECT_NE(error.find("device 0 finished without sending "
+                         "spmd.ppermute_start at f.mlir:1:1 to device 1, "
+                         "which was to forward it to device 2"),
+              std::string::npos)
+        << error;
+  }
+}
+
+// The same two forwards down the chain: device 3 waits for device 2's
+// forward of device 1's forward of what device 0 never sent.
+TEST(Interconnect, ForwardChainFromAFinishedDeviceIsReported) {
+  SiteInfo first{"spmd.ppermute_start", "f.mlir:1:1", {{0, 1}}};
+  SiteInfo second{"spmd.ppermute_forward", "f.mlir:2:1", {{1, 2}}};
+  SiteInfo third{"spmd.ppermute_forward", "f.mlir:3:1", {{2, 3}}};
+  std::vector<float> in(4, 1.0f);
+  std::vector<std::vector<float>> out(4, std::vector<float>(4));
+  const int64_t axes = packAxes({0});
+  std::string error;
+  EXPECT_FALSE(runOnMesh(ring(4),
+                         [&](int64_t p) {
+                           if (p == 0)
+                             return;
+                           int64_t h = trellis_rt_ppermute_start(
+                               0, axes, TRELLIS_RT_F32, addr(in.data()), 4);
+                           int64_t f = trellis_rt_ppermute_forward(
+                               1, axes, TRELLIS_RT_F32, h, 0, 4, 0);
+                           int64_t g = trellis_rt_ppermute_forward(
+                               2, axes, TRELLIS_RT_F32, f, 0, 4, 0);
+                           trellis_rt_ppermute_wait(g, addr(out[p].data()));
+                         },
+                         error, {first, second, third}));
+  EXPECT_NE(error.find("device 0 finished without sending "
+                       "spmd.ppermute_start at f.mlir:1:1 to device 1, which "
+                       "was to forward it to device 2"),
+            std::string::npos)
+      << error;
+}
+
 TEST(Interconnect, ForwardAfterItsWaitIsReported) {
   // Buffers outside the bodies: a failing runtime call unwinds them.
   std::vector<float> in(4, 1.0f);
