@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 using namespace mlir::trellis::rt;
 
@@ -26,8 +27,18 @@ uint16_t floatToBf16(float f) {
   return static_cast<uint16_t>((bits + rounding) >> 16);
 }
 
+/// Integer sums wrap around, as arith.addi does (added as unsigned: a
+/// signed overflow would be undefined behaviour in C++).
 struct Sum {
-  template <typename T> T operator()(T a, T b) const { return a + b; }
+  template <typename T> T operator()(T a, T b) const {
+    if constexpr (std::is_integral_v<T>) {
+      using U = std::make_unsigned_t<T>;
+      return static_cast<T>(
+          static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
+    } else {
+      return a + b;
+    }
+  }
 };
 struct Max {
   template <typename T> T operator()(T a, T b) const { return a < b ? b : a; }

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lib/Runtime/CollectiveKernels.h"
 #include "lib/Runtime/Runtime.h"
 #include "lib/Runtime/TrellisRuntime.h"
 #include "unittests/Runtime/RunOnMesh.h"
@@ -13,7 +14,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <functional>
+#include <limits>
 #include <numeric>
 #include <thread>
 
@@ -335,6 +338,27 @@ TEST(CollectiveErrors, UnsupportedReduction) {
       error, sites));
   EXPECT_EQ(error, "spmd.pmean at c.mlir:1:1: this reduction is not supported "
                    "for i32");
+}
+
+/// Sums `a` and `b` (one element each) with the runtime's reduction kernel.
+template <typename T> T kernelSum(int32_t dtype, T a, T b) {
+  T out{};
+  reduceBlocks(dtype, TRELLIS_RT_SUM, {&a, &b}, 0, 1, &out);
+  return out;
+}
+
+// Integer sums wrap around like arith.addi (psum, psum_scatter and
+// forwarded partial sums all add with this kernel).
+TEST(ReduceKernels, IntegerSumsWrapAround) {
+  EXPECT_EQ(kernelSum<int32_t>(TRELLIS_RT_I32,
+                               std::numeric_limits<int32_t>::max(), 1),
+            std::numeric_limits<int32_t>::min());
+  EXPECT_EQ(kernelSum<int64_t>(TRELLIS_RT_I64,
+                               std::numeric_limits<int64_t>::min(), -1),
+            std::numeric_limits<int64_t>::max());
+  EXPECT_EQ(kernelSum<int16_t>(TRELLIS_RT_I16, 32767, 2), -32767);
+  EXPECT_EQ(kernelSum<int8_t>(TRELLIS_RT_I8, -128, -1), 127);
+  EXPECT_EQ(kernelSum<float>(TRELLIS_RT_F32, 1.5f, 2.25f), 3.75f);
 }
 
 TEST(SessionThreads, EachPositionKeepsItsThreadAcrossRuns) {
