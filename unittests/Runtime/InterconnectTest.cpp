@@ -14,7 +14,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <functional>
+#include <thread>
 
 using namespace mlir::trellis::rt;
 using trellis_test::runOnMesh;
@@ -426,12 +428,12 @@ TEST(Interconnect, ForwardOfNothingSendsTheAddend) {
   }
 }
 
-// Device 0 forwards what device 1 sends it (to device 3) and returns at
-// once; the payload arrives a modelled 20 ms later, when the forward leaves.
-// Its transfer is still in device 0's trace.
+// Device 0 forwards what device 1 sends it (to device 3) and returns; only
+// then does device 1 send, and the payload arrives a modelled 2 ms later,
+// when the forward leaves. Its transfer is still in device 0's trace.
 TEST(Interconnect, ForwardThatLeavesAfterItsDeviceFinishedIsTraced) {
   SessionOptions options;
-  options.link = LinkModel{20000.0, 0.0};
+  options.link = LinkModel{2000.0, 0.0};
   options.trace = true;
   SiteInfo first{"spmd.ppermute_start", "first", {{1, 0}}};
   SiteInfo second{"spmd.ppermute_forward", "second", {{0, 3}}};
@@ -440,9 +442,17 @@ TEST(Interconnect, ForwardThatLeavesAfterItsDeviceFinishedIsTraced) {
   std::vector<std::vector<float>> out(4, std::vector<float>(4, -1));
   const int64_t axes = packAxes({0});
   std::string error;
+  std::atomic<bool> zeroReturned{false};
+  Session::DeviceHooks hooks;
+  hooks.after = [&](int64_t p) {
+    if (p == 0)
+      zeroReturned = true;
+  };
   ASSERT_TRUE(runOnSession(
       session,
       [&](int64_t p) {
+        while (p == 1 && !zeroReturned)
+          std::this_thread::yield();
         int64_t h = trellis_rt_ppermute_start(0, axes, TRELLIS_RT_F32,
                                               addr(in.data()), 4);
         int64_t f =
@@ -450,7 +460,7 @@ TEST(Interconnect, ForwardThatLeavesAfterItsDeviceFinishedIsTraced) {
         if (p != 0)
           trellis_rt_ppermute_wait(f, addr(out[p].data()));
       },
-      error))
+      error, hooks))
       << error;
   EXPECT_EQ(out[3], in);
   std::vector<std::vector<TraceEvent>> traces = session.traces();
@@ -461,7 +471,7 @@ TEST(Interconnect, ForwardThatLeavesAfterItsDeviceFinishedIsTraced) {
   // own event.
   std::vector<TraceEvent> fromOne = transfersIn(traces[1]);
   ASSERT_EQ(fromOne.size(), 1u);
-  EXPECT_GE(sent[0].startUs, fromOne[0].startUs + 20000.0 - 1.0);
+  EXPECT_GE(sent[0].startUs, fromOne[0].startUs + 2000.0 - 1.0);
   for (const TraceEvent &event : traces[0])
     if (event.category != "transfer")
       EXPECT_LT(event.startUs + event.durUs, sent[0].startUs) << event.name;

@@ -229,8 +229,9 @@ def SpmdCollectiveMatmul : Pass<"spmd-collective-matmul", "ModuleOp"> {
     each is contiguous) that travel in opposite directions around the ring:
     each link carries half the bytes per step. Where the rows are not the
     gathered dimension, the halves split the result's rows (lhs contracting,
-    psum_scatter along columns) or the contracting dimension (rhs columns). `unroll` emits the `n` steps as straight-line code instead of
-    an `scf.for`. A pattern fires only when the bytes it would otherwise
+    psum_scatter along columns) or the contracting dimension (rhs
+    columns). `unroll` emits the `n` steps as straight-line code instead
+    of an `scf.for`. A pattern fires only when the bytes it would otherwise
     gather or scatter (the gathered operand, or the matmul result) reach
     `threshold-bytes`, as XLA's windowed-einsum threshold; `force` ignores the
     threshold. Patterns with dynamic shapes, a group of one device, other

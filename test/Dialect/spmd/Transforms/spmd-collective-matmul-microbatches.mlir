@@ -55,6 +55,8 @@ trellis.mesh @mesh = <["i"=4]>
 // DIRS-LABEL: func.func @ffn
 // DIRS: %[[X0:.*]] = tensor.extract_slice %arg0[0, 0] [4, 4]
 // DIRS: spmd.ppermute %[[X0]] over ["i"] pairs {{\[\[}}0, 3], [1, 0], [2, 1], [3, 2]] : tensor<4x4xf32>
+// DIRS: %[[X1:.*]] = tensor.extract_slice %arg0[4, 0] [4, 4]
+// DIRS: spmd.ppermute %[[X1]] over ["i"] pairs {{\[\[}}0, 3], [1, 0], [2, 1], [3, 2]] : tensor<4x4xf32>
 // DIRS: %[[P0:.*]] = linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x2xf32>, tensor<2x4xf32>)
 // DIRS: spmd.ppermute %[[P0]] over ["i"] pairs {{\[\[}}0, 1], [1, 2], [2, 3], [3, 0]] : tensor<4x4xf32>
 

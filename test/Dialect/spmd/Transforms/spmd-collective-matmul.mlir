@@ -196,7 +196,9 @@ trellis.mesh @mesh = <["i"=4]>
 // CHECK-NOT: spmd.psum_scatter
 // CHECK: %[[N:.*]] = spmd.axis_size over ["i"] : index
 // CHECK: %[[IDX:.*]] = spmd.axis_index over ["i"] : index
-// CHECK: %[[FIRST:.*]] = arith.remui
+// CHECK: %[[S0:.*]] = arith.addi %[[IDX]], %c3
+// CHECK: %[[S00:.*]] = arith.subi %[[S0]], %c0
+// CHECK: %[[FIRST:.*]] = arith.remui %[[S00]], %[[N]]
 // CHECK: %[[ROW0:.*]] = arith.muli %[[FIRST]], %c2
 // CHECK: %[[LHS0:.*]] = tensor.extract_slice %arg0[%[[ROW0]], 0] [2, 6] [1, 1] : tensor<8x6xf32> to tensor<2x6xf32>
 // CHECK: %[[P0:.*]] = linalg.matmul ins(%[[LHS0]], %arg1 : tensor<2x6xf32>, tensor<6x5xf32>)
