@@ -194,6 +194,8 @@ public:
   /// Called once every device has finished: adds to `device.events` the
   /// trace events of transfers that left on its behalf after it finished
   /// (forwards fire when their payload arrives, whatever the device does).
+  /// A forward no device waits for may not have fired by then; its event
+  /// goes with it.
   virtual void collectLateEvents(DeviceContext &device) {}
   /// Records an error and stops every device at its next runtime call.
   virtual void fail(const std::string &message) = 0;
