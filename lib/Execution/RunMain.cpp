@@ -27,6 +27,7 @@
 #if defined(__GLIBC__)
 #include <limits>
 #include <malloc.h>
+#include <unistd.h>
 #endif
 
 using namespace mlir;
@@ -201,6 +202,48 @@ static void keepFreedBuffers() {
 #endif
 }
 
+/// The same settings as keepFreedBuffers, plus transparent huge pages for
+/// malloc's heaps (glibc.malloc.hugetlb=1, glibc 2.35 and later), which has
+/// no mallopt equivalent: glibc reads its tunables only at start-up. The
+/// bench FFN (2 cores, 8 devices, ~1 GB of buffers) page-faults 190 000
+/// times with 4 KiB pages, which made the first run take 1.5 s more than
+/// later ones; with huge pages it faults 4 600 times, and later runs are
+/// 4-7% faster too (fewer TLB misses in the matmuls).
+static constexpr const char *kMallocTunables =
+    "glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=33554432:"
+    "glibc.malloc.trim_threshold=2147483647:glibc.malloc.top_pad=67108864";
+
+/// Runs this program again with kMallocTunables set, unless the user set
+/// GLIBC_TUNABLES (theirs win), TRELLIS_RUN_NO_REEXEC is set, this is the
+/// re-executed process already, or transparent huge pages are off. Only for
+/// the threads backend: MPI ranks belong to their launcher (they get the
+/// tunables from the environment when mpirun is started by a shell that has
+/// them). Returns if the exec fails; the run then goes on as before.
+static void reexecWithMallocTunables(char **argv) {
+#ifdef __GLIBC__
+  if (std::getenv("GLIBC_TUNABLES") || std::getenv("TRELLIS_RUN_NO_REEXEC"))
+    return;
+  if (std::FILE *thp =
+          std::fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r")) {
+    char mode[128] = {};
+    size_t n = std::fread(mode, 1, sizeof(mode) - 1, thp);
+    std::fclose(thp);
+    mode[n] = 0;
+    if (std::strstr(mode, "[never]"))
+      return;
+  }
+  // Set before the exec, so that a failed exec cannot loop.
+  setenv("TRELLIS_RUN_NO_REEXEC", "1", 1);
+  setenv("GLIBC_TUNABLES", kMallocTunables, 1);
+  llvm::outs().flush();
+  llvm::errs().flush();
+  execv("/proc/self/exe", argv);
+  unsetenv("GLIBC_TUNABLES");
+#else
+  (void)argv;
+#endif
+}
+
 int mlir::trellis::exec::runMain(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
@@ -208,6 +251,8 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
       argc, argv,
       "trellis-run: compile a Trellis program and run it on a simulated mesh "
       "of devices (one thread each)\n");
+  if (backend == "threads")
+    reexecWithMallocTunables(argv);
   keepFreedBuffers();
 
   // With --backend=mpi every rank runs this driver: errors that all ranks
