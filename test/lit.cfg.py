@@ -25,6 +25,15 @@ tool_dirs = [config.trellis_tools_dir, config.llvm_tools_dir]
 tools = ["trellis-opt", "trellis-run", "not", "count", "split-file"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
+# trellis-run re-executes itself with huge-page malloc tunables only when
+# transparent huge pages are in madvise mode.
+try:
+    with open("/sys/kernel/mm/transparent_hugepage/enabled") as f:
+        if "[madvise]" in f.read():
+            config.available_features.add("thp-madvise")
+except OSError:
+    pass
+
 if config.trellis_has_mpi:
     config.available_features.add("mpi")
     # As root (CI), OpenMPI refuses to start without these; more ranks than

@@ -213,36 +213,81 @@ static constexpr const char *kMallocTunables =
     "glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=33554432:"
     "glibc.malloc.trim_threshold=2147483647:glibc.malloc.top_pad=67108864";
 
-/// Runs this program again with kMallocTunables set, unless the user set
-/// GLIBC_TUNABLES (theirs win), TRELLIS_RUN_NO_REEXEC is set, this is the
-/// re-executed process already, or transparent huge pages are off. Only for
-/// the threads backend: MPI ranks belong to their launcher (they get the
-/// tunables from the environment when mpirun is started by a shell that has
-/// them). Returns if the exec fails; the run then goes on as before.
+/// Whether transparent huge pages are in `madvise` mode, the only mode in
+/// which glibc.malloc.hugetlb=1 changes anything (with `always` the kernel
+/// uses them already).
+static bool thpOnRequest() {
+  std::FILE *file =
+      std::fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+  if (!file)
+    return false;
+  char mode[128] = {};
+  size_t n = std::fread(mode, 1, sizeof(mode) - 1, file);
+  std::fclose(file);
+  mode[n] = 0;
+  return std::strstr(mode, "[madvise]") != nullptr;
+}
+
+/// Set in the re-executed process (and so inherited by anything it runs).
+static constexpr const char *kNoReexec = "TRELLIS_RUN_NO_REEXEC";
+
+/// Runs this program again with kMallocTunables added to GLIBC_TUNABLES,
+/// unless: the user set malloc tunables (theirs win), TRELLIS_RUN_NO_REEXEC
+/// is set (also the mark of the re-executed process), huge pages are not
+/// `madvise`, an argument is a response file (@file, which may be readable
+/// only once), or /proc/self/exe is not this program (started through the
+/// dynamic loader, or under valgrind). MPI ranks are not re-executed (the
+/// caller's test): they belong to their launcher. Returns if the exec
+/// fails; the run then goes on as before.
 static void reexecWithMallocTunables(char **argv) {
 #ifdef __GLIBC__
-  if (std::getenv("GLIBC_TUNABLES") || std::getenv("TRELLIS_RUN_NO_REEXEC"))
+  if (std::getenv(kNoReexec) || !thpOnRequest())
     return;
-  if (std::FILE *thp =
-          std::fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r")) {
-    char mode[128] = {};
-    size_t n = std::fread(mode, 1, sizeof(mode) - 1, thp);
-    std::fclose(thp);
-    mode[n] = 0;
-    if (std::strstr(mode, "[never]"))
+  const char *user = std::getenv("GLIBC_TUNABLES");
+  if (user && std::strstr(user, "glibc.malloc."))
+    return;
+  for (char **arg = argv + 1; *arg; ++arg)
+    if (**arg == '@')
       return;
-  }
-  // Set before the exec, so that a failed exec cannot loop.
-  setenv("TRELLIS_RUN_NO_REEXEC", "1", 1);
-  setenv("GLIBC_TUNABLES", kMallocTunables, 1);
+  char exe[4096];
+  ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+  if (len <= 0)
+    return;
+  exe[len] = 0;
+  const char *base = std::strrchr(exe, '/');
+  base = base ? base + 1 : exe;
+  const char *preload = std::getenv("LD_PRELOAD");
+  if (std::strncmp(base, "ld-", 3) == 0 ||
+      std::strncmp(base, "ld.so", 5) == 0 ||
+      (preload && std::strstr(preload, "vgpreload")))
+    return;
+  std::string tunables = user && *user
+                             ? std::string(user) + ":" + kMallocTunables
+                             : std::string(kMallocTunables);
+  // Set before the exec, so that nothing can loop.
+  setenv(kNoReexec, "reexecuted", 1);
+  setenv("GLIBC_TUNABLES", tunables.c_str(), 1);
   llvm::outs().flush();
   llvm::errs().flush();
-  execv("/proc/self/exe", argv);
-  unsetenv("GLIBC_TUNABLES");
+  std::fflush(nullptr);
+  execv(exe, argv);
+  // The exec failed: undo, and go on in this process.
+  if (user)
+    setenv("GLIBC_TUNABLES", user, 1);
+  else
+    unsetenv("GLIBC_TUNABLES");
+  unsetenv(kNoReexec);
 #else
   (void)argv;
 #endif
 }
+
+/// For tests: whether this process is the re-executed one.
+static cl::opt<bool> printProcessSetup(
+    "print-process-setup", cl::Hidden,
+    cl::desc("Print whether trellis-run re-executed itself with malloc "
+             "tunables, then go on"),
+    cl::cat(category));
 
 int mlir::trellis::exec::runMain(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
@@ -250,9 +295,20 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
   cl::ParseCommandLineOptions(
       argc, argv,
       "trellis-run: compile a Trellis program and run it on a simulated mesh "
-      "of devices (one thread each)\n");
+      "of devices (one thread each)\n\n"
+      "With the threads backend it runs itself again once at start-up with "
+      "glibc malloc tunables for huge pages (docs/Design.md); set "
+      "TRELLIS_RUN_NO_REEXEC=1 to keep it in one process (debuggers, "
+      "profilers).\n");
   if (backend == "threads")
     reexecWithMallocTunables(argv);
+  if (printProcessSetup) {
+    const char *mark = std::getenv(kNoReexec);
+    llvm::errs() << "trellis-run: re-executed with malloc tunables: "
+                 << (mark && std::strcmp(mark, "reexecuted") == 0 ? "yes"
+                                                                  : "no")
+                 << "\n";
+  }
   keepFreedBuffers();
 
   // With --backend=mpi every rank runs this driver: errors that all ranks

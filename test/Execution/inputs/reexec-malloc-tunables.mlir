@@ -1,15 +1,22 @@
-// trellis-run runs itself again once, with glibc's malloc tunables set
-// (huge pages for its heaps; see docs/Design.md), unless GLIBC_TUNABLES or
-// TRELLIS_RUN_NO_REEXEC is set. The re-executed process must see the same
-// arguments (one with a space in it) and the same stdin, and compute the
-// same result: iota(2x4) = [[0 1 2 3] [4 5 6 7]] split by columns over 2
-// devices, each summing its block's rows, psum adding the blocks:
-// [0+4+2+6, 1+5+3+7] = [12, 16].
+// trellis-run runs itself again once, with glibc's malloc tunables added
+// (huge pages for its heaps; see docs/Design.md), when transparent huge
+// pages are in madvise mode, unless GLIBC_TUNABLES has malloc tunables of
+// the user's, TRELLIS_RUN_NO_REEXEC is set or an argument is a response
+// file. The re-executed process must see the same arguments (one with a
+// space in it) and the same stdin, and compute the same result: iota(2x4)
+// = [[0 1 2 3] [4 5 6 7]] split by columns over 2 devices, each summing its
+// block's rows, psum adding the blocks: [0+4+2+6, 1+5+3+7] = [12, 16].
 // RUN: rm -rf "%t" && mkdir -p "%t/out dir"
-// RUN: env -u GLIBC_TUNABLES -u TRELLIS_RUN_NO_REEXEC trellis-run - --iota --output-dir "%t/out dir" --print < %s 2>&1 | FileCheck %s
+// RUN: env -u GLIBC_TUNABLES -u TRELLIS_RUN_NO_REEXEC trellis-run - --iota --output-dir "%t/out dir" --print --print-process-setup < %s 2>&1 | FileCheck %s --check-prefixes=CHECK,%if thp-madvise %{REEXEC%} %else %{ONE%}
 // RUN: test -f "%t/out dir/out0.npy"
-// RUN: env TRELLIS_RUN_NO_REEXEC=1 trellis-run - --iota --print < %s 2>&1 | FileCheck %s
-// RUN: env GLIBC_TUNABLES=glibc.malloc.check=0 trellis-run - --iota --print < %s 2>&1 | FileCheck %s
+// Other tunables of the user's are kept, ours added.
+// RUN: env -u TRELLIS_RUN_NO_REEXEC GLIBC_TUNABLES=glibc.pthread.rseq=1 trellis-run - --iota --print --print-process-setup < %s 2>&1 | FileCheck %s --check-prefixes=CHECK,%if thp-madvise %{REEXEC%} %else %{ONE%}
+// RUN: env TRELLIS_RUN_NO_REEXEC=1 trellis-run - --iota --print --print-process-setup < %s 2>&1 | FileCheck %s --check-prefixes=CHECK,ONE
+// RUN: env -u TRELLIS_RUN_NO_REEXEC GLIBC_TUNABLES=glibc.malloc.check=0 trellis-run - --iota --print --print-process-setup < %s 2>&1 | FileCheck %s --check-prefixes=CHECK,ONE
+// RUN: echo "--iota --print --print-process-setup" > %t/args
+// RUN: env -u GLIBC_TUNABLES -u TRELLIS_RUN_NO_REEXEC trellis-run %s @%t/args 2>&1 | FileCheck %s --check-prefixes=CHECK,ONE
+// REEXEC: re-executed with malloc tunables: yes
+// ONE: re-executed with malloc tunables: no
 // CHECK: out0: float32[2]
 // CHECK-NEXT: [12. 16.]
 
