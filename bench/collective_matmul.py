@@ -133,6 +133,18 @@ def cpu_model():
     return "unknown CPU"
 
 
+def huge_pages(args):
+    """Whether trellis-run backs malloc's heaps with huge pages here (it
+    re-executes itself with glibc tunables; docs/Design.md)."""
+    result = subprocess.run(
+        [args.trellis_run, os.path.join(ROOT, "examples", "seeds", "ffn_naive.mlir"),
+         "--quiet", "--print-process-setup", "--output-dir",
+         os.path.join(args.tmp, "setup")],
+        capture_output=True, text=True)
+    m = re.search(r"re-executed with malloc tunables: (yes|no)", result.stderr)
+    return m.group(1) if m else "unknown"
+
+
 def loadavg():
     with open("/proc/loadavg") as f:
         return float(f.read().split()[0])
@@ -393,7 +405,8 @@ def main():
         "threads (" + ("they time-share the cores" if (os.cpu_count() or 1) < x * y
                        else "one core each, the transfer engine beside them")
         + "). Invocations during which other processes used "
-        f"over 10% of the CPU were repeated ({args.disturbed} times).",
+        f"over 10% of the CPU were repeated ({args.disturbed} times). "
+        f"malloc heaps on huge pages: {huge_pages(args)}.",
         "",
         "No link model (shared-memory copies only): "
         + ", ".join(f"{k} {v[0]:.1f} ({v[1]:.1f})" for k, v in nolink.items())
