@@ -250,21 +250,25 @@ private:
   /// Sends the forwards in fires_ (adding with the lock released), and any
   /// they make ready in turn.
   void runFires(std::unique_lock<std::mutex> &lock);
-  /// Whether the pending forward `m` will be sent without any device's help.
-  bool forwardWillSend(const Message &m) const;
-  /// Moves the trace events of forwards this device sent into its trace.
-  void takeForwardEventsLocked(DeviceContext &device);
-  void collectLateEvents(DeviceContext &device) override;
+  /// Where the chain of pending forwards that ends in `m` leads.
+  struct ChainEnd {
+    bool willSend = false; ///< sent without any device's help
+    /// Otherwise: the pending forward whose incoming message is missing or
+    /// unsent (null: the chain is a cycle).
+    const Message *stalled = nullptr;
+  };
+  ChainEnd forwardChainEnd(const Message &m) const;
+  void collectTraceEvents(DeviceContext &device) override;
   /// Whether device `position`'s wait for `receive` is complete, and
   /// whether it soon will be without any device's help.
   bool incomingDone(const PendingReceive &receive);
   bool outgoingDone(const PendingReceive &receive);
   bool waitWillComplete(const PendingReceive &receive, bool haveIncoming);
-  /// The error for a ppermute wait whose peer finished without its side of
-  /// the pair, or "" while the wait can still complete.
   /// Along the chain of pending forwards that ends in `m`: the link whose
   /// sender finished without sending ("" if none).
   std::string forwardBlameLocked(const Message &m) const;
+  /// The error for a ppermute wait whose peer finished without its side of
+  /// the pair, or "" while the wait can still complete.
   std::string finishedPeerLocked(int64_t position,
                                  const std::vector<int64_t> &members,
                                  const PendingReceive &receive,
@@ -318,7 +322,8 @@ private:
   /// arrival.
   std::set<MailKey> dropOnArrival_;
   std::deque<MailKey> fires_; ///< forwards whose incoming has arrived
-  /// Per position: transfers of its forwards, for its trace.
+  /// Per position: transfers of its forwards (sent by whichever thread saw
+  /// their payload arrive), for its trace at the end of the run.
   std::vector<std::vector<TraceEvent>> forwardEvents_;
   bool stopping_ = false;
   int64_t live_;
@@ -919,23 +924,21 @@ void InProcessCommunicator::arrivedLocked(const MailKey &key) {
     mailbox_.erase(key);
 }
 
-bool InProcessCommunicator::forwardWillSend(const Message &m) const {
-  // Along the chain of forwards it waits for; bounded, since devices that
-  // run different code could make the chain a cycle.
+InProcessCommunicator::ChainEnd
+InProcessCommunicator::forwardChainEnd(const Message &m) const {
+  // Bounded: devices that run different code could make the chain a cycle.
   const Message *at = &m;
   for (size_t steps = 0; steps <= mailbox_.size(); ++steps) {
     if (at->fromNone || at->inputReady)
-      return true;
+      return {true, nullptr};
     auto it = mailbox_.find(at->forwardFrom);
-    if (it == mailbox_.end())
-      return false;
+    if (it != mailbox_.end() && it->second.sent)
+      return {true, nullptr};
+    if (it == mailbox_.end() || !it->second.forwardPending)
+      return {false, at};
     at = &it->second;
-    if (at->sent)
-      return true;
-    if (!at->forwardPending)
-      return false;
   }
-  return false;
+  return {};
 }
 
 void InProcessCommunicator::runFires(std::unique_lock<std::mutex> &lock) {
@@ -981,17 +984,11 @@ void InProcessCommunicator::runFires(std::unique_lock<std::mutex> &lock) {
   runCopies(lock, jobs);
 }
 
-void InProcessCommunicator::takeForwardEventsLocked(DeviceContext &device) {
+void InProcessCommunicator::collectTraceEvents(DeviceContext &device) {
+  std::lock_guard<std::mutex> lock(mu_);
   std::vector<TraceEvent> &events = forwardEvents_[device.position];
-  if (events.empty())
-    return;
   device.events.insert(device.events.end(), events.begin(), events.end());
   events.clear();
-}
-
-void InProcessCommunicator::collectLateEvents(DeviceContext &device) {
-  std::lock_guard<std::mutex> lock(mu_);
-  takeForwardEventsLocked(device);
 }
 
 int64_t InProcessCommunicator::startPermute(DeviceContext &device,
@@ -1048,7 +1045,6 @@ int64_t InProcessCommunicator::startPermute(DeviceContext &device,
     wakeLocked(route.members[route.source]);
   runCopies(lock, jobs);
   runFires(lock);
-  takeForwardEventsLocked(device);
   return aborted_ ? -1 : handle;
 }
 
@@ -1140,7 +1136,6 @@ int64_t InProcessCommunicator::forwardPermute(DeviceContext &device,
   if (route.source >= 0)
     wakeLocked(route.members[route.source]);
   runFires(lock);
-  takeForwardEventsLocked(device);
   return aborted_ ? -1 : next;
 }
 
@@ -1172,7 +1167,7 @@ bool InProcessCommunicator::waitWillComplete(const PendingReceive &receive,
       return false;
     const Message &m = it->second;
     if (m.forwardPending)
-      return forwardWillSend(m);
+      return forwardChainEnd(m).willSend;
     return m.sent && (staged || m.received);
   };
   bool in = haveIncoming || incomingDone(receive) ||
@@ -1183,26 +1178,14 @@ bool InProcessCommunicator::waitWillComplete(const PendingReceive &receive,
 }
 
 std::string InProcessCommunicator::forwardBlameLocked(const Message &m) const {
-  // Bounded like forwardWillSend: the chain may be a cycle.
-  const Message *at = &m;
-  for (size_t steps = 0; steps <= mailbox_.size(); ++steps) {
-    if (!at->forwardPending || at->fromNone || at->inputReady)
-      return "";
-    auto it = mailbox_.find(at->forwardFrom);
-    if (it != mailbox_.end() && it->second.sent)
-      return "";
-    if (it == mailbox_.end() || !it->second.forwardPending) {
-      int64_t source = at->forwardSourcePosition;
-      if (source < 0 || state_[source] != State::Finished)
-        return "";
-      return deviceName(source) + " finished without sending " +
-             siteName(at->incomingDesc.site) + " to " +
-             deviceName(at->sourcePosition) + ", which was to forward it to " +
-             deviceName(at->targetPosition);
-    }
-    at = &it->second;
-  }
-  return "";
+  const Message *at = forwardChainEnd(m).stalled;
+  if (!at || at->forwardSourcePosition < 0 ||
+      state_[at->forwardSourcePosition] != State::Finished)
+    return "";
+  return deviceName(at->forwardSourcePosition) + " finished without sending " +
+         siteName(at->incomingDesc.site) + " to " +
+         deviceName(at->sourcePosition) + ", which was to forward it to " +
+         deviceName(at->targetPosition);
 }
 
 std::string InProcessCommunicator::finishedPeerLocked(
@@ -1283,10 +1266,8 @@ bool InProcessCommunicator::waitPermute(DeviceContext &device, int64_t handle,
       mailbox_.erase(it);
       haveIncoming = true;
     }
-    if (haveIncoming && outgoingDone(receive)) {
-      takeForwardEventsLocked(device);
+    if (haveIncoming && outgoingDone(receive))
       return true;
-    }
     std::string blame =
         finishedPeerLocked(position, members, receive, haveIncoming);
     if (!blame.empty()) {
@@ -1330,7 +1311,6 @@ void InProcessCommunicator::deviceFinished(DeviceContext &device) {
   std::lock_guard<std::mutex> lock(mu_);
   state_[device.position] = State::Finished;
   --live_;
-  takeForwardEventsLocked(device);
   // Receivers waiting for this device's data must re-check.
   checkStuckLocked();
   wakeAllLocked();

@@ -750,7 +750,7 @@ bool Session::run(Entry entry, const std::vector<void **> &args,
   threads_->waitIdle();
   if (options_.trace)
     for (int64_t p : local)
-      comm->collectLateEvents(*devices_[p]);
+      comm->collectTraceEvents(*devices_[p]);
   std::string message;
   if (comm->hasFailed(&message)) {
     error = message;

@@ -192,11 +192,11 @@ public:
   /// The device's function returned.
   virtual void deviceFinished(DeviceContext &device) = 0;
   /// Called once every device has finished: adds to `device.events` the
-  /// trace events of transfers that left on its behalf after it finished
-  /// (forwards fire when their payload arrives, whatever the device does).
-  /// A forward no device waits for may not have fired by then; its event
-  /// goes with it.
-  virtual void collectLateEvents(DeviceContext &device) {}
+  /// trace events of transfers other threads made on its behalf (forwards
+  /// fire when their payload arrives, whatever the device does, even after
+  /// it returned). A forward no device waits for may not have fired by
+  /// then; its event goes with it.
+  virtual void collectTraceEvents(DeviceContext &device) {}
   /// Records an error and stops every device at its next runtime call.
   virtual void fail(const std::string &message) = 0;
   /// Whether the run has failed, and why (the first error recorded).
