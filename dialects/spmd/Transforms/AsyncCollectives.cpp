@@ -19,6 +19,7 @@
 
 #include "dialects/spmd/IR/ManualContext.h"
 #include "dialects/spmd/IR/SpmdOps.h"
+#include "dialects/spmd/Transforms/ArithBuilders.h"
 #include "dialects/spmd/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -166,10 +167,7 @@ void orderWaitsAfter(PpermuteForwardOp forward) {
     OpBuilder b(forward);
     Value sent = wait.getResult();
     if (Value addend = forward.getAddend())
-      sent =
-          isa<FloatType>(getElementTypeOrSelf(sent.getType()))
-              ? Value(arith::AddFOp::create(b, forward.getLoc(), sent, addend))
-              : Value(arith::AddIOp::create(b, forward.getLoc(), sent, addend));
+      sent = buildAdd(b, forward.getLoc(), sent, addend);
     auto start =
         PpermuteStartOp::create(b, forward.getLoc(), forward.getType(), sent,
                                 forward.getAxes(), forward.getPairsAttr());

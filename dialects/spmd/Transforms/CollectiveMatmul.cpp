@@ -30,6 +30,7 @@
 
 #include "dialects/spmd/IR/ManualContext.h"
 #include "dialects/spmd/IR/SpmdOps.h"
+#include "dialects/spmd/Transforms/ArithBuilders.h"
 #include "dialects/spmd/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -330,11 +331,7 @@ private:
                               shiftPairs(b, n, left));
   }
 
-  Value add(Value x, Value y) {
-    if (isa<FloatType>(getElementTypeOrSelf(x)))
-      return arith::AddFOp::create(b, loc, x, y);
-    return arith::AddIOp::create(b, loc, x, y);
-  }
+  Value add(Value x, Value y) { return buildAdd(b, loc, x, y); }
 
   /// Runs `body(i, carried) -> next carried` for i in [lo, hi): as an
   /// scf.for, or unrolled.

@@ -22,6 +22,7 @@
 
 #include "dialects/spmd/IR/ManualContext.h"
 #include "dialects/spmd/IR/SpmdOps.h"
+#include "dialects/spmd/Transforms/ArithBuilders.h"
 #include "dialects/spmd/Transforms/Passes.h"
 #include "dialects/spmd/Transforms/VarianceInference.h"
 
@@ -69,12 +70,6 @@ Value zeros(OpBuilder &b, Location loc, Type type) {
   Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
   Value empty = tensor::EmptyOp::create(b, loc, tensor.getShape(), element);
   return linalg::FillOp::create(b, loc, zero, empty).getResult(0);
-}
-
-Value add(OpBuilder &b, Location loc, Value x, Value y) {
-  if (isFloat(x.getType()))
-    return arith::AddFOp::create(b, loc, x, y);
-  return arith::AddIOp::create(b, loc, x, y);
 }
 
 Value mul(OpBuilder &b, Location loc, Value x, Value y) {
@@ -205,7 +200,7 @@ private:
   void accumulate(Scope &s, OpBuilder &b, Location loc, Value primal,
                   Value contribution) {
     Value &slot = s.ct[primal];
-    slot = slot ? add(b, loc, slot, contribution) : contribution;
+    slot = slot ? buildAdd(b, loc, slot, contribution) : contribution;
   }
   /// A non-linear operand of a linear op must be zero (else the function is
   /// affine, not linear).
@@ -440,7 +435,7 @@ LogicalResult Transposer::transposeOp(Operation *op, Scope &s, OpBuilder &b) {
     auto reduce = linalg::ReduceOp::create(
         b, loc, ValueRange{c}, ValueRange{init}, broadcast.getDimensions(),
         [](OpBuilder &nb, Location l, ValueRange args) {
-          linalg::YieldOp::create(nb, l, add(nb, l, args[0], args[1]));
+          linalg::YieldOp::create(nb, l, buildAdd(nb, l, args[0], args[1]));
         });
     s.ct[input] = reduce.getResult(0);
     return success();
@@ -660,7 +655,7 @@ LogicalResult Transposer::transposeContraction(linalg::LinalgOp op, Scope &s,
       ArrayRef<AffineMap>{ctMap, otherMap, outMap}, iterators,
       [](OpBuilder &nb, Location l, ValueRange args) {
         Value product = mul(nb, l, args[0], args[1]);
-        linalg::YieldOp::create(nb, l, add(nb, l, args[2], product));
+        linalg::YieldOp::create(nb, l, buildAdd(nb, l, args[2], product));
       });
   s.ct[lin->get()] = generic.getResult(0);
   return success();
@@ -923,7 +918,7 @@ LogicalResult Transposer::transposeFor(scf::ForOp loop, Scope &s,
         for (auto [j, value] : llvm::enumerate(captured)) {
           Value acc = args[numCarried + j];
           Value c = child.ct.lookup(value);
-          next.push_back(c ? add(nb, l, acc, c) : acc);
+          next.push_back(c ? buildAdd(nb, l, acc, c) : acc);
         }
         scf::YieldOp::create(nb, l, next);
       });
