@@ -53,6 +53,19 @@ def TrellisLinalgToKernels : Pass<"trellis-linalg-to-kernels", "ModuleOp"> {
     call to `trellis_rt_matmul`, which runs Eigen's GEMM on strided views.
     Element types must agree and be f32, f64, i32 or i64; anything else stays
     for the loop lowering.
+
+    A matmul whose output buffer was just zeroed calls
+    `trellis_rt_matmul_overwrite` (C = A * B) instead, and the zeroing goes:
+    a `linalg.fill` of +0 into the whole buffer, or a `memref.copy` into it
+    from a buffer that holds zeros there (filled with +0, and only read
+    since, loops included). That copy is what bufferization makes of one
+    zero tensor initialising several matmuls, as in every chunk of
+    `spmd-collective-matmul`'s reduce-scatter loop; a zero buffer left with
+    no reader is erased too. The output must be a `memref.alloc` in the
+    matmul's block (fresh each time the block runs) with an identity
+    layout, not read by the matmul itself, used first by the zeroing op and
+    by nothing between it and the matmul. Results are the same up to the
+    sign of an exactly-zero sum.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",

@@ -471,6 +471,8 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
     add("trellis_rt_axis_index",
         reinterpret_cast<void *>(&trellis_rt_axis_index));
     add("trellis_rt_matmul", reinterpret_cast<void *>(&trellis_rt_matmul));
+    add("trellis_rt_matmul_overwrite",
+        reinterpret_cast<void *>(&trellis_rt_matmul_overwrite));
     add("memrefCopy", reinterpret_cast<void *>(&memrefCopy));
     return symbols;
   });

@@ -1,9 +1,10 @@
 //===- Kernels.cpp - Eigen-backed compute kernels -------------------------===//
 //
-// Matmul-like linalg ops are lowered to trellis_rt_matmul, which runs
-// Eigen's GEMM on strided views of the operands. Operands whose layout Eigen
-// cannot take directly (neither rows nor columns contiguous) are packed into
-// a temporary first.
+// Matmul-like linalg ops are lowered to trellis_rt_matmul (C += A * B), or
+// to trellis_rt_matmul_overwrite (C = A * B) where the lowering proved that C
+// was just zeroed, which runs Eigen's GEMM on strided views of the operands.
+// Operands whose layout Eigen cannot take directly (neither rows nor columns
+// contiguous) are packed into a temporary first.
 //
 //===----------------------------------------------------------------------===//
 
@@ -68,96 +69,113 @@ template <typename T> struct Operand {
 };
 
 template <typename T, typename MapA, typename MapB>
-void gemmInto(T *c, int64_t m, int64_t n, int64_t rowStride, const MapA &a,
-              const MapB &b) {
+void gemmInto(T *c, int64_t m, int64_t n, int64_t rowStride, bool overwrite,
+              const MapA &a, const MapB &b) {
   RowMajorMap<T> cm(c, m, n, OuterStride<>(rowStride));
-  cm.noalias() += a * b;
+  if (overwrite)
+    cm.noalias() = a * b;
+  else
+    cm.noalias() += a * b;
 }
 
 template <typename T>
 void gemm(int64_t m, int64_t n, int64_t k, const T *a, int64_t ars, int64_t acs,
-          const T *b, int64_t brs, int64_t bcs, T *c, int64_t crs,
-          int64_t ccs) {
-  if (m == 0 || n == 0 || k == 0)
+          const T *b, int64_t brs, int64_t bcs, T *c, int64_t crs, int64_t ccs,
+          bool overwrite) {
+  if (m == 0 || n == 0)
     return;
+  if (k == 0) {
+    // An empty sum: C keeps its values, or becomes zero when overwritten.
+    if (overwrite)
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j)
+          c[i * crs + j * ccs] = T(0);
+    return;
+  }
   Operand<T> A(a, m, k, ars, acs), B(b, k, n, brs, bcs);
   // The result must be row-major with unit column stride; otherwise compute
-  // into a temporary and add it in.
+  // into a temporary and add (or copy) it in.
   std::vector<T> temp;
   T *cData = c;
   int64_t cStride = crs;
   bool direct = ccs == 1 || n == 1;
+  bool overwriteData = overwrite;
   if (!direct) {
-    temp.assign(m * n, T(0));
+    temp.resize(m * n);
     cData = temp.data();
     cStride = n;
+    overwriteData = true;
   } else if (n == 1) {
     cStride = std::max<int64_t>(crs, 1);
   }
   if (A.isRowMajor()) {
     ConstRowMajorMap<T> am(A.data, m, k, OuterStride<>(A.outer()));
     if (B.isRowMajor())
-      gemmInto(cData, m, n, cStride, am,
+      gemmInto(cData, m, n, cStride, overwriteData, am,
                ConstRowMajorMap<T>(B.data, k, n, OuterStride<>(B.outer())));
     else
-      gemmInto(cData, m, n, cStride, am,
+      gemmInto(cData, m, n, cStride, overwriteData, am,
                ConstColMajorMap<T>(B.data, k, n, OuterStride<>(B.outer())));
   } else {
     ConstColMajorMap<T> am(A.data, m, k, OuterStride<>(A.outer()));
     if (B.isRowMajor())
-      gemmInto(cData, m, n, cStride, am,
+      gemmInto(cData, m, n, cStride, overwriteData, am,
                ConstRowMajorMap<T>(B.data, k, n, OuterStride<>(B.outer())));
     else
-      gemmInto(cData, m, n, cStride, am,
+      gemmInto(cData, m, n, cStride, overwriteData, am,
                ConstColMajorMap<T>(B.data, k, n, OuterStride<>(B.outer())));
   }
   if (!direct)
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j)
-        c[i * crs + j * ccs] += temp[i * n + j];
+        c[i * crs + j * ccs] = overwrite
+                                   ? temp[i * n + j]
+                                   : c[i * crs + j * ccs] + temp[i * n + j];
 }
 
 template <typename T>
 void batchedGemm(int64_t batch, int64_t m, int64_t n, int64_t k, int64_t a,
                  int64_t abs, int64_t ars, int64_t acs, int64_t b, int64_t bbs,
                  int64_t brs, int64_t bcs, int64_t c, int64_t cbs, int64_t crs,
-                 int64_t ccs) {
+                 int64_t ccs, bool overwrite) {
   const T *ap = reinterpret_cast<const T *>(a);
   const T *bp = reinterpret_cast<const T *>(b);
   T *cp = reinterpret_cast<T *>(c);
   for (int64_t i = 0; i < batch; ++i)
     gemm<T>(m, n, k, ap + i * abs, ars, acs, bp + i * bbs, brs, bcs,
-            cp + i * cbs, crs, ccs);
+            cp + i * cbs, crs, ccs, overwrite);
 }
 
 } // namespace
 
-extern "C" void trellis_rt_matmul(
-    int32_t dtype, int64_t batch, int64_t m, int64_t n, int64_t k, int64_t a,
-    int64_t aBatchStride, int64_t aRowStride, int64_t aColStride, int64_t b,
-    int64_t bBatchStride, int64_t bRowStride, int64_t bColStride, int64_t c,
-    int64_t cBatchStride, int64_t cRowStride, int64_t cColStride) {
+namespace {
+void runMatmul(int32_t dtype, int64_t batch, int64_t m, int64_t n, int64_t k,
+               int64_t a, int64_t aBatchStride, int64_t aRowStride,
+               int64_t aColStride, int64_t b, int64_t bBatchStride,
+               int64_t bRowStride, int64_t bColStride, int64_t c,
+               int64_t cBatchStride, int64_t cRowStride, int64_t cColStride,
+               bool overwrite) {
   double start = mlir::trellis::rt::nowUs();
   switch (dtype) {
   case TRELLIS_RT_F32:
     batchedGemm<float>(batch, m, n, k, a, aBatchStride, aRowStride, aColStride,
                        b, bBatchStride, bRowStride, bColStride, c, cBatchStride,
-                       cRowStride, cColStride);
+                       cRowStride, cColStride, overwrite);
     break;
   case TRELLIS_RT_F64:
     batchedGemm<double>(batch, m, n, k, a, aBatchStride, aRowStride, aColStride,
                         b, bBatchStride, bRowStride, bColStride, c,
-                        cBatchStride, cRowStride, cColStride);
+                        cBatchStride, cRowStride, cColStride, overwrite);
     break;
   case TRELLIS_RT_I32:
     batchedGemm<int32_t>(batch, m, n, k, a, aBatchStride, aRowStride,
                          aColStride, b, bBatchStride, bRowStride, bColStride, c,
-                         cBatchStride, cRowStride, cColStride);
+                         cBatchStride, cRowStride, cColStride, overwrite);
     break;
   case TRELLIS_RT_I64:
     batchedGemm<int64_t>(batch, m, n, k, a, aBatchStride, aRowStride,
                          aColStride, b, bBatchStride, bRowStride, bColStride, c,
-                         cBatchStride, cRowStride, cColStride);
+                         cBatchStride, cRowStride, cColStride, overwrite);
     break;
   default:
     std::fprintf(stderr,
@@ -179,4 +197,25 @@ extern "C" void trellis_rt_matmul(
           {"matmul", "compute", start - device->originUs, end - start, 0});
       device->lastMarkUs = end;
     }
+}
+} // namespace
+
+extern "C" void trellis_rt_matmul(
+    int32_t dtype, int64_t batch, int64_t m, int64_t n, int64_t k, int64_t a,
+    int64_t aBatchStride, int64_t aRowStride, int64_t aColStride, int64_t b,
+    int64_t bBatchStride, int64_t bRowStride, int64_t bColStride, int64_t c,
+    int64_t cBatchStride, int64_t cRowStride, int64_t cColStride) {
+  runMatmul(dtype, batch, m, n, k, a, aBatchStride, aRowStride, aColStride, b,
+            bBatchStride, bRowStride, bColStride, c, cBatchStride, cRowStride,
+            cColStride, /*overwrite=*/false);
+}
+
+extern "C" void trellis_rt_matmul_overwrite(
+    int32_t dtype, int64_t batch, int64_t m, int64_t n, int64_t k, int64_t a,
+    int64_t aBatchStride, int64_t aRowStride, int64_t aColStride, int64_t b,
+    int64_t bBatchStride, int64_t bRowStride, int64_t bColStride, int64_t c,
+    int64_t cBatchStride, int64_t cRowStride, int64_t cColStride) {
+  runMatmul(dtype, batch, m, n, k, a, aBatchStride, aRowStride, aColStride, b,
+            bBatchStride, bRowStride, bColStride, c, cBatchStride, cRowStride,
+            cColStride, /*overwrite=*/true);
 }

@@ -124,6 +124,14 @@ void trellis_rt_matmul(int32_t dtype, int64_t batch, int64_t m, int64_t n,
                        int64_t bColStride, int64_t c, int64_t cBatchStride,
                        int64_t cRowStride, int64_t cColStride);
 
+/* C[b] = A[b] * B[b]: trellis_rt_matmul without reading C's old values (for a
+ * C the program had just zeroed). */
+void trellis_rt_matmul_overwrite(
+    int32_t dtype, int64_t batch, int64_t m, int64_t n, int64_t k, int64_t a,
+    int64_t aBatchStride, int64_t aRowStride, int64_t aColStride, int64_t b,
+    int64_t bBatchStride, int64_t bRowStride, int64_t bColStride, int64_t c,
+    int64_t cBatchStride, int64_t cRowStride, int64_t cColStride);
+
 #ifdef __cplusplus
 }
 #endif

@@ -54,3 +54,279 @@ func.func @unsupported(%a: memref<2x3xf16>, %b: memref<3x4xf16>, %c: memref<2x4x
   }
   return
 }
+
+// A matmul into a buffer that was just zero-filled overwrites it instead of
+// accumulating, and the fill goes.
+// CHECK-LABEL: func.func @fill_then_matmul
+// CHECK-NOT: linalg.fill
+// CHECK: call @trellis_rt_matmul_overwrite(
+// CHECK-NOT: linalg.fill
+// CHECK: return
+func.func @fill_then_matmul(%a: memref<2x3xf32>, %b: memref<3x4xf32>) -> memref<2x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<2x4xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<2x4xf32>)
+  linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%c : memref<2x4xf32>)
+  return %c : memref<2x4xf32>
+}
+
+// The same for integers, with unrelated ops between fill and matmul.
+// CHECK-LABEL: func.func @fill_ops_between_matmul
+// CHECK-NOT: linalg.fill
+// CHECK: memref.copy %arg2, %arg3
+// CHECK: call @trellis_rt_matmul_overwrite(
+func.func @fill_ops_between_matmul(%a: memref<2x3xi32>, %b: memref<3x4xi32>,
+                                   %x: memref<4xf32>, %y: memref<4xf32>) -> memref<2x4xi32> {
+  %zero = arith.constant 0 : i32
+  %c = memref.alloc() : memref<2x4xi32>
+  linalg.fill ins(%zero : i32) outs(%c : memref<2x4xi32>)
+  memref.copy %x, %y : memref<4xf32> to memref<4xf32>
+  linalg.matmul ins(%a, %b : memref<2x3xi32>, memref<3x4xi32>) outs(%c : memref<2x4xi32>)
+  return %c : memref<2x4xi32>
+}
+
+// One zero-filled buffer copied into several accumulators (what
+// bufferization makes of one zero tensor initialising several matmuls,
+// here inside a loop too): each matmul overwrites its accumulator, the
+// copies go, and so does the zero buffer once nothing reads it.
+// CHECK-LABEL: func.func @zero_copies
+// CHECK-NOT: linalg.fill
+// CHECK: %[[C:.*]] = memref.alloc()
+// CHECK-NOT: memref.copy
+// CHECK: call @trellis_rt_matmul_overwrite(
+// CHECK: scf.for
+// CHECK: %[[D:.*]] = memref.alloc()
+// CHECK-NOT: memref.copy
+// CHECK: call @trellis_rt_matmul_overwrite(
+// CHECK: memref.copy %[[D]], %arg2
+// CHECK: memref.copy %[[C]], %arg2
+// CHECK-NEXT: memref.dealloc %[[C]]
+// CHECK-NEXT: return
+func.func @zero_copies(%a: memref<2x3xf32>, %b: memref<3x4xf32>, %out: memref<2x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %z = memref.alloc() : memref<2x4xf32>
+  linalg.fill ins(%zero : f32) outs(%z : memref<2x4xf32>)
+  %c = memref.alloc() : memref<2x4xf32>
+  memref.copy %z, %c : memref<2x4xf32> to memref<2x4xf32>
+  linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%c : memref<2x4xf32>)
+  scf.for %i = %c0 to %c4 step %c1 {
+    %d = memref.alloc() : memref<2x4xf32>
+    memref.copy %z, %d : memref<2x4xf32> to memref<2x4xf32>
+    linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%d : memref<2x4xf32>)
+    memref.copy %d, %out : memref<2x4xf32> to memref<2x4xf32>
+    memref.dealloc %d : memref<2x4xf32>
+  }
+  memref.copy %c, %out : memref<2x4xf32> to memref<2x4xf32>
+  memref.dealloc %c : memref<2x4xf32>
+  memref.dealloc %z : memref<2x4xf32>
+  return
+}
+
+// The zero buffer itself may end as the last accumulator (bufferization
+// reuses it in place): the copies before still see zeros. (A zero buffer
+// that escapes, by return or call, is left alone.)
+// CHECK-LABEL: func.func @zero_buffer_reused
+// CHECK-NOT: linalg.fill
+// CHECK: call @trellis_rt_matmul_overwrite(
+// CHECK: call @trellis_rt_matmul_overwrite(
+// CHECK: memref.copy %{{.*}}, %arg2
+// CHECK-NOT: memref.copy
+// CHECK: return
+func.func @zero_buffer_reused(%a: memref<2x3xf32>, %b: memref<3x4xf32>, %out: memref<2x4xf32>) -> memref<2x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %z = memref.alloc() : memref<2x4xf32>
+  linalg.fill ins(%zero : f32) outs(%z : memref<2x4xf32>)
+  %c = memref.alloc() : memref<2x4xf32>
+  memref.copy %z, %c : memref<2x4xf32> to memref<2x4xf32>
+  linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%c : memref<2x4xf32>)
+  linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%z : memref<2x4xf32>)
+  memref.copy %z, %out : memref<2x4xf32> to memref<2x4xf32>
+  memref.dealloc %z : memref<2x4xf32>
+  return %c : memref<2x4xf32>
+}
+
+// Cases that must keep accumulating.
+// CHECK-LABEL: func.func @must_accumulate
+// A second matmul into the same buffer adds to the first.
+// CHECK-NOT: linalg.fill
+// CHECK: call @trellis_rt_matmul_overwrite(
+// CHECK: call @trellis_rt_matmul(
+// A fill of 1.0, and of -0.0 (-0.0 + x is not x when x is -0.0).
+// CHECK: linalg.fill
+// CHECK: call @trellis_rt_matmul(
+// CHECK: linalg.fill
+// CHECK: call @trellis_rt_matmul(
+// A buffer read between fill and matmul keeps its fill.
+// CHECK: linalg.fill
+// CHECK: memref.copy
+// CHECK: call @trellis_rt_matmul(
+// An output that is a function argument (the caller may alias it).
+// CHECK: linalg.fill
+// CHECK: call @trellis_rt_matmul(
+// A buffer whose address was taken before the fill.
+// CHECK: memref.subview
+// CHECK: linalg.fill
+// CHECK: call @trellis_rt_matmul(
+// A zero buffer written between its fill and the copy.
+// CHECK: linalg.fill
+// CHECK: linalg.fill
+// CHECK: memref.copy
+// CHECK: call @trellis_rt_matmul(
+// A zero buffer with a view of it (writes through the view are not seen).
+// CHECK: linalg.fill
+// CHECK: memref.copy
+// CHECK: call @trellis_rt_matmul(
+// A zero buffer written inside the loop whose copies read it.
+// CHECK: scf.for
+// CHECK: memref.copy
+// CHECK: call @trellis_rt_matmul(
+// A fill in a loop around the matmul (an accumulation across iterations).
+// CHECK: linalg.fill
+// CHECK: scf.for
+// CHECK: call @trellis_rt_matmul(
+func.func @must_accumulate(%a: memref<2x3xf32>, %b: memref<3x4xf32>, %arg: memref<2x4xf32>,
+                           %out: memref<2x4xf32>, %n: index) {
+  %zero = arith.constant 0.0 : f32
+  %negzero = arith.constant -0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = memref.alloc() : memref<2x4xf32>
+  linalg.fill ins(%zero : f32) outs(%c2 : memref<2x4xf32>)
+  linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%c2 : memref<2x4xf32>)
+  linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%c2 : memref<2x4xf32>)
+  memref.copy %c2, %out : memref<2x4xf32> to memref<2x4xf32>
+
+  %ones = memref.alloc() : memref<2x4xf32>
+  linalg.fill ins(%one : f32) outs(%ones : memref<2x4xf32>)
+  linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%ones : memref<2x4xf32>)
+  memref.copy %ones, %out : memref<2x4xf32> to memref<2x4xf32>
+  %negs = memref.alloc() : memref<2x4xf32>
+  linalg.fill ins(%negzero : f32) outs(%negs : memref<2x4xf32>)
+  linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%negs : memref<2x4xf32>)
+  memref.copy %negs, %out : memref<2x4xf32> to memref<2x4xf32>
+
+  %read = memref.alloc() : memref<2x4xf32>
+  linalg.fill ins(%zero : f32) outs(%read : memref<2x4xf32>)
+  memref.copy %read, %out : memref<2x4xf32> to memref<2x4xf32>
+  linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%read : memref<2x4xf32>)
+  memref.copy %read, %out : memref<2x4xf32> to memref<2x4xf32>
+
+  linalg.fill ins(%zero : f32) outs(%arg : memref<2x4xf32>)
+  linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%arg : memref<2x4xf32>)
+
+  %taken = memref.alloc() : memref<2x4xf32>
+  %view = memref.subview %taken[0, 0] [1, 4] [1, 1] : memref<2x4xf32> to memref<1x4xf32, strided<[4, 1]>>
+  linalg.fill ins(%zero : f32) outs(%taken : memref<2x4xf32>)
+  linalg.fill ins(%one : f32) outs(%view : memref<1x4xf32, strided<[4, 1]>>)
+  linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%taken : memref<2x4xf32>)
+  memref.copy %taken, %out : memref<2x4xf32> to memref<2x4xf32>
+
+  %z1 = memref.alloc() : memref<2x4xf32>
+  linalg.fill ins(%zero : f32) outs(%z1 : memref<2x4xf32>)
+  linalg.fill ins(%one : f32) outs(%z1 : memref<2x4xf32>)
+  %d1 = memref.alloc() : memref<2x4xf32>
+  memref.copy %z1, %d1 : memref<2x4xf32> to memref<2x4xf32>
+  linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%d1 : memref<2x4xf32>)
+  memref.copy %d1, %out : memref<2x4xf32> to memref<2x4xf32>
+
+  %z2 = memref.alloc() : memref<2x4xf32>
+  %z2view = memref.subview %z2[0, 0] [1, 4] [1, 1] : memref<2x4xf32> to memref<1x4xf32, strided<[4, 1]>>
+  linalg.fill ins(%zero : f32) outs(%z2 : memref<2x4xf32>)
+  linalg.fill ins(%one : f32) outs(%z2view : memref<1x4xf32, strided<[4, 1]>>)
+  %d2 = memref.alloc() : memref<2x4xf32>
+  memref.copy %z2, %d2 : memref<2x4xf32> to memref<2x4xf32>
+  linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%d2 : memref<2x4xf32>)
+  memref.copy %d2, %out : memref<2x4xf32> to memref<2x4xf32>
+
+  %z3 = memref.alloc() : memref<2x4xf32>
+  linalg.fill ins(%zero : f32) outs(%z3 : memref<2x4xf32>)
+  scf.for %i = %c0 to %n step %c1 {
+    %d3 = memref.alloc() : memref<2x4xf32>
+    memref.copy %z3, %d3 : memref<2x4xf32> to memref<2x4xf32>
+    linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%d3 : memref<2x4xf32>)
+    memref.copy %d3, %out : memref<2x4xf32> to memref<2x4xf32>
+    linalg.fill ins(%one : f32) outs(%z3 : memref<2x4xf32>)
+  }
+
+  %acc = memref.alloc() : memref<2x4xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<2x4xf32>)
+  scf.for %i = %c0 to %n step %c1 {
+    linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%acc : memref<2x4xf32>)
+  }
+  memref.copy %acc, %out : memref<2x4xf32> to memref<2x4xf32>
+  return
+}
+
+// More cases that must keep their zeroing.
+// CHECK-LABEL: func.func @must_keep_zeroing
+// The matmul reads its own output as A: the fill made A zero.
+// CHECK: linalg.fill
+// CHECK: call @trellis_rt_matmul(
+// An output allocated outside the loop that fills and uses it: a pointer
+// stashed in one iteration could write it before the next one's matmul.
+// CHECK: scf.for
+// CHECK: linalg.fill
+// CHECK: call @poke
+// CHECK: call @trellis_rt_matmul(
+// An output whose rows share memory (row stride 0): accumulating adds
+// every row's products, overwriting would keep the last.
+// CHECK: linalg.fill
+// CHECK: call @trellis_rt_matmul(
+// CHECK: return
+func.func private @poke()
+func.func private @stash(memref<2x4xf32>)
+func.func @must_keep_zeroing(%a: memref<2x3xf32>, %b: memref<3x4xf32>, %b2: memref<2x2xf32>,
+                             %n: index) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %self = memref.alloc() : memref<2x2xf32>
+  linalg.fill ins(%zero : f32) outs(%self : memref<2x2xf32>)
+  linalg.matmul ins(%self, %b2 : memref<2x2xf32>, memref<2x2xf32>) outs(%self : memref<2x2xf32>)
+  call @stash2(%self) : (memref<2x2xf32>) -> ()
+
+  %outside = memref.alloc() : memref<2x4xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    linalg.fill ins(%zero : f32) outs(%outside : memref<2x4xf32>)
+    func.call @poke() : () -> ()
+    linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%outside : memref<2x4xf32>)
+    func.call @stash(%outside) : (memref<2x4xf32>) -> ()
+  }
+
+  %shared = memref.alloc() : memref<2x4xf32, strided<[0, 1]>>
+  linalg.fill ins(%zero : f32) outs(%shared : memref<2x4xf32, strided<[0, 1]>>)
+  linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%shared : memref<2x4xf32, strided<[0, 1]>>)
+  call @stash3(%shared) : (memref<2x4xf32, strided<[0, 1]>>) -> ()
+  return
+}
+func.func private @stash2(memref<2x2xf32>)
+func.func private @stash3(memref<2x4xf32, strided<[0, 1]>>)
+
+// A contraction whose output has a parallel dimension of its own (d3) is
+// not a matmul the kernel can run: it stays for the loop lowering.
+// CHECK-LABEL: func.func @extra_output_dim
+// CHECK: linalg.fill
+// CHECK: linalg.generic
+// CHECK-NOT: trellis_rt_matmul
+// CHECK: return
+func.func @extra_output_dim(%a: memref<2x3xf32>, %b: memref<3x4xf32>, %out: memref<2x4x5xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<2x4x5xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<2x4x5xf32>)
+  linalg.generic {indexing_maps = [affine_map<(m, n, k, e) -> (m, k)>,
+                                   affine_map<(m, n, k, e) -> (k, n)>,
+                                   affine_map<(m, n, k, e) -> (m, n, e)>],
+                  iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%c : memref<2x4x5xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  memref.copy %c, %out : memref<2x4x5xf32> to memref<2x4x5xf32>
+  return
+}

@@ -1,13 +1,14 @@
 // The whole lowering of a device function: nothing but the LLVM dialect and
-// calls into the runtime remain.
+// calls into the runtime remain. The matmul overwrites its zero-filled
+// accumulator.
 // RUN: trellis-opt %s --spmd-outline-device-func=erase-host --trellis-lower-to-llvm | FileCheck %s
 // RUN: trellis-opt %s --spmd-outline-device-func=erase-host --trellis-lower-to-llvm=kernels=false | FileCheck %s --check-prefix=LOOPS
 
 // CHECK-NOT: trellis.mesh
-// CHECK-DAG: llvm.func @trellis_rt_matmul(
+// CHECK-DAG: llvm.func @trellis_rt_matmul_overwrite(
 // CHECK-DAG: llvm.func @trellis_rt_all_reduce(
 // CHECK: llvm.func @matmul_basic_device(
-// CHECK: llvm.call @trellis_rt_matmul(
+// CHECK: llvm.call @trellis_rt_matmul_overwrite(
 // CHECK: llvm.call @trellis_rt_all_reduce(
 // CHECK: llvm.func @_mlir_ciface_matmul_basic_device(
 // CHECK-NOT: linalg.

@@ -7,6 +7,9 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::trellis {
 #define GEN_PASS_DEF_TRELLISLINALGTOKERNELS
@@ -24,6 +27,125 @@ std::optional<unsigned> resultPosition(AffineMap map, unsigned dim) {
       if (expr.getPosition() == dim)
         return i;
   return std::nullopt;
+}
+
+/// Whether `value` is the constant +0 (integer 0, or float +0.0). An
+/// overwriting matmul equals +0 plus the sum of products up to the sign of
+/// an exactly-zero sum (Eigen's path for tiny sizes, which sums the products
+/// directly, may give -0.0 where +0 + sum gave +0); a -0.0 fill is rare and
+/// left alone.
+bool isPositiveZero(Value value) {
+  Attribute attr;
+  if (!matchPattern(value, m_Constant(&attr)))
+    return false;
+  if (auto f = dyn_cast<FloatAttr>(attr))
+    return f.getValue().isPosZero();
+  if (auto i = dyn_cast<IntegerAttr>(attr))
+    return i.getValue().isZero();
+  return false;
+}
+
+/// `op` is `linalg.fill` of +0 into all of `buffer`.
+bool isZeroFillOf(Operation *op, Value buffer) {
+  auto fill = dyn_cast<linalg::FillOp>(op);
+  return fill && fill.hasPureBufferSemantics() &&
+         fill.getDpsInitOperand(0)->get() == buffer &&
+         isPositiveZero(fill.getDpsInputOperand(0)->get());
+}
+
+/// The users of `buffer` nested in `op` (or `op` itself).
+SmallVector<Operation *> usersWithin(Operation *op, Value buffer) {
+  SmallVector<Operation *> users;
+  for (Operation *user : buffer.getUsers())
+    if (op->isAncestor(user))
+      users.push_back(user);
+  return users;
+}
+
+/// `op` reads `buffer` and does not write it.
+bool onlyReads(Operation *op, Value buffer) {
+  if (auto copy = dyn_cast<memref::CopyOp>(op))
+    return copy.getSource() == buffer && copy.getTarget() != buffer;
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+    return linalgOp.hasPureBufferSemantics() &&
+           llvm::none_of(linalgOp.getDpsInits(),
+                         [&](Value init) { return init == buffer; });
+  return false;
+}
+
+/// Whether `buffer` holds zeros when `reader` (a copy from it) runs: it is
+/// a fresh allocation that no view or pointer aliases (its users are linalg
+/// ops, copies and deallocs), and the last op before `reader` that uses it
+/// is a zero fill, with only reads between, looking out through enclosing
+/// regions (loops included: everything in them must only read it).
+/// Bufferization leaves this shape when one zero-filled tensor initialises
+/// several matmuls: the fill is made once and copied into each accumulator
+/// (and the last matmul may accumulate into the filled buffer itself).
+bool holdsZerosAt(Value buffer, Operation *reader) {
+  if (!buffer.getDefiningOp<memref::AllocOp>() ||
+      !llvm::all_of(buffer.getUsers(), [](Operation *user) {
+        return isa<linalg::LinalgOp, memref::CopyOp, memref::DeallocOp>(user);
+      }))
+    return false;
+  auto onlyReadsWithin = [&](Operation *op) {
+    return llvm::all_of(usersWithin(op, buffer), [&](Operation *user) {
+      return onlyReads(user, buffer);
+    });
+  };
+  for (Operation *at = reader; at; at = at->getParentOp()) {
+    if (at != reader &&
+        (at->hasTrait<OpTrait::IsIsolatedFromAbove>() || !onlyReadsWithin(at)))
+      return false;
+    for (Operation *op = at->getPrevNode(); op; op = op->getPrevNode()) {
+      if (op == buffer.getDefiningOp())
+        return false;
+      if (isZeroFillOf(op, buffer))
+        return true;
+      if (!onlyReadsWithin(op))
+        return false;
+    }
+  }
+  return false;
+}
+
+/// The op that zeroes all of `buffer` just before `matmul` writes it, so
+/// that the matmul can overwrite instead of accumulate and the zeroing can
+/// go: `linalg.fill` of +0, or a `memref.copy` from a buffer holding zeros.
+/// `buffer` must be allocated in the matmul's block (a fresh buffer each
+/// time the block runs, so no pointer to it survives from an earlier pass
+/// through a loop), with an identity layout (no two elements share memory),
+/// the zeroing op must be its first use and nothing may use it between the
+/// two. The matmul must not read it either. The caller checks that the
+/// matmul writes every element.
+Operation *zeroingBefore(linalg::LinalgOp matmul, Value buffer,
+                         DominanceInfo &dominance) {
+  auto alloc = buffer.getDefiningOp<memref::AllocOp>();
+  if (!alloc || alloc->getBlock() != matmul->getBlock() ||
+      !alloc.getType().getLayout().isIdentity() ||
+      llvm::is_contained(matmul.getDpsInputs(), buffer))
+    return nullptr;
+  for (Operation *op = matmul->getPrevNode(); op != alloc;
+       op = op->getPrevNode()) {
+    Operation *zeroing = nullptr;
+    if (isZeroFillOf(op, buffer))
+      zeroing = op;
+    else if (auto copy = dyn_cast<memref::CopyOp>(op);
+             copy && copy.getTarget() == buffer &&
+             holdsZerosAt(copy.getSource(), copy))
+      zeroing = op;
+    if (!zeroing) {
+      if (!usersWithin(op, buffer).empty())
+        return nullptr;
+      continue;
+    }
+    // The zeroing op must be the buffer's first use: a use before it could
+    // have handed the buffer's address to something that writes it later.
+    for (Operation *user : buffer.getUsers())
+      if (user != zeroing && !dominance.properlyDominates(zeroing, user))
+        return nullptr;
+    return zeroing;
+  }
+  return nullptr;
 }
 
 struct Operand {
@@ -49,11 +171,30 @@ struct LinalgToKernelsPass
       if (op.hasPureBufferSemantics() && linalg::isaContractionOpInterface(op))
         candidates.push_back(op);
     });
+    DominanceInfo dominance(module);
+    llvm::SetVector<Value> zeroSources;
     for (linalg::LinalgOp op : candidates)
-      (void)lower(module, op);
+      (void)lower(module, op, dominance, zeroSources);
+    // A zero-filled buffer that was only copied into accumulators which now
+    // start by overwriting is dead.
+    for (Value source : zeroSources)
+      eraseIfOnlyFilledAndFreed(source);
   }
 
-  LogicalResult lower(ModuleOp module, linalg::LinalgOp op) {
+  static void eraseIfOnlyFilledAndFreed(Value buffer) {
+    auto alloc = buffer.getDefiningOp<memref::AllocOp>();
+    if (!alloc || !llvm::all_of(buffer.getUsers(), [](Operation *user) {
+          return isa<linalg::FillOp, memref::DeallocOp>(user);
+        }))
+      return;
+    for (Operation *user : llvm::make_early_inc_range(buffer.getUsers()))
+      user->erase();
+    alloc->erase();
+  }
+
+  LogicalResult lower(ModuleOp module, linalg::LinalgOp op,
+                      DominanceInfo &dominance,
+                      llvm::SetVector<Value> &zeroSources) {
     FailureOr<linalg::ContractionDimensions> dims =
         linalg::inferContractionDims(op);
     if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
@@ -89,6 +230,16 @@ struct LinalgToKernelsPass
         !resultPosition(maps[2], m) || !resultPosition(maps[2], n) ||
         (batch && !resultPosition(maps[2], *batch)))
       return failure();
+    // Nothing else: a dimension the kernel does not know (a parallel one
+    // only C has, say) would be left out of the call.
+    unsigned rank = batch ? 3 : 2;
+    if (llvm::any_of(
+            maps, [&](AffineMap map) { return map.getNumResults() != rank; }))
+      return failure();
+
+    // The output's dimensions are all M, N or batch, so the matmul writes
+    // each of its elements: a zeroing right before it can go.
+    Operation *zeroing = zeroingBefore(op, operands[2], dominance);
 
     OpBuilder b(op);
     Location loc = op.getLoc();
@@ -120,9 +271,15 @@ struct LinalgToKernelsPass
     SmallVector<Type> types =
         llvm::map_to_vector(args, [](Value v) { return v.getType(); });
     func::FuncOp callee = trellis::getOrDeclareRuntimeFunc(
-        module, "trellis_rt_matmul", types, {});
+        module, zeroing ? "trellis_rt_matmul_overwrite" : "trellis_rt_matmul",
+        types, {});
     func::CallOp::create(b, loc, callee, args);
     op->erase();
+    if (zeroing) {
+      if (auto copy = dyn_cast<memref::CopyOp>(zeroing))
+        zeroSources.insert(copy.getSource());
+      zeroing->erase();
+    }
     return success();
   }
 };

@@ -1,0 +1,74 @@
+//===- KernelsTest.cpp - trellis_rt_matmul and its overwriting form -------===//
+
+#include "lib/Runtime/TrellisRuntime.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace {
+
+int64_t address(const void *p) { return reinterpret_cast<int64_t>(p); }
+
+/// A (2x3) = [[1 2 3] [4 5 6]], B (3x2) = [[1 0] [0 1] [1 1]]:
+/// A * B = [[4 5] [10 11]].
+const std::vector<float> kA = {1, 2, 3, 4, 5, 6};
+const std::vector<float> kB = {1, 0, 0, 1, 1, 1};
+
+/// C row-major (row stride 2, column stride 1), or column-major (1, 2):
+/// the second takes the kernel's path through a temporary.
+void matmul(bool overwrite, std::vector<float> &c, bool columnMajorC,
+            int64_t k = 3) {
+  auto fn = overwrite ? trellis_rt_matmul_overwrite : trellis_rt_matmul;
+  fn(TRELLIS_RT_F32, /*batch=*/1, /*m=*/2, /*n=*/2, k, address(kA.data()), 0, 3,
+     1, address(kB.data()), 0, 2, 1, address(c.data()), 0, columnMajorC ? 1 : 2,
+     columnMajorC ? 2 : 1);
+}
+
+TEST(MatmulKernel, AccumulatesIntoC) {
+  std::vector<float> c = {1, 1, 1, 1};
+  matmul(/*overwrite=*/false, c, /*columnMajorC=*/false);
+  EXPECT_EQ(c, (std::vector<float>{5, 6, 11, 12}));
+  std::vector<float> t = {1, 1, 1, 1};
+  matmul(/*overwrite=*/false, t, /*columnMajorC=*/true);
+  EXPECT_EQ(t, (std::vector<float>{5, 11, 6, 12}));
+}
+
+TEST(MatmulKernel, OverwriteIgnoresWhatCHeld) {
+  std::vector<float> c = {7, -3, 1e30f, 2};
+  matmul(/*overwrite=*/true, c, /*columnMajorC=*/false);
+  EXPECT_EQ(c, (std::vector<float>{4, 5, 10, 11}));
+  std::vector<float> t = {7, -3, 1e30f, 2};
+  matmul(/*overwrite=*/true, t, /*columnMajorC=*/true);
+  EXPECT_EQ(t, (std::vector<float>{4, 10, 5, 11}));
+}
+
+TEST(MatmulKernel, EmptyContractionZeroesOnlyWhenOverwriting) {
+  std::vector<float> c = {7, -3, 1, 2};
+  matmul(/*overwrite=*/false, c, /*columnMajorC=*/false, /*k=*/0);
+  EXPECT_EQ(c, (std::vector<float>{7, -3, 1, 2}));
+  matmul(/*overwrite=*/true, c, /*columnMajorC=*/true, /*k=*/0);
+  EXPECT_EQ(c, (std::vector<float>{0, 0, 0, 0}));
+}
+
+TEST(MatmulKernel, OverwriteColumnWithRowStride) {
+  // C is one column (n = 1) of a 2x3 buffer: column 1, row stride 3.
+  std::vector<float> c = {9, 9, 9, 9, 9, 9};
+  trellis_rt_matmul_overwrite(TRELLIS_RT_F32, 1, 2, 1, 3, address(kA.data()), 0,
+                              3, 1, address(kB.data()), 0, 2, 1,
+                              address(c.data() + 1), 0, 3, 1);
+  EXPECT_EQ(c, (std::vector<float>{9, 4, 9, 9, 10, 9}));
+}
+
+TEST(MatmulKernel, OverwriteEachBatch) {
+  // Two batches of 1x1 = 1x2 * 2x1, C padded with a sentinel between them.
+  std::vector<int32_t> a = {1, 2, 3, 4}, b = {5, 6, 7, 8};
+  std::vector<int32_t> c = {-1, 99, -1};
+  trellis_rt_matmul_overwrite(TRELLIS_RT_I32, 2, 1, 1, 2, address(a.data()), 2,
+                              2, 1, address(b.data()), 2, 1, 1,
+                              address(c.data()), 2, 1, 1);
+  EXPECT_EQ(c, (std::vector<int32_t>{1 * 5 + 2 * 6, 99, 3 * 7 + 4 * 8}));
+}
+
+} // namespace
