@@ -98,31 +98,31 @@ void gemm(int64_t m, int64_t n, int64_t k, const T *a, int64_t ars, int64_t acs,
   std::vector<T> temp;
   T *cData = c;
   int64_t cStride = crs;
-  bool direct = ccs == 1 || n == 1;
-  bool overwriteData = overwrite;
+  const bool direct = ccs == 1 || n == 1;
+  // A temporary starts out empty: the product is assigned into it.
+  const bool assign = overwrite || !direct;
   if (!direct) {
     temp.resize(m * n);
     cData = temp.data();
     cStride = n;
-    overwriteData = true;
   } else if (n == 1) {
     cStride = std::max<int64_t>(crs, 1);
   }
   if (A.isRowMajor()) {
     ConstRowMajorMap<T> am(A.data, m, k, OuterStride<>(A.outer()));
     if (B.isRowMajor())
-      gemmInto(cData, m, n, cStride, overwriteData, am,
+      gemmInto(cData, m, n, cStride, assign, am,
                ConstRowMajorMap<T>(B.data, k, n, OuterStride<>(B.outer())));
     else
-      gemmInto(cData, m, n, cStride, overwriteData, am,
+      gemmInto(cData, m, n, cStride, assign, am,
                ConstColMajorMap<T>(B.data, k, n, OuterStride<>(B.outer())));
   } else {
     ConstColMajorMap<T> am(A.data, m, k, OuterStride<>(A.outer()));
     if (B.isRowMajor())
-      gemmInto(cData, m, n, cStride, overwriteData, am,
+      gemmInto(cData, m, n, cStride, assign, am,
                ConstRowMajorMap<T>(B.data, k, n, OuterStride<>(B.outer())));
     else
-      gemmInto(cData, m, n, cStride, overwriteData, am,
+      gemmInto(cData, m, n, cStride, assign, am,
                ConstColMajorMap<T>(B.data, k, n, OuterStride<>(B.outer())));
   }
   if (!direct)

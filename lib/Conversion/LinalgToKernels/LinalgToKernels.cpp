@@ -7,7 +7,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/IR/Dominance.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -35,14 +34,7 @@ std::optional<unsigned> resultPosition(AffineMap map, unsigned dim) {
 /// directly, may give -0.0 where +0 + sum gave +0); a -0.0 fill is rare and
 /// left alone.
 bool isPositiveZero(Value value) {
-  Attribute attr;
-  if (!matchPattern(value, m_Constant(&attr)))
-    return false;
-  if (auto f = dyn_cast<FloatAttr>(attr))
-    return f.getValue().isPosZero();
-  if (auto i = dyn_cast<IntegerAttr>(attr))
-    return i.getValue().isZero();
-  return false;
+  return matchPattern(value, m_Zero()) || matchPattern(value, m_PosZeroFloat());
 }
 
 /// `op` is `linalg.fill` of +0 into all of `buffer`.
@@ -114,38 +106,30 @@ bool holdsZerosAt(Value buffer, Operation *reader) {
 /// `buffer` must be allocated in the matmul's block (a fresh buffer each
 /// time the block runs, so no pointer to it survives from an earlier pass
 /// through a loop), with an identity layout (no two elements share memory),
-/// the zeroing op must be its first use and nothing may use it between the
-/// two. The matmul must not read it either. The caller checks that the
-/// matmul writes every element.
-Operation *zeroingBefore(linalg::LinalgOp matmul, Value buffer,
-                         DominanceInfo &dominance) {
+/// and nothing but the zeroing op may use it between its allocation and the
+/// matmul (a use before the zeroing could have handed its address to
+/// something that writes it later). The matmul must not read it either. The
+/// caller checks that the matmul writes every element.
+Operation *zeroingBefore(linalg::LinalgOp matmul, Value buffer) {
   auto alloc = buffer.getDefiningOp<memref::AllocOp>();
   if (!alloc || alloc->getBlock() != matmul->getBlock() ||
       !alloc.getType().getLayout().isIdentity() ||
       llvm::is_contained(matmul.getDpsInputs(), buffer))
     return nullptr;
+  Operation *zeroing = nullptr;
   for (Operation *op = matmul->getPrevNode(); op != alloc;
        op = op->getPrevNode()) {
-    Operation *zeroing = nullptr;
-    if (isZeroFillOf(op, buffer))
+    auto copy = dyn_cast<memref::CopyOp>(op);
+    if (!zeroing &&
+        (isZeroFillOf(op, buffer) || (copy && copy.getTarget() == buffer &&
+                                      holdsZerosAt(copy.getSource(), copy)))) {
       zeroing = op;
-    else if (auto copy = dyn_cast<memref::CopyOp>(op);
-             copy && copy.getTarget() == buffer &&
-             holdsZerosAt(copy.getSource(), copy))
-      zeroing = op;
-    if (!zeroing) {
-      if (!usersWithin(op, buffer).empty())
-        return nullptr;
       continue;
     }
-    // The zeroing op must be the buffer's first use: a use before it could
-    // have handed the buffer's address to something that writes it later.
-    for (Operation *user : buffer.getUsers())
-      if (user != zeroing && !dominance.properlyDominates(zeroing, user))
-        return nullptr;
-    return zeroing;
+    if (!usersWithin(op, buffer).empty())
+      return nullptr;
   }
-  return nullptr;
+  return zeroing;
 }
 
 struct Operand {
@@ -171,10 +155,9 @@ struct LinalgToKernelsPass
       if (op.hasPureBufferSemantics() && linalg::isaContractionOpInterface(op))
         candidates.push_back(op);
     });
-    DominanceInfo dominance(module);
     llvm::SetVector<Value> zeroSources;
     for (linalg::LinalgOp op : candidates)
-      (void)lower(module, op, dominance, zeroSources);
+      (void)lower(module, op, zeroSources);
     // A zero-filled buffer that was only copied into accumulators which now
     // start by overwriting is dead.
     for (Value source : zeroSources)
@@ -193,7 +176,6 @@ struct LinalgToKernelsPass
   }
 
   LogicalResult lower(ModuleOp module, linalg::LinalgOp op,
-                      DominanceInfo &dominance,
                       llvm::SetVector<Value> &zeroSources) {
     FailureOr<linalg::ContractionDimensions> dims =
         linalg::inferContractionDims(op);
@@ -239,7 +221,7 @@ struct LinalgToKernelsPass
 
     // The output's dimensions are all M, N or batch, so the matmul writes
     // each of its elements: a zeroing right before it can go.
-    Operation *zeroing = zeroingBefore(op, operands[2], dominance);
+    Operation *zeroing = zeroingBefore(op, operands[2]);
 
     OpBuilder b(op);
     Location loc = op.getLoc();

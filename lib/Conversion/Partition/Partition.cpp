@@ -102,14 +102,9 @@ bool isZeroFilled(Value value) {
   auto fill = value.getDefiningOp<linalg::FillOp>();
   if (!fill || !isFresh(fill.getOutputs()[0]))
     return false;
-  Attribute constant;
-  if (!matchPattern(fill.getInputs()[0], m_Constant(&constant)))
-    return false;
-  if (auto f = dyn_cast<FloatAttr>(constant))
-    return f.getValue().isZero();
-  if (auto i = dyn_cast<IntegerAttr>(constant))
-    return i.getValue().isZero();
-  return false;
+  Value constant = fill.getInputs()[0];
+  return matchPattern(constant, m_Zero()) ||
+         matchPattern(constant, m_AnyZeroFloat());
 }
 
 /// How the reductions of `op` combine: sums (a contraction, or a reduction
