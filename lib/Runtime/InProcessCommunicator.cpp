@@ -97,13 +97,12 @@ struct Message {
   bool copied = false;  ///< the bytes are in `dst`
   double deliverAtUs = 0;
   bool arrived = false; ///< the modelled transfer time has passed
-  /// A forward waiting for its incoming message (`forwardFrom`, or zeros
-  /// when `fromNone`) before it is sent.
+  /// A forward waiting for its incoming message (`forwardFrom`; with no
+  /// source it forwards zeros, ready from the start) before it is sent.
   bool forwardPending = false;
   MailKey forwardFrom;
   /// The device that sends the incoming message (-1: none).
   int64_t forwardSourcePosition = -1;
-  bool fromNone = false;
   bool inputReady = false;      ///< the incoming payload is known (or zeros)
   bool consumeIncoming = false; ///< erase the incoming once read
   CollectiveDesc incomingDesc;  ///< what the forwarding device expects
@@ -112,7 +111,6 @@ struct Message {
   std::shared_ptr<std::vector<char>> incomingData;
   int tieDirection = 1;
   bool traced = false;
-  double originUs = 0;
 };
 
 /// A delivery the transfer engine has to make.
@@ -146,7 +144,7 @@ public:
         waitingOn_(mesh.numDevices()), waitSatisfied_(mesh.numDevices()),
         waitBlame_(mesh.numDevices()),
         permuteCv_(new std::condition_variable[mesh.numDevices()]),
-        forwardEvents_(mesh.numDevices()), live_(mesh.numDevices()) {
+        forwardTimings_(mesh.numDevices()), live_(mesh.numDevices()) {
     linkFreeAtUs_.assign(mesh.numDevices() * mesh.numAxes() * 2, 0.0);
   }
 
@@ -322,9 +320,10 @@ private:
   /// arrival.
   std::set<MailKey> dropOnArrival_;
   std::deque<MailKey> fires_; ///< forwards whose incoming has arrived
-  /// Per position: transfers of its forwards (sent by whichever thread saw
-  /// their payload arrive), for its trace at the end of the run.
-  std::vector<std::vector<TraceEvent>> forwardEvents_;
+  /// Per position: timings and sizes of its forwards' transfers (sent by
+  /// whichever thread saw their payload arrive), made into trace events at
+  /// the end of the run.
+  std::vector<std::vector<std::pair<TransferTiming, int64_t>>> forwardTimings_;
   bool stopping_ = false;
   int64_t live_;
   bool aborted_ = false;
@@ -929,7 +928,7 @@ InProcessCommunicator::forwardChainEnd(const Message &m) const {
   // Bounded: devices that run different code could make the chain a cycle.
   const Message *at = &m;
   for (size_t steps = 0; steps <= mailbox_.size(); ++steps) {
-    if (at->fromNone || at->inputReady)
+    if (at->inputReady)
       return {true, nullptr};
     auto it = mailbox_.find(at->forwardFrom);
     if (it != mailbox_.end() && it->second.sent)
@@ -973,22 +972,23 @@ void InProcessCommunicator::runFires(std::unique_lock<std::mutex> &lock) {
     m->forwardPending = false;
     m->sent = true;
     const bool traced = m->traced;
-    const double originUs = m->originUs;
     const int64_t sourcePosition = m->sourcePosition;
     TransferTiming timing;
     sendLocked(key, *m, nowUs(), &timing, jobs); // may erase *m
     if (traced)
-      forwardEvents_[sourcePosition].push_back(
-          transferEvent(timing, originUs, bytes));
+      forwardTimings_[sourcePosition].push_back({timing, bytes});
   }
   runCopies(lock, jobs);
 }
 
 void InProcessCommunicator::collectTraceEvents(DeviceContext &device) {
-  std::lock_guard<std::mutex> lock(mu_);
-  std::vector<TraceEvent> &events = forwardEvents_[device.position];
-  device.events.insert(device.events.end(), events.begin(), events.end());
-  events.clear();
+  std::vector<std::pair<TransferTiming, int64_t>> timings;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    timings.swap(forwardTimings_[device.position]);
+  }
+  for (const auto &[timing, bytes] : timings)
+    device.events.push_back(transferEvent(timing, device.originUs, bytes));
 }
 
 int64_t InProcessCommunicator::startPermute(DeviceContext &device,
@@ -1103,7 +1103,7 @@ int64_t InProcessCommunicator::forwardPermute(DeviceContext &device,
     Message &m = outgoingLocked(position, route, key, desc, sendKey);
     m.forwardPending = true;
     m.forwardFrom = incomingKey;
-    m.fromNone = fromNone;
+    m.inputReady = fromNone;
     if (!fromNone)
       m.forwardSourcePosition = mesh_.groupMembers(
           position, unpackAxes(incoming.desc.axes))[incoming.sourceRank];
@@ -1111,16 +1111,13 @@ int64_t InProcessCommunicator::forwardPermute(DeviceContext &device,
     m.incomingDesc = incoming.desc;
     m.addend = std::move(addendCopy);
     m.traced = device.tracing;
-    m.originUs = device.originUs;
-    bool ready = fromNone;
     if (arrived != mailbox_.end()) {
       if (!captureLocked(m, arrived->second))
         return -1;
       if (!keep)
         mailbox_.erase(arrived);
-      ready = true;
     }
-    if (ready)
+    if (m.inputReady)
       fires_.push_back(sendKey);
     else
       forwardsOn_[incomingKey].push_back(sendKey);

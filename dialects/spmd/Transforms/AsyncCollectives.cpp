@@ -123,7 +123,7 @@ void forwardIfReceived(PpermuteStartOp start) {
     for (int i = 0; i < 2 && !wait; ++i)
       if ((wait = waitIn(def->getOperand(i))))
         addend = def->getOperand(1 - i);
-    if (!wait || addend.getType() != sent.getType())
+    if (!wait) // (arith adds take and give one type: addend's is sent's)
       return;
     // Sums the runtime adds exactly as arith does: f32, f64 and integers
     // of 8 to 64 bits (not f16 or bf16, which arith rounds per op, nor i1).
