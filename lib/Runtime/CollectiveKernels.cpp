@@ -4,6 +4,7 @@
 #include "lib/Runtime/TrellisRuntime.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <type_traits>
 
@@ -40,11 +41,29 @@ struct Sum {
     }
   }
 };
+/// Max and min follow arith.maximumf / arith.minimumf: a NaN on any device
+/// propagates (whichever device holds it) and -0.0 < +0.0.
 struct Max {
-  template <typename T> T operator()(T a, T b) const { return a < b ? b : a; }
+  template <typename T> T operator()(T a, T b) const {
+    if constexpr (std::is_floating_point_v<T>) {
+      if (a != a || b != b)
+        return a + b; // a quiet NaN
+      if (a == b)
+        return std::signbit(a) ? b : a;
+    }
+    return a < b ? b : a;
+  }
 };
 struct Min {
-  template <typename T> T operator()(T a, T b) const { return b < a ? b : a; }
+  template <typename T> T operator()(T a, T b) const {
+    if constexpr (std::is_floating_point_v<T>) {
+      if (a != a || b != b)
+        return a + b;
+      if (a == b)
+        return std::signbit(a) ? a : b;
+    }
+    return b < a ? b : a;
+  }
 };
 
 /// Reduces in blocks that stay in L1: accumulate into `acc`, then store.

@@ -61,14 +61,19 @@ MPI_Datatype mpiType(int32_t dtype) {
   }
 }
 
-MPI_Op mpiOp(int32_t reduction) {
+MPI_Op mpiOp(int32_t dtype, int32_t reduction) {
+  // MPI leaves NaN and signed zeros in MPI_MAX/MPI_MIN to the
+  // implementation; floats take the runtime's kernel (arith.maximumf's
+  // rules), integers MPI's.
+  const bool isFloat = dtype == TRELLIS_RT_F32 || dtype == TRELLIS_RT_F64 ||
+                       dtype == TRELLIS_RT_BF16 || dtype == TRELLIS_RT_F16;
   switch (reduction) {
   case TRELLIS_RT_SUM:
     return MPI_SUM;
   case TRELLIS_RT_MAX:
-    return MPI_MAX;
+    return isFloat ? MPI_OP_NULL : MPI_MAX;
   case TRELLIS_RT_MIN:
-    return MPI_MIN;
+    return isFloat ? MPI_OP_NULL : MPI_MIN;
   default: // MEAN: the runtime's own kernel, so results match in-process
     return MPI_OP_NULL;
   }
@@ -353,7 +358,7 @@ bool MpiCommunicator::execute(DeviceContext &device, const CollectiveDesc &desc,
   if (options_.checkCollectives && !agree(desc, comm, members))
     return false;
   MPI_Datatype type = mpiType(desc.dtype);
-  MPI_Op op = mpiOp(desc.reduction);
+  MPI_Op op = mpiOp(desc.dtype, desc.reduction);
   const bool native = type != MPI_DATATYPE_NULL && op != MPI_OP_NULL;
   const int64_t maxCount = INT_MAX;
 

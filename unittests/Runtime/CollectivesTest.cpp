@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -359,6 +360,52 @@ TEST(ReduceKernels, IntegerSumsWrapAround) {
   EXPECT_EQ(kernelSum<int16_t>(TRELLIS_RT_I16, 32767, 2), -32767);
   EXPECT_EQ(kernelSum<int8_t>(TRELLIS_RT_I8, -128, -1), 127);
   EXPECT_EQ(kernelSum<float>(TRELLIS_RT_F32, 1.5f, 2.25f), 3.75f);
+}
+
+/// Reduces `values` (one element per device) with the runtime's kernel.
+template <typename T>
+T kernelReduce(int32_t dtype, int32_t reduction, std::vector<T> values) {
+  std::vector<const void *> inputs;
+  for (const T &v : values)
+    inputs.push_back(&v);
+  T out{};
+  reduceBlocks(dtype, reduction, inputs, 0, 1, &out);
+  return out;
+}
+
+// pmax/pmin follow arith.maximumf/minimumf: a NaN wins wherever it is, and
+// -0.0 < +0.0 whichever device holds which (the kernel was `a < b ? b : a`
+// seeded from device 0: a NaN after device 0 was lost).
+TEST(ReduceKernels, MaxMinPropagateNaNFromAnyDevice) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  for (int32_t reduction : {TRELLIS_RT_MAX, TRELLIS_RT_MIN}) {
+    for (size_t at = 0; at < 4; ++at) {
+      std::vector<float> v = {0.f, 1.f, -inf, 2.f};
+      v[at] = nan;
+      EXPECT_TRUE(std::isnan(kernelReduce<float>(TRELLIS_RT_F32, reduction, v)))
+          << "reduction " << reduction << ", NaN on device " << at;
+      std::vector<double> d(v.begin(), v.end());
+      EXPECT_TRUE(
+          std::isnan(kernelReduce<double>(TRELLIS_RT_F64, reduction, d)));
+    }
+  }
+  // bf16 NaN (0x7fc0) on the last device.
+  uint16_t bf16 = kernelReduce<uint16_t>(TRELLIS_RT_BF16, TRELLIS_RT_MAX,
+                                         {0x3f80, 0x4000, 0x7fc0});
+  EXPECT_EQ(bf16 & 0x7f80, 0x7f80);
+  EXPECT_NE(bf16 & 0x007f, 0);
+  for (std::vector<float> zeros :
+       {std::vector<float>{-0.f, 0.f}, std::vector<float>{0.f, -0.f}}) {
+    EXPECT_FALSE(std::signbit(
+        kernelReduce<float>(TRELLIS_RT_F32, TRELLIS_RT_MAX, zeros)));
+    EXPECT_TRUE(std::signbit(
+        kernelReduce<float>(TRELLIS_RT_F32, TRELLIS_RT_MIN, zeros)));
+  }
+  EXPECT_EQ(kernelReduce<float>(TRELLIS_RT_F32, TRELLIS_RT_MAX, {1.f, inf}),
+            inf);
+  EXPECT_EQ(kernelReduce<int32_t>(TRELLIS_RT_I32, TRELLIS_RT_MIN, {3, -7, 5}),
+            -7);
 }
 
 TEST(SessionThreads, EachPositionKeepsItsThreadAcrossRuns) {
