@@ -47,3 +47,23 @@ func.func @f(%f: !spmd.future<tensor<4xf32>>) attributes {spmd.mesh = @mesh} {
   return
 }
 
+
+// -----
+
+// The runtime packs axis lists four bits an axis: the 16th axis of a mesh
+// packed into an empty list and psum returned the unreduced value.
+trellis.mesh @m = <["a"=1, "b"=1, "c"=1, "d"=1, "e"=1, "f"=1, "g"=1, "h"=1, "i"=1, "j"=1, "k"=1, "l"=1, "m"=1, "n"=1, "o"=1, "p"=2]>
+func.func @sixteenth_axis(%x: tensor<2xf32>) -> tensor<2xf32> attributes {spmd.mesh = @m} {
+  // expected-error @below {{'spmd.psum' op names mesh axis "p", axis #15 of @m; the runtime addresses only the 15 first axes of a mesh (move it to the front)}}
+  %s = spmd.psum %x over ["p"] : tensor<2xf32>
+  return %s : tensor<2xf32>
+}
+
+// -----
+
+trellis.mesh @m = <["a"=1, "b"=1, "c"=1, "d"=1, "e"=1, "f"=1, "g"=1, "h"=1, "i"=1, "j"=1, "k"=1, "l"=1, "m"=1, "n"=1, "o"=1, "p"=2]>
+func.func @sixteenth_axis_index() -> index attributes {spmd.mesh = @m} {
+  // expected-error @below {{'spmd.axis_index' op names mesh axis "p", axis #15 of @m}}
+  %i = spmd.axis_index over ["p"] : index
+  return %i : index
+}

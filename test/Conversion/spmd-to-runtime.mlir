@@ -20,7 +20,7 @@ func.func @reduce(%b: tensor<2x32xf32>) -> (tensor<2x32xf32>, tensor<2x32xf32>, 
   // CHECK: %[[SUM:.*]] = arith.constant 0 : i32
   // CHECK: %[[N:.*]] = arith.constant 64 : i64
   // CHECK: call @trellis_rt_all_reduce(%[[SITE]], %[[AXES]], %[[F32]], %[[SUM]], %{{.*}}, %{{.*}}, %[[N]])
-  // CHECK: bufferization.to_tensor %[[OUT]] restrict writable : memref<2x32xf32> to tensor<2x32xf32>
+  // CHECK: bufferization.to_tensor %[[OUT]] restrict : memref<2x32xf32> to tensor<2x32xf32>
   %s = spmd.psum %b over ["j"] : tensor<2x32xf32>
   // ("i", "j") packs as 1 | 2 << 4 = 33; max is reduction 1.
   // CHECK: arith.constant 33 : i64
@@ -110,7 +110,7 @@ trellis.mesh @mesh = <["i"=4]>
 // CHECK: %[[R:.*]] = scf.for {{.*}} iter_args(%[[H:.*]] = %[[H0]]) -> (i64) {
 // CHECK:   %[[BUF:.*]] = memref.alloc() {alignment = 64 : i64} : memref<8xf32>
 // CHECK:   func.call @trellis_rt_ppermute_wait(%[[H]], %{{.*}}) : (i64, i64) -> ()
-// CHECK:   bufferization.to_tensor %[[BUF]] restrict writable
+// CHECK:   bufferization.to_tensor %[[BUF]] restrict :
 // CHECK:   %[[NEXT:.*]] = func.call @trellis_rt_ppermute_start
 // CHECK:   scf.yield %[[NEXT]] : i64
 // CHECK: call @trellis_rt_ppermute_wait(%[[R]], %{{.*}}) : (i64, i64) -> ()
@@ -149,7 +149,7 @@ trellis.mesh @mesh = <["i"=4]>
 // CHECK: memref.extract_aligned_pointer_as_index %[[OUT]]
 // CHECK: memref.extract_aligned_pointer_as_index %[[ALIAS]]
 // CHECK: call @trellis_rt_ppermute_wait_direct(%[[H]], %{{.*}}, %{{.*}}, %{{.*}}) : (i64, i64, i64, i64) -> ()
-// CHECK: %[[R:.*]] = bufferization.to_tensor %[[OUT]] restrict writable
+// CHECK: %[[R:.*]] = bufferization.to_tensor %[[OUT]] restrict :
 // CHECK: return %[[R]], %[[MID]]
 func.func @direct(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) attributes {spmd.mesh = @mesh} {
   %f = spmd.ppermute_start %x over ["i"] pairs [[0, 1], [1, 2], [2, 3], [3, 0]]

@@ -4,6 +4,7 @@
 #include "dialects/spmd/IR/SpmdOps.h"
 #include "lib/Conversion/Passes.h"
 #include "lib/Conversion/RuntimeABI.h"
+#include "lib/Runtime/MeshMath.h"
 #include "lib/Runtime/TrellisRuntime.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -112,7 +113,7 @@ struct SpmdToRuntimePass
         collectives.push_back(op);
     });
     for (Operation *op : collectives)
-      if (failed(lower(op)))
+      if (failed(checkPackable(op)) || failed(lower(op)))
         return signalPassFailure();
     module->setAttr(SpmdDialect::kSitesAttrName,
                     ArrayAttr::get(&getContext(), sites));
@@ -130,6 +131,25 @@ struct SpmdToRuntimePass
       fields.push_back(b.getNamedAttr("pairs", b.getDenseI64ArrayAttr(pairs)));
     sites.push_back(b.getDictionaryAttr(fields));
     return static_cast<int64_t>(sites.size() - 1);
+  }
+
+  /// The runtime names axis lists in one i64, four bits an axis: only the
+  /// first trellis::rt::kMaxPackedAxes axes of a mesh fit.
+  LogicalResult checkPackable(Operation *op) {
+    auto axes = op->getAttrOfType<ArrayAttr>("axes");
+    std::optional<ManualContext> ctx = getManualContext(op);
+    if (!axes || !ctx)
+      return success();
+    for (StringAttr axis : axes.getAsRange<StringAttr>()) {
+      std::optional<unsigned> index = ctx->mesh.getAxisIndex(axis.getValue());
+      if (index && *index >= static_cast<unsigned>(trellis::rt::kMaxPackedAxes))
+        return op->emitOpError("names mesh axis \"")
+               << axis.getValue() << "\", axis #" << *index << " of @"
+               << ctx->mesh.getSymName() << "; the runtime addresses only the "
+               << trellis::rt::kMaxPackedAxes
+               << " first axes of a mesh (move it to the front)";
+    }
+    return success();
   }
 
   /// The packed axis list of `axes` on `ctx`'s mesh.
@@ -341,7 +361,7 @@ struct SpmdToRuntimePass
     }
 
     Value result = bufferization::ToTensorOp::create(
-        b, loc, resultType, outBuffer, /*restrict=*/true, /*writable=*/true);
+        b, loc, resultType, outBuffer, /*restrict=*/true, /*writable=*/false);
     op->getResult(0).replaceAllUsesWith(result);
     op->erase();
     return success();
@@ -446,7 +466,7 @@ struct SpmdToRuntimePass
         module, callee, SmallVector<Type>(args.size(), b.getI64Type()), {});
     func::CallOp::create(b, loc, fn, args);
     Value result = bufferization::ToTensorOp::create(
-        b, loc, type, outBuffer, /*restrict=*/true, /*writable=*/true);
+        b, loc, type, outBuffer, /*restrict=*/true, /*writable=*/false);
     wait.getResult().replaceAllUsesWith(result);
     wait.erase();
     return success();
