@@ -73,3 +73,47 @@ func.func @call(%a: tensor<8xf32> {trellis.sharding = #trellis.sharding<@m, [{"x
   %r = func.call @callee(%a) : (tensor<8xf32>) -> tensor<8xf32>
   return %r : tensor<8xf32>
 }
+
+// -----
+
+// An embedded shard_map is checked for device variance before its body is
+// merged into the partitioner's own (unchecked) shard_map: this one returned
+// device 0's value with exit code 0.
+trellis.mesh @m = <["a"=2]>
+func.func @embedded_unsafe_out_specs(%x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @below {{'spmd.shard_map' op output #0 may vary over mesh axis "a", but out_specs[0] does not mention it}}
+  %y = spmd.shard_map @m in_specs = [[{}]] out_specs = [[{}]] (%x) : (tensor<2xf32>) -> tensor<2xf32> {
+  ^bb0(%b: tensor<2xf32>):
+    %i = spmd.axis_index over ["a"] : i32
+    %f = arith.sitofp %i : i32 to f32
+    %t = tensor.splat %f : tensor<2xf32>
+    // expected-note @below {{output #0 is computed here}}
+    %s = arith.addf %b, %t : tensor<2xf32>
+    spmd.yield %s : tensor<2xf32>
+  }
+  %z = arith.negf %y : tensor<2xf32>
+  return %z : tensor<2xf32>
+}
+
+// -----
+
+// A region cloned whole may not hold what only the partitioner understands.
+trellis.mesh @m = <["x"=2]>
+func.func @reshard_in_cloned_region(%a: tensor<8xf32> {trellis.sharding = #trellis.sharding<@m, [{"x"}]>}) -> tensor<8xf32> {
+  %i = arith.constant 0 : index
+  // expected-error @below {{'scf.index_switch' op has regions the partitioner clones whole, so it cannot partition}}
+  %f = scf.index_switch %i -> f32
+  case 0 {
+    // expected-note @below {{'trellis.sharding_constraint' here}}
+    %c = trellis.sharding_constraint %a to <@m, [{}]> : tensor<8xf32>
+    %z = arith.constant 0 : index
+    %v = tensor.extract %c[%z] : tensor<8xf32>
+    scf.yield %v : f32
+  }
+  default {
+    %c = arith.constant 2.0 : f32
+    scf.yield %c : f32
+  }
+  %t = tensor.splat %f : tensor<8xf32>
+  return %t : tensor<8xf32>
+}

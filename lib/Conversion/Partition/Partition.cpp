@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/spmd/IR/SpmdOps.h"
+#include "dialects/spmd/Transforms/VarianceInference.h"
 #include "dialects/trellis/IR/ShardingUtils.h"
 #include "dialects/trellis/Interfaces/ShardingRule.h"
 #include "lib/Conversion/Partition/Resharder.h"
@@ -21,6 +22,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallBitVector.h"
@@ -235,10 +237,49 @@ SmallVector<StringAttr> FunctionPartitioner::carriedPartialSums(Operation *op) {
 /// twice may need two layouts, so this is not a mapping). Values the op's
 /// regions capture use the mapping.
 Operation *FunctionPartitioner::cloneOn(Operation *op, ValueRange operands) {
+  // A region that reads a tensor defined outside it (a gather written as
+  // tensor.extract in a linalg.generic body) indexes it globally: the clone
+  // reads the whole (replicated) tensor, never the local block.
+  llvm::SetVector<Value> captured;
+  getUsedValuesDefinedAbove(op->getRegions(), captured);
+  SmallVector<std::pair<Value, Value>> saved;
+  for (Value value : captured) {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type || !mapping.contains(value))
+      continue;
+    saved.emplace_back(value, mapping.lookup(value));
+    mapping.map(value, localIn(value, Layout::replicated(type.getRank())));
+  }
   Operation *clone = b.clone(*op, mapping);
+  for (auto [value, local] : saved)
+    mapping.map(value, local);
   for (auto [i, local] : llvm::enumerate(operands))
     clone->setOperand(i, local);
   return clone;
+}
+
+/// Ops whose regions are cloned whole (not partitioned op by op) may hold
+/// only code with global meaning on whole tensors: nothing of Trellis's own
+/// dialects and no sharded types.
+static LogicalResult checkClonedWhole(Operation *op) {
+  WalkResult result = op->walk([&](Operation *inner) {
+    if (inner == op)
+      return WalkResult::advance();
+    StringRef dialect = inner->getName().getDialectNamespace();
+    bool sharded = llvm::any_of(inner->getResultTypes(), [](Type t) {
+      return static_cast<bool>(getShardingEncoding(t));
+    });
+    if (dialect == "trellis" || dialect == "spmd" || sharded ||
+        inner->hasAttr(TrellisDialect::kShardingAttrName)) {
+      op->emitOpError("has regions the partitioner clones whole, so it "
+                      "cannot partition ")
+              .attachNote(inner->getLoc())
+          << "'" << inner->getName() << "' here";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
 }
 
 Value FunctionPartitioner::materializeFresh(Value global,
@@ -293,8 +334,12 @@ LogicalResult FunctionPartitioner::partitionOp(Operation *op) {
   bool hasTensors =
       llvm::any_of(op->getOperandTypes(), llvm::IsaPred<RankedTensorType>) ||
       llvm::any_of(op->getResultTypes(), llvm::IsaPred<RankedTensorType>);
+  if (op->getNumRegions() && failed(checkClonedWhole(op)))
+    return failure();
   if (!hasTensors) {
-    b.clone(*op, mapping);
+    cloneOn(op, llvm::map_to_vector(op->getOperands(), [&](Value v) {
+              return mapping.lookupOrDefault(v);
+            }));
     return success();
   }
   if (op->getNumRegions() && !isa<linalg::LinalgOp, tensor::PadOp>(op))
@@ -1134,6 +1179,30 @@ bool isPartitioned(func::FuncOp func) {
   return true;
 }
 
+/// Seed 001's check for the shard_maps a global function embeds: the
+/// partitioner inlines their bodies into its own (unchecked) shard_map, so
+/// an output that varies over an axis its out_spec omits would silently keep
+/// one device's block. Each outermost shard_map is typed on a throw-away
+/// copy (the inference rewrites types), as trellis-run types a manual entry.
+LogicalResult checkEmbeddedShardMaps(func::FuncOp func) {
+  SmallVector<spmd::ShardMapOp> maps;
+  func.walk<WalkOrder::PreOrder>([&](spmd::ShardMapOp map) {
+    maps.push_back(map);
+    return WalkResult::skip();
+  });
+  for (spmd::ShardMapOp map : maps) {
+    if (!map.getCheckVma())
+      continue;
+    OpBuilder b(map);
+    auto copy = cast<spmd::ShardMapOp>(b.clone(*map));
+    LogicalResult typed = spmd::inferVariance(copy, spmd::VarianceOptions());
+    copy.erase();
+    if (failed(typed))
+      return failure(); // the inference explained why, at the copy's location
+  }
+  return success();
+}
+
 struct PartitionPass
     : mlir::trellis::impl::TrellisPartitionBase<PartitionPass> {
   void runOnOperation() override {
@@ -1153,6 +1222,8 @@ struct PartitionPass
                          "structured control flow (scf) only");
         return signalPassFailure();
       }
+      if (failed(checkEmbeddedShardMaps(func)))
+        return signalPassFailure();
       FunctionPartitioner partitioner(func, *mesh);
       if (failed(partitioner.run()))
         return signalPassFailure();
