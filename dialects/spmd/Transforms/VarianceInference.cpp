@@ -142,12 +142,15 @@ public:
   Mask manual = 0;
 
 private:
-  /// The variance of values used inside `op`'s regions but defined outside.
+  /// The variance of what `op`'s regions read: values defined outside, and
+  /// the device's position wherever an axis_index inside asks for it.
   Mask capturedMask(Operation *op) {
     Mask m = 0;
     op->walk([&](Operation *inner) {
       if (inner == op)
         return;
+      if (auto index = dyn_cast<AxisIndexOp>(inner))
+        m |= maskOf(index.getAxes());
       for (Value operand : inner->getOperands())
         if (!op->isAncestor(operand.getParentRegion()->getParentOp()))
           m |= get(operand);
@@ -450,6 +453,24 @@ private:
       return op->emitOpError(
           "returns tensors in a manual region; spmd-check-variance cannot "
           "type calls (inline the callee first)");
+    // The generic rule sees a region only through what it captures and
+    // the axis_index ops in it: a collective inside would go untyped.
+    if (op->getNumRegions()) {
+      WalkResult nested = op->walk([&](Operation *inner) {
+        if (inner != op && isa<SpmdDialect>(inner->getDialect()) &&
+            !isa<AxisIndexOp, AxisSizeOp>(inner)) {
+          op->emitOpError("has regions holding '")
+              << inner->getName()
+              << "'; spmd-check-variance types spmd ops only in the body "
+                 "of a shard_map, device function, scf.for, scf.if or "
+                 "scf.while";
+          return WalkResult::interrupt();
+        }
+        return WalkResult::advance();
+      });
+      if (nested.wasInterrupted())
+        return failure();
+    }
     if (op->getNumRegions() && !hasScalarRegions(op)) {
       bool tensorInRegion = false;
       op->walk([&](Operation *inner) {

@@ -197,3 +197,58 @@ func.func @in_map(%x: tensor<32xf32>) -> tensor<32xf32> {
   }
   return %y : tensor<32xf32>
 }
+
+// -----
+
+// A region op the inference does not model returning a scalar: an
+// axis_index inside its region makes the scalar vary (it was typed
+// invariant and the unmapped output kept device 0's block).
+trellis.mesh @m = <["a"=2]>
+func.func @axis_index_in_switch(%x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @below {{output #0 may vary over mesh axis "a", but out_specs[0] does not mention it}}
+  %y = spmd.shard_map @m in_specs = [[{}]] out_specs = [[]] (%x) : (tensor<2xf32>) -> tensor<2xf32> {
+  ^bb0(%b: tensor<2xf32>):
+    %c0 = arith.constant 0 : index
+    %f = scf.index_switch %c0 -> f32
+    case 0 {
+      %i = spmd.axis_index over ["a"] : i32
+      %c = arith.sitofp %i : i32 to f32
+      scf.yield %c : f32
+    }
+    default {
+      %c = arith.constant 2.0 : f32
+      scf.yield %c : f32
+    }
+    %e = tensor.empty() : tensor<2xf32>
+    // expected-note @below {{output #0 is computed here}}
+    %t = linalg.fill ins(%f : f32) outs(%e : tensor<2xf32>) -> tensor<2xf32>
+    spmd.yield %t : tensor<2xf32>
+  }
+  return %y : tensor<2xf32>
+}
+
+// -----
+
+// A collective inside a region op the inference does not model is rejected,
+// not left untyped.
+trellis.mesh @m = <["a"=2]>
+func.func @collective_in_switch(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %y = spmd.shard_map @m in_specs = [[{"a"}]] out_specs = [[{"a"}]] (%x) : (tensor<2xf32>) -> tensor<2xf32> {
+  ^bb0(%b: tensor<1xf32>):
+    %c0 = arith.constant 0 : index
+    // expected-error @below {{'scf.index_switch' op has regions holding 'spmd.psum'; spmd-check-variance types spmd ops only in the body of a shard_map, device function, scf.for, scf.if or scf.while}}
+    %f = scf.index_switch %c0 -> f32
+    case 0 {
+      %s = spmd.psum %b over ["a"] : tensor<1xf32>
+      %v = tensor.extract %s[%c0] : tensor<1xf32>
+      scf.yield %v : f32
+    }
+    default {
+      %c = arith.constant 2.0 : f32
+      scf.yield %c : f32
+    }
+    %t = tensor.splat %f : tensor<1xf32>
+    spmd.yield %t : tensor<1xf32>
+  }
+  return %y : tensor<2xf32>
+}
