@@ -6,6 +6,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::trellis;
@@ -124,6 +125,17 @@ void MeshOp::print(OpAsmPrinter &printer) {
       {"sym_name", "axis_names", "axis_sizes", "axis_types", "device_ids"});
 }
 
+/// Whether every axis size of `mesh` is positive and their product is at
+/// most kMaxDevices (so device counts and positions never overflow).
+static bool hasValidSizes(MeshOp mesh) {
+  int64_t product = 1;
+  for (int64_t size : mesh.getAxisSizes())
+    if (size <= 0 || llvm::MulOverflow(product, size, product) ||
+        product > MeshOp::kMaxDevices)
+      return false;
+  return true;
+}
+
 LogicalResult MeshOp::verify() {
   if (getAxisNames().empty())
     return emitOpError("needs at least one axis");
@@ -145,6 +157,9 @@ LogicalResult MeshOp::verify() {
       return emitOpError("axis \"")
              << axis.getValue() << "\" must have a positive size, got " << size;
   }
+  if (!hasValidSizes(*this))
+    return emitOpError("has more than ")
+           << kMaxDevices << " devices (the product of its axis sizes)";
   if (std::optional<ArrayRef<int64_t>> devices = getDeviceIds()) {
     int64_t count = getNumDevices();
     if (static_cast<int64_t>(devices->size()) != count)
@@ -164,13 +179,20 @@ LogicalResult MeshOp::verify() {
   // table: types have no verifier of their own that can see symbols.
   Operation *parent = (*this)->getParentOp();
   if (parent && parent->hasTrait<OpTrait::SymbolTable>()) {
+    MeshOp first;
     for (Operation &sibling : (*this)->getBlock()->getOperations()) {
-      if (!isa<MeshOp>(sibling))
+      auto mesh = dyn_cast<MeshOp>(sibling);
+      if (!mesh)
         continue;
-      if (&sibling == getOperation())
-        return verifyShardingEncodings(parent);
-      break;
+      if (!first)
+        first = mesh;
+      // Encodings are checked against sizes only once every mesh has
+      // valid ones; an invalid mesh reports itself.
+      if (!hasValidSizes(mesh))
+        return success();
     }
+    if (first == *this)
+      return verifyShardingEncodings(parent);
   }
   return success();
 }

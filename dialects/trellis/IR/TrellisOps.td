@@ -44,6 +44,8 @@ def Trellis_MeshOp : Trellis_Op<"mesh", [Symbol]> {
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     unsigned getNumAxes() { return getAxisSizes().size(); }
+    /// The verifier rejects meshes with more devices than this.
+    static constexpr int64_t kMaxDevices = int64_t(1) << 31;
     /// Index of `axis`, or std::nullopt if the mesh has no such axis.
     std::optional<unsigned> getAxisIndex(::llvm::StringRef axis);
     /// Size of `axis`; the axis must exist.

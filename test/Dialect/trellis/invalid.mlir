@@ -379,3 +379,37 @@ func.func @arg_shardings_no_region(%a: tensor<8xf32>) -> tensor<8xf32> {
 func.func @f(%a: tensor<4xf32> {trellis.name = 3}) -> tensor<4xf32> {
   return %a : tensor<4xf32>
 }
+
+// -----
+
+// A second mesh with a zero-size axis, used by a sharding: the first mesh
+// checks every encoding, and must not divide by @b's sizes before @b's own
+// verifier rejects them (was SIGFPE).
+trellis.mesh @a = <["x"=2]>
+// expected-error @below {{axis "X" must have a positive size, got 0}}
+trellis.mesh @b = <["X"=0]>
+func.func @zero_size_second_mesh(%t: tensor<4xf32, #trellis.sharding<@b, [{"X"}]>>) {
+  return
+}
+
+// -----
+
+// Axis sizes whose product overflows int64 (was signed overflow in
+// getAxesSize).
+// expected-error @below {{has more than 2147483648 devices}}
+trellis.mesh @m = <["X"=4294967296, "Y"=4294967296]>
+func.func @overflowing_mesh(%t: tensor<4xf32, #trellis.sharding<@m, [{"X"}]>>) {
+  return
+}
+
+// -----
+
+// A product that wraps to 2 in 64 bits (3 * 6148914691236517206 = 2^64 + 2)
+// ran as "2 devices".
+// expected-error @below {{has more than 2147483648 devices}}
+trellis.mesh @m = <["i"=3, "j"=6148914691236517206]>
+
+// -----
+
+// expected-error @below {{has more than 2147483648 devices}}
+trellis.mesh @m = <["i"=65536, "j"=65536]>
