@@ -17,11 +17,15 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
 #include <cstring>
+#include <limits>
+
+#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::trellis::exec;
@@ -89,6 +93,26 @@ bool toTensorInfo(Type type, std::string name, TensorInfo &info,
     os << tensor.getElementType();
     error = name + " has element type " + text +
             ", which the executor does not support";
+    return false;
+  }
+  // The host holds every argument and result whole: one that cannot fit in
+  // this machine's memory fails here, not as an out-of-memory abort.
+  int64_t bytes = rt::dtypeSize(*dtype);
+  for (int64_t d : tensor.getShape())
+    if (llvm::MulOverflow(bytes, d, bytes))
+      bytes = std::numeric_limits<int64_t>::max();
+  const int64_t memory =
+      static_cast<int64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
+  if (memory > 0 && bytes > memory) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << type;
+    error = name + " has type " + text + ": " +
+            (bytes == std::numeric_limits<int64_t>::max()
+                 ? std::string("more than 2^63 bytes")
+                 : std::to_string(bytes) + " bytes") +
+            ", more than this machine's memory (" + std::to_string(memory) +
+            " bytes)";
     return false;
   }
   info.name = std::move(name);

@@ -4,6 +4,8 @@
 #include "lib/Runtime/Runtime.h"
 #include "lib/Runtime/TrellisRuntime.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -329,10 +331,15 @@ static bool readNpyHeader(std::ifstream &in, const std::string &path,
     error = "'" + path + "': malformed header: " + header;
     return false;
   }
-  if (order.find("True") != std::string::npos) {
+  if (order == "True") {
     error = "'" + path +
             "': Fortran-order arrays are not supported (save "
             "with np.ascontiguousarray)";
+    return false;
+  }
+  if (order != "False") {
+    error = "'" + path + "': malformed header: 'fortran_order' must be True "
+            "or False, got '" + order + "'";
     return false;
   }
   int32_t dtype = -1;
@@ -354,17 +361,51 @@ static bool readNpyHeader(std::ifstream &in, const std::string &path,
   std::string dims = shapeText.substr(1, shapeText.size() - 2);
   std::stringstream ss(dims);
   std::string item;
+  int64_t bytes = mlir::trellis::rt::dtypeSize(dtype);
   while (std::getline(ss, item, ',')) {
     size_t b = item.find_first_not_of(' ');
     if (b == std::string::npos)
       continue;
-    char *end = nullptr;
-    long long v = std::strtoll(item.c_str() + b, &end, 10);
-    if (v < 0) {
-      error = "'" + path + "': negative dimension in shape " + shapeText;
+    size_t e = item.find_last_not_of(' ');
+    std::string digits = item.substr(b, e - b + 1);
+    int64_t v = 0;
+    bool ok = !digits.empty() && digits.size() <= 18 &&
+              digits.find_first_not_of("0123456789") == std::string::npos;
+    if (ok)
+      v = std::stoll(digits);
+    if (!ok) {
+      error = "'" + path + "': malformed dimension '" + digits +
+              "' in shape " + shapeText;
+      return false;
+    }
+    if (llvm::MulOverflow(bytes, v, bytes)) {
+      error = "'" + path + "': shape " + shapeText + " is too large";
       return false;
     }
     shape.push_back(v);
+  }
+  // The data must be exactly what the header describes: checked before
+  // anything is allocated, so a header claiming terabytes fails cleanly.
+  const std::streamoff dataStart = in.tellg();
+  in.seekg(0, std::ios::end);
+  const std::streamoff fileEnd = in.tellg();
+  in.seekg(dataStart);
+  if (!in || dataStart < 0 || fileEnd < dataStart) {
+    error = "'" + path + "': cannot determine the file's size";
+    return false;
+  }
+  const int64_t have = static_cast<int64_t>(fileEnd - dataStart);
+  if (have < bytes) {
+    error = "'" + path + "': expected " + std::to_string(bytes) +
+            " bytes of data for shape " + formatShape(shape) +
+            ", the file is shorter";
+    return false;
+  }
+  if (have > bytes) {
+    error = "'" + path + "': " + std::to_string(have - bytes) +
+            " bytes follow the " + std::to_string(bytes) +
+            " bytes of data for shape " + formatShape(shape);
+    return false;
   }
   return true;
 }

@@ -359,6 +359,9 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
   context.disableMultithreading();
+  // Located errors are enough: the op dump MLIR appends to every error
+  // raised inside a pass is noise to someone running a program.
+  context.printOpOnDiagnostic(false);
 
   std::string errorMessage;
   auto file = openInputFile(inputFile, &errorMessage);
@@ -375,9 +378,20 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
   if (computeSlots < 0)
     return failAll("--compute-slots must be 0 (no limit) or more, got " +
                    std::to_string(computeSlots));
-  if (latencyUs < 0 || bandwidthGBps < 0)
-    return failAll("--link-latency-us and --link-bandwidth-gbps must not be "
-                   "negative");
+  if (!(latencyUs >= 0) || !(bandwidthGBps >= 0) ||
+      !std::isfinite(latencyUs) || !std::isfinite(bandwidthGBps))
+    return failAll("--link-latency-us and --link-bandwidth-gbps must be "
+                   "finite and not negative");
+  if (!(timeoutSeconds >= 0) || !std::isfinite(timeoutSeconds))
+    return failAll("--timeout must be a finite number of seconds, 0 (no "
+                   "limit) or more, got " +
+                   std::to_string(timeoutSeconds.getValue()));
+  if (repeat < 1)
+    return failAll("--repeat must be 1 or more, got " +
+                   std::to_string(repeat));
+  if (warmup < 0)
+    return failAll("--warmup must be 0 or more, got " +
+                   std::to_string(warmup));
   if (mpi) {
     const char *unsupported = saveInputs           ? "--save-inputs"
                               : reference          ? "--reference"
@@ -414,6 +428,14 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
       Executor::create(*module, options, errorMessage);
   if (!exec)
     return failAll(errorMessage);
+  // One thread per device: far beyond this, thread creation fails mid-run.
+  constexpr int64_t kMaxThreadDevices = 4096;
+  if (!mpi && exec->mesh().numDevices() > kMaxThreadDevices)
+    return failAll("the mesh has " +
+                   std::to_string(exec->mesh().numDevices()) +
+                   " devices; the threads backend simulates at most " +
+                   std::to_string(kMaxThreadDevices) +
+                   " (one thread each): use --backend=mpi");
 
   std::vector<HostArray> outputs;
   std::vector<double> times;

@@ -3,7 +3,7 @@
 // RUN: not trellis-run %s --link-latency-us=-5 2>&1 | FileCheck %s --check-prefix=LINK
 // RUN: not trellis-run %s --link-bandwidth-gbps=-1 2>&1 | FileCheck %s --check-prefix=LINK
 // SLOTS: trellis-run: error: --compute-slots must be 0 (no limit) or more, got -1
-// LINK: trellis-run: error: --link-latency-us and --link-bandwidth-gbps must not be negative
+// LINK: trellis-run: error: --link-latency-us and --link-bandwidth-gbps must be finite and not negative
 // An output directory that cannot be created (its parent is a file).
 // RUN: rm -f %t.file && touch %t.file
 // RUN: not trellis-run %s --output-dir %t.file/out 2>&1 | FileCheck %s --check-prefix=DIR
