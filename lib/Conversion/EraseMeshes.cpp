@@ -4,6 +4,8 @@
 #include "dialects/trellis/IR/TrellisOps.h"
 #include "lib/Conversion/Passes.h"
 
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
 namespace mlir::trellis {
 #define GEN_PASS_DEF_TRELLISERASEMESHES
 #include "lib/Conversion/Passes.h.inc"
@@ -22,6 +24,23 @@ struct EraseMeshesPass
     for (Operation &op : module.getBody()->getOperations()) {
       op.removeAttr(spmd::SpmdDialect::kMeshAttrName);
       op.removeAttr(spmd::SpmdDialect::kManualAxesAttrName);
+      // Argument and result attributes of Trellis's (trellis.name,
+      // trellis.sharding) mean nothing to LLVM, which warns about each.
+      if (auto func = dyn_cast<FunctionOpInterface>(op)) {
+        auto strip = [](DictionaryAttr attrs) {
+          if (!attrs)
+            return attrs;
+          SmallVector<NamedAttribute> kept;
+          for (NamedAttribute attr : attrs)
+            if (!attr.getName().getValue().starts_with("trellis."))
+              kept.push_back(attr);
+          return DictionaryAttr::get(attrs.getContext(), kept);
+        };
+        for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+          func.setArgAttrs(i, strip(func.getArgAttrDict(i)));
+        for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
+          func.setResultAttrs(i, strip(func.getResultAttrDict(i)));
+      }
     }
   }
 };
