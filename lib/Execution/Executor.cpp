@@ -8,6 +8,7 @@
 #include "lib/Runtime/TrellisRuntime.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/SymbolTable.h"
@@ -148,6 +149,9 @@ bool isManualEntry(func::FuncOp entry) {
   for (unsigned i = 0; i < entry.getNumArguments(); ++i)
     annotated |= static_cast<bool>(
         entry.getArgAttr(i, trellis::TrellisDialect::kShardingAttrName));
+  for (unsigned i = 0; i < entry.getNumResults(); ++i)
+    annotated |= static_cast<bool>(
+        entry.getResultAttr(i, trellis::TrellisDialect::kShardingAttrName));
   return !annotated;
 }
 
@@ -199,6 +203,34 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
     func::FuncOp entry = findEntry(source, options.entry, error);
     if (!entry)
       return nullptr;
+    // Only the entry and what it calls are partitioned and compiled: an
+    // unrelated function the partitioner cannot take must not fail a run.
+    for (bool erased = true; erased;) {
+      erased = false;
+      for (auto func : llvm::make_early_inc_range(source.getOps<func::FuncOp>()))
+        if (func != entry && SymbolTable::symbolKnownUseEmpty(func, source)) {
+          func.erase();
+          erased = true;
+        }
+    }
+    // A scalar argument is taken as a 0-d tensor (a 0-d .npy, or generated
+    // like any input): the entry gets a tensor<T> argument and extracts it.
+    Block &entryBlock = entry.getBody().front();
+    OpBuilder b = OpBuilder::atBlockBegin(&entryBlock);
+    for (BlockArgument arg : entryBlock.getArguments()) {
+      if (!arg.getType().isIntOrIndexOrFloat())
+        continue;
+      Type scalarType = arg.getType();
+      arg.setType(RankedTensorType::get({}, scalarType));
+      if (arg.use_empty())
+        continue;
+      Value scalar =
+          tensor::ExtractOp::create(b, arg.getLoc(), arg, ValueRange());
+      arg.replaceAllUsesExcept(scalar, scalar.getDefiningOp());
+    }
+    entry.setType(FunctionType::get(source.getContext(),
+                                    entryBlock.getArgumentTypes(),
+                                    entry.getResultTypes()));
     PassManager pm(source.getContext());
     if (options.reference &&
         failed(parsePassPipeline("trellis-strip-shardings", pm))) {
