@@ -437,6 +437,7 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
   lowering.forwardPpermute = options.forwardPpermute;
   lowering.kernels = options.kernels;
   lowering.approximateMath = options.approximateMath;
+  lowering.copyBeforeWrite = options.copyBeforeWrite;
   if (failed(trellis::buildLowerToLLVMPipeline(pm, lowering))) {
     error = "internal error: cannot build the lowering pipeline";
     return nullptr;

@@ -45,6 +45,8 @@ struct ExecutorOptions {
   /// f32 tanh, exp, log, ... as vectorizable polynomial approximations
   /// (trellis-approximate-math); false: libm calls.
   bool approximateMath = true;
+  /// Bufferize without in-place updates (the reference oracle).
+  bool copyBeforeWrite = false;
   /// Print the module after lowering to LLVM dialect to stderr.
   bool dumpLLVMDialect = false;
   /// Print the module after partitioning (global view to per-device) to

@@ -548,10 +548,24 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
     }
   }
   if (reference) {
+    // The oracle: the program with every sharding dropped (one device) or,
+    // for manual code, the same mesh; either way lowered and run the
+    // simplest way, so it shares as little as possible with the run it
+    // checks: blocking reference collectives, loops instead of kernels, no
+    // in-place updates, libm math, no link model or compute slots.
     ExecutorOptions refOptions = options;
     refOptions.reference = true;
     refOptions.dumpPartitioned = false;
+    refOptions.dumpLLVMDialect = false;
     refOptions.session.trace = false;
+    refOptions.session.link = {};
+    refOptions.session.computeSlots = 0;
+    refOptions.session.referenceCollectives = true;
+    refOptions.asyncPpermute = false;
+    refOptions.forwardPpermute = false;
+    refOptions.kernels = false;
+    refOptions.approximateMath = false;
+    refOptions.copyBeforeWrite = true;
     std::unique_ptr<Executor> ref =
         Executor::create(*module, refOptions, errorMessage);
     if (!ref)
@@ -559,6 +573,14 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
     std::vector<HostArray> expected;
     if (!ref->run(inputs, expected, errorMessage))
       return finish(fail("reference: " + errorMessage));
+    llvm::outs() << "oracle: "
+                 << (ref->mesh().numDevices() == 1
+                         ? "the unpartitioned program on 1 device"
+                         : "the manual program on the same " +
+                               std::to_string(ref->mesh().numDevices()) +
+                               " devices")
+                 << ", lowered simply (reference collectives, no kernels, "
+                    "no in-place updates, libm math)\n";
     bool allMatch = true;
     for (size_t j = 0; j < outputs.size(); ++j) {
       double scale = 1.0;

@@ -20,8 +20,10 @@ mlir::trellis::lowerToLLVMPipelineText(const LowerToLLVMOptions &options) {
   text += "convert-elementwise-to-linalg,canonicalize,";
   text += "func.func(trellis-copy-repeated-results),";
   text += "one-shot-bufferize{bufferize-function-boundaries "
-          "allow-return-allocs-from-loops "
-          "function-boundary-type-conversion=identity-layout-map},";
+          "allow-return-allocs-from-loops ";
+  if (options.copyBeforeWrite)
+    text += "copy-before-write ";
+  text += "function-boundary-type-conversion=identity-layout-map},";
   text += "buffer-results-to-out-params{hoist-static-allocs "
           "modify-public-functions},";
   text += "canonicalize,cse,";

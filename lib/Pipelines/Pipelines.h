@@ -32,6 +32,12 @@ struct LowerToLLVMOptions
                      "polynomial approximations that vectorize "
                      "(trellis-approximate-math); false: libm calls"),
       llvm::cl::init(true)};
+  Option<bool> copyBeforeWrite{
+      *this, "copy-before-write",
+      llvm::cl::desc("Bufferize without in-place updates: every write goes "
+                     "to a fresh copy (the oracle of trellis-run "
+                     "--reference)"),
+      llvm::cl::init(false)};
 };
 
 /// Device functions (per-device tensors, spmd collectives) to the LLVM

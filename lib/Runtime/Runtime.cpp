@@ -649,7 +649,9 @@ bool Session::run(Entry entry, const std::vector<void **> &args,
   std::unique_ptr<Communicator> ownComm;
   Communicator *comm = options_.communicator;
   if (!comm) {
-    ownComm = createInProcessCommunicator(mesh_, sites_, options_.link);
+    ownComm = options_.referenceCollectives
+                  ? createReferenceCommunicator(mesh_, sites_)
+                  : createInProcessCommunicator(mesh_, sites_, options_.link);
     comm = ownComm.get();
   }
   // The devices this process runs.

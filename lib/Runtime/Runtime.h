@@ -233,8 +233,12 @@ struct SessionOptions {
   /// Multi-process runs: this process runs only the device at this mesh
   /// position (-1: every device, one thread each) ...
   int64_t onlyPosition = -1;
-  /// ... through this communicator (null: a fresh in-process one per run).
+  /// ... through this communicator (null: a fresh in-process one per run,
+  /// or a reference one with `referenceCollectives`).
   Communicator *communicator = nullptr;
+  /// Run collectives through createReferenceCommunicator: blocking, plain
+  /// loops, the oracle of trellis-run --reference.
+  bool referenceCollectives = false;
 };
 
 /// Runs a device entry point on one thread per device of a mesh, collectives
@@ -291,6 +295,13 @@ bool writeChromeTrace(const std::string &path, const MeshShape &mesh,
                       std::string &error);
 
 /// Creates the in-process communicator used by Session.
+/// Deliberately simple blocking collectives (ReferenceCommunicator.cpp):
+/// each device computes its result from its group's inputs with element
+/// loops once all have arrived. Asynchronous ppermutes are refused.
+std::unique_ptr<Communicator>
+createReferenceCommunicator(const MeshShape &mesh,
+                            const std::vector<SiteInfo> &sites);
+
 std::unique_ptr<Communicator>
 createInProcessCommunicator(const MeshShape &mesh,
                             const std::vector<SiteInfo> &sites,
