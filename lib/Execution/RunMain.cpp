@@ -129,8 +129,10 @@ cl::opt<bool> dumpLLVM("dump-llvm-dialect",
                        cl::cat(category));
 cl::opt<bool> reference(
     "reference",
-    cl::desc("Also run the unpartitioned program (every sharding dropped) "
-             "and compare each result: exactly for integers, within "
+    cl::desc("Also run an oracle and compare each result: the "
+             "unpartitioned program (every sharding dropped; manual code on "
+             "the same mesh), lowered without kernels, in-place updates or "
+             "optimised collectives; exactly for integers, within "
              "--rtol/--atol for floats; exit 1 on a mismatch"),
     cl::cat(category));
 cl::opt<double> relTol("rtol", cl::desc("Relative tolerance for --reference"),
