@@ -74,11 +74,30 @@ struct OutlineDeviceFuncPass
       }
     }
 
-    if (eraseHost)
+    // Host functions go, except those device code still calls (erasing
+    // one left a call to nothing, which then failed verification).
+    if (eraseHost) {
+      SymbolTable symbols(module);
+      llvm::SmallPtrSet<Operation *, 8> kept;
+      SmallVector<Operation *> work;
+      for (auto func : module.getOps<func::FuncOp>())
+        if (func->hasAttr(SpmdDialect::kMeshAttrName) &&
+            kept.insert(func).second)
+          work.push_back(func);
+      while (!work.empty()) {
+        Operation *from = work.pop_back_val();
+        if (auto uses = SymbolTable::getSymbolUses(from))
+          for (const SymbolTable::SymbolUse &use : *uses)
+            if (Operation *callee = symbols.lookup(
+                    use.getSymbolRef().getRootReference()))
+              if (isa<func::FuncOp>(callee) && kept.insert(callee).second)
+                work.push_back(callee);
+      }
       for (auto func :
            llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
-        if (!func->hasAttr(SpmdDialect::kMeshAttrName))
+        if (!kept.contains(func))
           func.erase();
+    }
   }
 
   func::FuncOp outline(ShardMapOp map, StringRef name, Operation *after) {
