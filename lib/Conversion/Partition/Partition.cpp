@@ -260,7 +260,7 @@ Operation *FunctionPartitioner::cloneOn(Operation *op, ValueRange operands) {
 
 /// Ops whose regions are cloned whole (not partitioned op by op) may hold
 /// only code with global meaning on whole tensors: nothing of Trellis's own
-/// dialects and no sharded types.
+/// dialects but position queries, and no sharded types.
 static LogicalResult checkClonedWhole(Operation *op) {
   WalkResult result = op->walk([&](Operation *inner) {
     if (inner == op)
@@ -269,6 +269,10 @@ static LogicalResult checkClonedWhole(Operation *op) {
     bool sharded = llvm::any_of(inner->getResultTypes(), [](Type t) {
       return static_cast<bool>(getShardingEncoding(t));
     });
+    // Position queries mean the same after partitioning (they can only
+    // name manual axes of an enclosing shard_map).
+    if (isa<spmd::AxisIndexOp, spmd::AxisSizeOp>(inner))
+      return WalkResult::advance();
     if (dialect == "trellis" || dialect == "spmd" || sharded ||
         inner->hasAttr(TrellisDialect::kShardingAttrName)) {
       op->emitOpError("has regions the partitioner clones whole, so it "
