@@ -340,9 +340,15 @@ void Propagator::run() {
         if (!st || st->user)
           continue;
         auto spec = cast<SpecAttr>(map.getInSpecs()[k]);
-        for (auto [d, dim] : llvm::enumerate(st->dims))
-          if (dim.axes.empty() && !dim.closed)
-            dim.axes.assign(spec.getAxes(d).begin(), spec.getAxes(d).end());
+        // A value fed to several shard_maps takes each spec's axes only
+        // where they are free: an axis on two dimensions is no sharding
+        // (it was proposed, and the program partitioned wrongly).
+        for (auto [d, dim] : llvm::enumerate(st->dims)) {
+          ArrayRef<StringAttr> axes = spec.getAxes(d);
+          if (dim.axes.empty() && !dim.closed &&
+              llvm::none_of(axes, [&](StringAttr a) { return st->uses(a); }))
+            dim.axes.assign(axes.begin(), axes.end());
+        }
       }
       return WalkResult::skip();
     }

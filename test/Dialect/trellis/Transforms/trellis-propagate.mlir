@@ -129,3 +129,24 @@ func.func @mixed(%a: tensor<8x8xf32, #trellis.sharding<@m, [{"x"}, {}]>>) -> ten
   %c = trellis.sharding_constraint %e to <@m, [{"x"}, {"y"}]> : tensor<8x8xf32, #trellis.sharding<@m, [{"x"}, {}]>>
   return %c : tensor<8x8xf32, #trellis.sharding<@m, [{"x"}, {}]>>
 }
+
+// -----
+
+// A value fed to two shard_maps whose in_specs put "a" on different
+// dimensions takes "a" once (the first); found by the differential tester:
+// it proposed [{"a"}, {"a"}] and the program partitioned wrongly.
+// CHECK-LABEL: func.func @two_maps_one_axis
+// CHECK-SAME: trellis.sharding = #trellis.sharding<@m, [{}, {"a"}]>
+// CONS-LABEL: func.func @two_maps_one_axis
+trellis.mesh @m = <["a"=2, "c"=1]>
+func.func @two_maps_one_axis(%x: tensor<16x2xi32>) -> (tensor<16x2xi32>, tensor<16x2xi32>) {
+  %p = spmd.shard_map @m in_specs = [[{}, {"a"}]] out_specs = [[{}, {"a"}]] check_vma = false (%x) : (tensor<16x2xi32>) -> tensor<16x2xi32> {
+  ^bb0(%b: tensor<16x1xi32>):
+    spmd.yield %b : tensor<16x1xi32>
+  }
+  %q = spmd.shard_map @m in_specs = [[{"a"}, {"c"}]] out_specs = [[{"a"}, {"c"}]] check_vma = false (%x) : (tensor<16x2xi32>) -> tensor<16x2xi32> {
+  ^bb0(%b: tensor<8x2xi32>):
+    spmd.yield %b : tensor<8x2xi32>
+  }
+  return %p, %q : tensor<16x2xi32>, tensor<16x2xi32>
+}
