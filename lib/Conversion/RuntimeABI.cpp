@@ -1,6 +1,7 @@
 //===- RuntimeABI.cpp - Emitting calls to the runtime's C ABI -------------===//
 
 #include "lib/Conversion/RuntimeABI.h"
+#include "dialects/trellis/IR/ShardingUtils.h"
 #include "lib/Runtime/TrellisRuntime.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -56,11 +57,8 @@ Value mlir::trellis::bufferAddress(OpBuilder &b, Location loc, Value memref,
   auto type = cast<MemRefType>(memref.getType());
   auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-  int64_t elemBytes = type.getElementTypeBitWidth() / 8;
-  if (type.getElementType().isIndex())
-    elemBytes = 8;
-  if (elemBytes == 0)
-    elemBytes = 1;
+  // index has no bit width (asking crashed): 8 bytes, as in the runtime.
+  int64_t elemBytes = elementBytes(type.getElementType());
   Value offset = metadata.getOffset();
   Value bytes = arith::MulIOp::create(
       b, loc, offset, arith::ConstantIndexOp::create(b, loc, elemBytes));

@@ -32,6 +32,7 @@
 #include "dialects/spmd/IR/SpmdOps.h"
 #include "dialects/spmd/Transforms/ArithBuilders.h"
 #include "dialects/spmd/Transforms/Passes.h"
+#include "dialects/trellis/IR/ShardingUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -80,8 +81,8 @@ bool isStatic2D(Type type) {
 
 int64_t byteSize(Type type) {
   auto tensor = cast<RankedTensorType>(type);
-  int64_t bits = tensor.getElementTypeBitWidth();
-  return tensor.getNumElements() * ((bits + 7) / 8);
+  return tensor.getNumElements() *
+         trellis::elementBytes(tensor.getElementType());
 }
 
 /// A plain 2-D matmul on static shapes with one element type throughout.

@@ -30,7 +30,8 @@ int64_t bytesOf(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor || !tensor.hasStaticShape())
     return -1;
-  return tensor.getNumElements() * ((tensor.getElementTypeBitWidth() + 7) / 8);
+  return tensor.getNumElements() *
+         trellis::elementBytes(tensor.getElementType());
 }
 
 /// Bytes one device sends for `op`, or -1 when unknown (dynamic shapes);

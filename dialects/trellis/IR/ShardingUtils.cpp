@@ -8,6 +8,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+
 using namespace mlir;
 using namespace mlir::trellis;
 
@@ -243,4 +245,12 @@ std::string mlir::trellis::formatAxesTuple(ArrayRef<StringAttr> axes) {
   if (axes.size() == 1)
     text += ",";
   return text + ")";
+}
+
+int64_t mlir::trellis::elementBytes(Type elementType) {
+  if (elementType.isIndex())
+    return 8;
+  if (!elementType.isIntOrFloat())
+    return 1;
+  return std::max<int64_t>(1, (elementType.getIntOrFloatBitWidth() + 7) / 8);
 }

@@ -60,6 +60,10 @@ LogicalResult verifyShardingEncodings(Operation *root);
 /// the type the mesh declares.
 AxisType getAxisTypeAt(Operation *op, MeshOp mesh, StringRef axis);
 
+/// Bytes one element of `elementType` takes in memory and on the wire: 8
+/// for index (which has no bit width), whole bytes for others (at least 1).
+int64_t elementBytes(Type elementType);
+
 /// JAX's dtype name of `elementType`: `float32`/`int32` (or `f32`/`i32` when
 /// `shortName`).
 std::string formatJaxDtype(Type elementType, bool shortName);

@@ -405,7 +405,7 @@ static Layout factorLayout(const ShardingRule &rule,
 
 /// Bytes per element of `type` (at least one).
 static int64_t elementBytes(RankedTensorType type) {
-  return std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  return trellis::elementBytes(type.getElementType());
 }
 
 /// Bytes a device receives to move a block of `type` from layout `from`
