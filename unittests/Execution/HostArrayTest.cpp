@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include <cstdio>
 
 using namespace mlir::trellis::exec;
@@ -90,6 +92,31 @@ TEST(HostArray, ComparesWithTolerance) {
   EXPECT_EQ(c.describe(a, b),
             "1 of 3 elements differ; first at [2]: expected 2, "
             "got 2.5 (max abs error 0.5)");
+}
+
+// Equal infinities match (inf - inf is NaN, which used to make --reference
+// report "expected inf, got inf" as a mismatch); opposite ones and an
+// infinity against a finite value do not; NaN matches only NaN.
+TEST(HostArray, ComparesInfinitiesAndNaN) {
+  HostArray a, b;
+  a.allocate(TRELLIS_RT_F32, {4});
+  b.allocate(TRELLIS_RT_F32, {4});
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (HostArray *x : {&a, &b}) {
+    x->set(0, inf);
+    x->set(1, -inf);
+    x->set(2, nan);
+    x->set(3, 1.0);
+  }
+  EXPECT_TRUE(compareArrays(a, b, 1e-4, 1e-4).equal);
+  b.set(0, -inf);
+  EXPECT_EQ(compareArrays(a, b, 1e-4, 1e-4).mismatches, 1);
+  b.set(0, 1e30);
+  EXPECT_EQ(compareArrays(a, b, 1e-4, 1e-4).mismatches, 1);
+  b.set(0, inf);
+  b.set(2, 0.0);
+  EXPECT_EQ(compareArrays(a, b, 1e-4, 1e-4).mismatches, 1);
 }
 
 TEST(HostArray, RejectsBadFiles) {
