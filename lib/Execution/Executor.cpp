@@ -155,6 +155,60 @@ bool isManualEntry(func::FuncOp entry) {
   return !annotated;
 }
 
+/// An entry that returns one of its arguments as is (canonicalization
+/// forwards a shard_map result that only passes its input through) gets it
+/// back through the shard_map, replicated in and out, so that every result
+/// comes from the shard_map as the executor expects.
+spmd::ShardMapOp routeReturnedArguments(func::FuncOp entry,
+                                        spmd::ShardMapOp map) {
+  auto ret = cast<func::ReturnOp>(entry.getBody().front().getTerminator());
+  SmallVector<unsigned> passed;
+  for (auto [j, value] : llvm::enumerate(ret.getOperands()))
+    if (auto arg = dyn_cast<BlockArgument>(value);
+        arg && arg.getOwner() == &entry.getBody().front())
+      passed.push_back(j);
+  if (passed.empty())
+    return map;
+  MLIRContext *ctx = entry.getContext();
+  SmallVector<Value> inputs(map.getInputs());
+  SmallVector<Attribute> inSpecs(map.getInSpecs().begin(),
+                                 map.getInSpecs().end());
+  SmallVector<Attribute> outSpecs(map.getOutSpecs().begin(),
+                                  map.getOutSpecs().end());
+  SmallVector<Type> resultTypes(map.getResultTypes());
+  for (unsigned j : passed) {
+    Value arg = ret.getOperand(j);
+    auto type = cast<RankedTensorType>(arg.getType());
+    auto replicated = trellis::SpecAttr::get(
+        ctx, SmallVector<trellis::DimShardingAttr>(
+                 type.getRank(), trellis::DimShardingAttr::get(ctx, {})));
+    inputs.push_back(arg);
+    inSpecs.push_back(replicated);
+    outSpecs.push_back(replicated);
+    resultTypes.push_back(type);
+  }
+  OpBuilder b(map);
+  auto routed = spmd::ShardMapOp::create(
+      b, map.getLoc(), resultTypes, map.getMeshAttr(), b.getArrayAttr(inSpecs),
+      b.getArrayAttr(outSpecs), map.getManualAxesAttr(), map.getCheckVmaAttr(),
+      inputs);
+  routed.getBody().takeBody(map.getBody());
+  Block &body = routed.getBodyBlock();
+  Operation *yield = body.getTerminator();
+  SmallVector<Value> yielded(yield->getOperands());
+  for (unsigned j : passed)
+    yielded.push_back(body.addArgument(ret.getOperand(j).getType(),
+                                       ret.getOperand(j).getLoc()));
+  yield->setOperands(yielded);
+  for (auto [result, replacement] :
+       llvm::zip(map.getResults(), routed.getResults()))
+    result.replaceAllUsesWith(replacement);
+  for (auto [k, j] : llvm::enumerate(passed))
+    ret.setOperand(j, routed.getResult(map.getNumResults() + k));
+  map.erase();
+  return routed;
+}
+
 void *alignedBuffer(int64_t bytes) {
   size_t size =
       static_cast<size_t>((std::max<int64_t>(bytes, 1) + 63) / 64 * 64);
@@ -292,6 +346,8 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
   });
 
   std::string deviceName;
+  if (map)
+    map = routeReturnedArguments(entry, map);
   if (map) {
     trellis::MeshOp mesh = map.getMeshOp();
     if (map.getAllManualAxes().size() != mesh.getNumAxes()) {
