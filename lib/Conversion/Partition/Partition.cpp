@@ -194,11 +194,15 @@ Value FunctionPartitioner::localIn(Value global, const Layout &layout) {
       it == layouts.end() ? Layout::replicated(type.getRank()) : it->second;
   if (from == layout)
     return local;
-  // One reshard per (block, layout): collectives have side effects, so CSE
+  // One reshard per (block, layouts): collectives have side effects, so CSE
   // would not merge repeated ones. A block made in an enclosing region is
   // visible here; one made inside a loop or branch body is not visible after
   // it.
-  auto key = std::make_pair(local.getAsOpaquePointer(), layout.str());
+  // The key names the source layout too: one block can stand for several
+  // global values in different layouts (a shard_map yielding one value
+  // under two out_specs), and their reshards differ.
+  auto key = std::make_pair(local.getAsOpaquePointer(),
+                            from.str() + " -> " + layout.str());
   auto cached = reshardCache.find(key);
   if (cached != reshardCache.end() &&
       cached->second.getParentRegion()->isAncestor(
