@@ -167,15 +167,18 @@ void runMatmul(int32_t dtype, int64_t batch, int64_t m, int64_t n, int64_t k,
                         b, bBatchStride, bRowStride, bColStride, c,
                         cBatchStride, cRowStride, cColStride, overwrite);
     break;
+  // Integer matmuls wrap like arith.muli/addi: computed on the unsigned
+  // type of the same width (same bits in two's complement, no signed
+  // overflow, which is undefined behaviour in C++).
   case TRELLIS_RT_I32:
-    batchedGemm<int32_t>(batch, m, n, k, a, aBatchStride, aRowStride,
-                         aColStride, b, bBatchStride, bRowStride, bColStride, c,
-                         cBatchStride, cRowStride, cColStride, overwrite);
+    batchedGemm<uint32_t>(batch, m, n, k, a, aBatchStride, aRowStride,
+                          aColStride, b, bBatchStride, bRowStride, bColStride,
+                          c, cBatchStride, cRowStride, cColStride, overwrite);
     break;
   case TRELLIS_RT_I64:
-    batchedGemm<int64_t>(batch, m, n, k, a, aBatchStride, aRowStride,
-                         aColStride, b, bBatchStride, bRowStride, bColStride, c,
-                         cBatchStride, cRowStride, cColStride, overwrite);
+    batchedGemm<uint64_t>(batch, m, n, k, a, aBatchStride, aRowStride,
+                          aColStride, b, bBatchStride, bRowStride, bColStride,
+                          c, cBatchStride, cRowStride, cColStride, overwrite);
     break;
   default:
     std::fprintf(stderr,

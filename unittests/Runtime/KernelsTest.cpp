@@ -71,4 +71,24 @@ TEST(MatmulKernel, OverwriteEachBatch) {
   EXPECT_EQ(c, (std::vector<int32_t>{1 * 5 + 2 * 6, 99, 3 * 7 + 4 * 8}));
 }
 
+// Integer matmuls wrap like arith.muli/addi (they were computed in signed
+// arithmetic: undefined behaviour on overflow, flagged by UBSan on random
+// programs).
+TEST(MatmulKernel, IntegerProductsWrapAround) {
+  std::vector<int32_t> a = {INT32_MAX, 2}, b = {2, INT32_MAX};
+  std::vector<int32_t> c = {0};
+  trellis_rt_matmul_overwrite(TRELLIS_RT_I32, 1, 1, 1, 2, address(a.data()), 2,
+                              2, 1, address(b.data()), 2, 1, 1,
+                              address(c.data()), 1, 1, 1);
+  // 2 * (2^31 - 1) twice = 2^33 - 4 = -4 modulo 2^32.
+  EXPECT_EQ(c[0], -4);
+  std::vector<int64_t> a64 = {INT64_MIN, -1}, b64 = {-1, INT64_MIN};
+  std::vector<int64_t> c64 = {5};
+  trellis_rt_matmul(TRELLIS_RT_I64, 1, 1, 1, 2, address(a64.data()), 2, 2, 1,
+                    address(b64.data()), 2, 1, 1, address(c64.data()), 1, 1,
+                    1);
+  // 5 + 2^63 + 2^63 = 5 modulo 2^64.
+  EXPECT_EQ(c64[0], 5);
+}
+
 } // namespace
