@@ -7,12 +7,25 @@ cd "$(dirname "$0")/.."
 
 scripts/setup.sh
 
-BUILD_DIR="${TRELLIS_BUILD_DIR:-build}"
+# --sanitize: a second tree (build-asan) with AddressSanitizer and
+# UndefinedBehaviorSanitizer, libFuzzer coverage and the trellis-fuzz target,
+# for scripts/test.sh with TRELLIS_BUILD_DIR=build-asan and scripts/fuzz.sh
+# (see .ci/run).
+SANITIZE=()
+DEFAULT_DIR=build
+if [ "${1:-}" = "--sanitize" ]; then
+  SANITIZE=(-DLLVM_USE_SANITIZER="Address;Undefined"
+            "-DLLVM_UBSAN_FLAGS=-fsanitize=undefined -fno-sanitize=vptr,function -fno-sanitize-recover=all"
+            -DTRELLIS_ENABLE_BENCHMARKS=OFF -DTRELLIS_ENABLE_FUZZER=ON)
+  DEFAULT_DIR=build-asan
+fi
+
+BUILD_DIR="${TRELLIS_BUILD_DIR:-$DEFAULT_DIR}"
 export CCACHE_BASEDIR="$PWD"
 export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}"
 
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
-  cmake -G Ninja -S . -B "$BUILD_DIR" \
+  cmake -G Ninja -S . -B "$BUILD_DIR" "${SANITIZE[@]}" \
     -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
     -DLLVM_USE_LINKER=lld \
