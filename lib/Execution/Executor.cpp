@@ -325,6 +325,27 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
     exec->outputs_.push_back(info);
   }
 
+  // Together, too: the host holds every argument and result at once.
+  {
+    int64_t total = 0;
+    for (const TensorInfo &info : llvm::concat<const TensorInfo>(
+             exec->inputs_, exec->outputs_)) {
+      int64_t bytes = rt::dtypeSize(info.dtype);
+      for (int64_t d : info.shape)
+        bytes *= d; // each fits in memory, checked above
+      if (llvm::AddOverflow(total, bytes, total))
+        total = std::numeric_limits<int64_t>::max();
+    }
+    const int64_t memory =
+        static_cast<int64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
+    if (memory > 0 && total > memory) {
+      error = "the arguments and results of @" + entryName + " need " +
+              std::to_string(total) + " bytes together, more than this "
+              "machine's memory (" + std::to_string(memory) + " bytes)";
+      return nullptr;
+    }
+  }
+
   // The entry is either one fully-manual shard_map or a plain function.
   Block &body = entry.getBody().front();
   spmd::ShardMapOp map;

@@ -129,11 +129,12 @@ cl::opt<bool> dumpLLVM("dump-llvm-dialect",
                        cl::cat(category));
 cl::opt<bool> reference(
     "reference",
-    cl::desc("Also run an oracle and compare each result: the "
-             "unpartitioned program (every sharding dropped; manual code on "
-             "the same mesh), lowered without kernels, in-place updates or "
-             "optimised collectives; exactly for integers, within "
-             "--rtol/--atol for floats; exit 1 on a mismatch"),
+    cl::desc("Also run an oracle and compare each result: the program "
+             "with every sharding dropped and without --passes (on one "
+             "device, or on the mesh its shard_maps need), lowered without "
+             "kernels, in-place updates or optimised collectives; exactly "
+             "for integers, within --rtol/--atol for floats; exit 1 on a "
+             "mismatch"),
     cl::cat(category));
 cl::opt<double> relTol("rtol", cl::desc("Relative tolerance for --reference"),
                        cl::init(1e-4), cl::cat(category));
@@ -568,6 +569,9 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
     refOptions.kernels = false;
     refOptions.approximateMath = false;
     refOptions.copyBeforeWrite = true;
+    // The program as written: a --passes rewrite (collective matmul, ...)
+    // is part of what is checked.
+    refOptions.passes.clear();
     std::unique_ptr<Executor> ref =
         Executor::create(*module, refOptions, errorMessage);
     if (!ref)
@@ -578,11 +582,13 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
     llvm::outs() << "oracle: "
                  << (ref->mesh().numDevices() == 1
                          ? "the unpartitioned program on 1 device"
-                         : "the manual program on the same " +
+                         : "the program with its shardings dropped, on the " +
                                std::to_string(ref->mesh().numDevices()) +
-                               " devices")
-                 << ", lowered simply (reference collectives, no kernels, "
-                    "no in-place updates, libm math)\n";
+                               " devices its shard_maps need (partitioned "
+                               "the same way)")
+                 << ", without --passes, lowered simply (reference "
+                    "collectives, no kernels, no in-place updates, libm "
+                    "math)\n";
     bool allMatch = true;
     for (size_t j = 0; j < outputs.size(); ++j) {
       double scale = 1.0;

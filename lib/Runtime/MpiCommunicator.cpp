@@ -61,19 +61,38 @@ MPI_Datatype mpiType(int32_t dtype) {
   }
 }
 
+/// MPI leaves NaN and signed zeros in MPI_MAX/MPI_MIN to the
+/// implementation: float max/min are user-defined ops running the runtime's
+/// kernel (arith.maximumf/minimumf: NaN propagates, -0 < +0).
+template <int32_t Reduction>
+void floatMaxMin(void *in, void *inout, int *len, MPI_Datatype *type) {
+  const int32_t dtype = *type == MPI_DOUBLE ? TRELLIS_RT_F64 : TRELLIS_RT_F32;
+  reduceBlocks(dtype, Reduction, {inout, in}, 0, *len, inout);
+}
+
+MPI_Op floatOp(int32_t reduction) {
+  static MPI_Op maxOp = [] {
+    MPI_Op op;
+    MPI_Op_create(&floatMaxMin<TRELLIS_RT_MAX>, /*commute=*/1, &op);
+    return op;
+  }();
+  static MPI_Op minOp = [] {
+    MPI_Op op;
+    MPI_Op_create(&floatMaxMin<TRELLIS_RT_MIN>, /*commute=*/1, &op);
+    return op;
+  }();
+  return reduction == TRELLIS_RT_MAX ? maxOp : minOp;
+}
+
 MPI_Op mpiOp(int32_t dtype, int32_t reduction) {
-  // MPI leaves NaN and signed zeros in MPI_MAX/MPI_MIN to the
-  // implementation; floats take the runtime's kernel (arith.maximumf's
-  // rules), integers MPI's.
-  const bool isFloat = dtype == TRELLIS_RT_F32 || dtype == TRELLIS_RT_F64 ||
-                       dtype == TRELLIS_RT_BF16 || dtype == TRELLIS_RT_F16;
+  const bool isFloat = dtype == TRELLIS_RT_F32 || dtype == TRELLIS_RT_F64;
   switch (reduction) {
   case TRELLIS_RT_SUM:
     return MPI_SUM;
   case TRELLIS_RT_MAX:
-    return isFloat ? MPI_OP_NULL : MPI_MAX;
+    return isFloat ? floatOp(reduction) : MPI_MAX;
   case TRELLIS_RT_MIN:
-    return isFloat ? MPI_OP_NULL : MPI_MIN;
+    return isFloat ? floatOp(reduction) : MPI_MIN;
   default: // MEAN: the runtime's own kernel, so results match in-process
     return MPI_OP_NULL;
   }

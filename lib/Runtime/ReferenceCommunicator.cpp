@@ -161,7 +161,7 @@ public:
     }
     for (int64_t k = 0; k < n; ++k) {
       const CollectiveDesc &d = meeting.descs[k];
-      if (d.kind != desc.kind || d.dtype != desc.dtype ||
+      if (d.site != desc.site || d.kind != desc.kind || d.dtype != desc.dtype ||
           d.reduction != desc.reduction ||
           !std::equal(d.geometry, d.geometry + 4, desc.geometry)) {
         failLocked("reference collectives: devices disagree on " + what(desc));

@@ -127,9 +127,12 @@ std::optional<PartialKind> reductionKind(Operation *op) {
     return std::nullopt;
   if (isa<arith::AddFOp, arith::AddIOp>(combiner))
     return PartialKind::Sum;
-  if (isa<arith::MaximumFOp, arith::MaxNumFOp, arith::MaxSIOp>(combiner))
+  // pmax/pmin propagate NaN (arith.maximumf/minimumf). maxnumf/minnumf
+  // drop it, so their partial results cannot be combined with them: such
+  // reductions run on replicated operands.
+  if (isa<arith::MaximumFOp, arith::MaxSIOp>(combiner))
     return PartialKind::Max;
-  if (isa<arith::MinimumFOp, arith::MinNumFOp, arith::MinSIOp>(combiner))
+  if (isa<arith::MinimumFOp, arith::MinSIOp>(combiner))
     return PartialKind::Min;
   return std::nullopt;
 }

@@ -34,7 +34,7 @@
 // REPEAT: trellis-run: error: --repeat must be 1 or more
 // WARMUP: trellis-run: error: --warmup must be 0 or more, got -1
 // LINK: trellis-run: error: --link-latency-us and --link-bandwidth-gbps must be finite and not negative
-// BIGARG: trellis-run: error: argument arg0 has type tensor<1099511627776xf32>: 4398046511104 bytes, more than this machine's memory
+// BIGARG: trellis-run: error: argument arg0 has type tensor<1152921504606846976xf32>: 4611686018427387904 bytes, more than this machine's memory
 // BIGARG2: trellis-run: error: argument arg0 has type tensor<4294967296x4294967296xf32>: more than 2^63 bytes, more than this machine's memory
 // DEVICES: trellis-run: error: the mesh has 65536 devices; the threads backend simulates at most 4096 (one thread each): use --backend=mpi
 
@@ -42,8 +42,8 @@ func.func @main(%x: tensor<4xf32> {trellis.name = "x"}) -> tensor<4xf32> {
   return %x : tensor<4xf32>
 }
 
-func.func @huge(%x: tensor<1099511627776xf32>) -> tensor<1099511627776xf32> {
-  return %x : tensor<1099511627776xf32>
+func.func @huge(%x: tensor<1152921504606846976xf32>) -> tensor<1152921504606846976xf32> {
+  return %x : tensor<1152921504606846976xf32>
 }
 
 func.func @overflowing(%x: tensor<4294967296x4294967296xf32>) -> tensor<4294967296x4294967296xf32> {

@@ -11,6 +11,7 @@
 // RUN: trellis-run %s --entry f64 --input 0=%t/nan_last64.npy 2>&1 | FileCheck %s --check-prefix=NAN
 // RUN: trellis-run %s --entry bf16 --input 0=%t/nan_last.npy 2>&1 | FileCheck %s --check-prefix=NAN
 // RUN: trellis-run %s --entry auto_reduce --input 0=%t/nan_row.npy --reference 2>&1 | FileCheck %s --check-prefix=AUTO
+// RUN: trellis-run %s --entry auto_maxnum --input 0=%t/nan_row.npy --reference 2>&1 | FileCheck %s --check-prefix=MAXNUM
 
 // NAN: out0: {{.*}}[1]
 // NAN-NEXT: [nan]
@@ -30,6 +31,12 @@
 // AUTO: out0: float32[2]
 // AUTO-NEXT: [3. nan]
 // AUTO: reference: out0 (float32[2], 4 devices vs 1): match
+
+// maxnumf drops NaN, so its partial results must not meet in a
+// NaN-propagating pmax (they did: [3. nan]).
+// MAXNUM: out0: float32[2]
+// MAXNUM-NEXT: [3. 3.]
+// MAXNUM: reference: out0 (float32[2], 4 devices vs 1): match
 
 trellis.mesh @m = <["a"=4]>
 func.func @main(%x: tensor<4xf32>) -> (tensor<1xf32>, tensor<1xf32>) {
@@ -70,6 +77,16 @@ func.func @auto_reduce(%x: tensor<2x8xf32> {trellis.sharding = #trellis.sharding
   %r = linalg.reduce ins(%x : tensor<2x8xf32>) outs(%init : tensor<2xf32>) dimensions = [1]
     (%in: f32, %acc: f32) {
       %m = arith.maximumf %in, %acc : f32
+      linalg.yield %m : f32
+    }
+  return %r : tensor<2xf32>
+}
+
+func.func @auto_maxnum(%x: tensor<2x8xf32> {trellis.sharding = #trellis.sharding<@m, [{}, {"a"}]>}) -> tensor<2xf32> {
+  %init = arith.constant dense<0xFF800000> : tensor<2xf32>
+  %r = linalg.reduce ins(%x : tensor<2x8xf32>) outs(%init : tensor<2xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %m = arith.maxnumf %in, %acc : f32
       linalg.yield %m : f32
     }
   return %r : tensor<2xf32>
