@@ -22,20 +22,13 @@
 #include <thread>
 
 using namespace mlir::trellis::rt;
+using trellis_test::makeMesh;
 using trellis_test::runOnMesh;
 using trellis_test::runOnSession;
 
 namespace {
 
 int64_t addr(const void *p) { return reinterpret_cast<int64_t>(p); }
-
-MeshShape makeMesh(std::vector<int64_t> sizes) {
-  MeshShape mesh;
-  mesh.axisSizes = sizes;
-  for (size_t i = 0; i < sizes.size(); ++i)
-    mesh.axisNames.push_back(std::string(1, static_cast<char>('a' + i)));
-  return mesh;
-}
 
 /// Every ordered selection of the mesh's axes (including none).
 std::vector<AxisList> axisChoices(int numAxes) {

@@ -19,19 +19,12 @@
 #include <random>
 
 using namespace mlir::trellis::rt;
+using trellis_test::makeMesh;
 using trellis_test::runOnMesh;
 
 namespace {
 
 int64_t address(const void *p) { return reinterpret_cast<int64_t>(p); }
-
-MeshShape meshOf(std::vector<int64_t> sizes) {
-  MeshShape mesh;
-  mesh.axisSizes = sizes;
-  for (size_t i = 0; i < sizes.size(); ++i)
-    mesh.axisNames.push_back(std::string(1, static_cast<char>('a' + i)));
-  return mesh;
-}
 
 /// Runs `call(p, in, out)` on every device with the given communicator and
 /// returns every device's output bytes.
@@ -107,7 +100,7 @@ class ReferenceCollectives
     : public ::testing::TestWithParam<std::vector<int64_t>> {};
 
 TEST_P(ReferenceCollectives, AgreeWithInProcess) {
-  MeshShape mesh = meshOf(GetParam());
+  MeshShape mesh = makeMesh(GetParam());
   const int64_t devices = mesh.numDevices();
   // Collectives over the first axis, and over all axes.
   AxisList all;
@@ -190,7 +183,7 @@ INSTANTIATE_TEST_SUITE_P(Meshes, ReferenceCollectives,
 // Hand-computed values on 4 devices, one float each (x_p = p + 1), so that
 // both communicators agreeing on a wrong answer is caught.
 TEST(ReferenceCollectivesByHand, FourDevices) {
-  MeshShape mesh = meshOf({4});
+  MeshShape mesh = makeMesh({4});
   std::vector<std::vector<char>> inputs(4, std::vector<char>(8));
   for (int64_t p = 0; p < 4; ++p) {
     float v[2] = {static_cast<float>(p + 1), static_cast<float>(10 * p)};

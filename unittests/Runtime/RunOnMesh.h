@@ -16,6 +16,15 @@
 
 namespace trellis_test {
 
+/// A mesh whose axes are named "a", "b", ... with the given sizes.
+inline mlir::trellis::rt::MeshShape makeMesh(std::vector<int64_t> sizes) {
+  mlir::trellis::rt::MeshShape mesh;
+  mesh.axisSizes = sizes;
+  for (size_t i = 0; i < sizes.size(); ++i)
+    mesh.axisNames.push_back(std::string(1, static_cast<char>('a' + i)));
+  return mesh;
+}
+
 struct DeviceCall {
   std::function<void()> body;
 };
