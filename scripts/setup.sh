@@ -6,6 +6,7 @@ set -euo pipefail
 PACKAGES=(
   cmake ninja-build ccache
   clang-22 lld-22 llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
+  libclang-rt-22-dev
   libeigen3-dev libfmt-dev libgtest-dev libbenchmark-dev
   python3-numpy
   libopenmpi-dev openmpi-bin
