@@ -438,7 +438,15 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
               "partitioning";
       return nullptr;
     }
-    // A plain function: one device runs it whole.
+    // A plain function: one device runs it whole. Shardings left on its
+    // signature (partitioning can fold everything away, e.g. a function
+    // that returns an argument in the layout it came in) mean nothing here.
+    for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i)
+      entry.removeArgAttr(i, trellis::TrellisDialect::kShardingAttrName);
+    for (unsigned i = 0, e = entry.getNumResults(); i < e; ++i)
+      entry.removeResultAttr(
+          i, StringAttr::get(entry.getContext(),
+                             trellis::TrellisDialect::kShardingAttrName));
     exec->mesh_.axisNames = {"device"};
     exec->mesh_.axisSizes = {1};
     for (auto [i, info] : llvm::enumerate(exec->inputs_)) {
