@@ -68,7 +68,10 @@ ours=0
 upstream=0
 for artifact in "$ARTIFACTS"/*; do
   [ -e "$artifact" ] || continue
-  trace=$(timeout 60 "$FUZZ" -timeout=10 -rss_limit_mb=4096 "$artifact" 2>&1 || true)
+  # The slow unwinder: with the fast one an out-of-memory report stops at
+  # the first frame without a frame pointer (Debian's libLLVM).
+  trace=$(ASAN_OPTIONS="$ASAN_OPTIONS:fast_unwind_on_malloc=0" \
+    timeout 60 "$FUZZ" -timeout=10 -rss_limit_mb=4096 "$artifact" 2>&1 || true)
   # The six innermost frames of the first stack: a Trellis parser that
   # merely encloses an upstream op's crashing parser is further out.
   top=$(grep -E '^ *#[0-9]+ ' <<<"$trace" | head -n 6 || true)
