@@ -261,7 +261,8 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
     // unrelated function the partitioner cannot take must not fail a run.
     for (bool erased = true; erased;) {
       erased = false;
-      for (auto func : llvm::make_early_inc_range(source.getOps<func::FuncOp>()))
+      for (auto func :
+           llvm::make_early_inc_range(source.getOps<func::FuncOp>()))
         if (func != entry && SymbolTable::symbolKnownUseEmpty(func, source)) {
           func.erase();
           erased = true;
@@ -328,8 +329,8 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
   // Together, too: the host holds every argument and result at once.
   {
     int64_t total = 0;
-    for (const TensorInfo &info : llvm::concat<const TensorInfo>(
-             exec->inputs_, exec->outputs_)) {
+    for (const TensorInfo &info :
+         llvm::concat<const TensorInfo>(exec->inputs_, exec->outputs_)) {
       int64_t bytes = rt::dtypeSize(info.dtype);
       for (int64_t d : info.shape)
         bytes *= d; // each fits in memory, checked above
@@ -340,8 +341,10 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
         static_cast<int64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
     if (memory > 0 && total > memory) {
       error = "the arguments and results of @" + entryName + " need " +
-              std::to_string(total) + " bytes together, more than this "
-              "machine's memory (" + std::to_string(memory) + " bytes)";
+              std::to_string(total) +
+              " bytes together, more than this "
+              "machine's memory (" +
+              std::to_string(memory) + " bytes)";
       return nullptr;
     }
   }

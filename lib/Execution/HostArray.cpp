@@ -338,8 +338,10 @@ static bool readNpyHeader(std::ifstream &in, const std::string &path,
     return false;
   }
   if (order != "False") {
-    error = "'" + path + "': malformed header: 'fortran_order' must be True "
-            "or False, got '" + order + "'";
+    error = "'" + path +
+            "': malformed header: 'fortran_order' must be True "
+            "or False, got '" +
+            order + "'";
     return false;
   }
   int32_t dtype = -1;
@@ -374,8 +376,8 @@ static bool readNpyHeader(std::ifstream &in, const std::string &path,
     if (ok)
       v = std::stoll(digits);
     if (!ok) {
-      error = "'" + path + "': malformed dimension '" + digits +
-              "' in shape " + shapeText;
+      error = "'" + path + "': malformed dimension '" + digits + "' in shape " +
+              shapeText;
       return false;
     }
     if (llvm::MulOverflow(bytes, v, bytes)) {

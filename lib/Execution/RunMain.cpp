@@ -381,8 +381,8 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
   if (computeSlots < 0)
     return failAll("--compute-slots must be 0 (no limit) or more, got " +
                    std::to_string(computeSlots));
-  if (!(latencyUs >= 0) || !(bandwidthGBps >= 0) ||
-      !std::isfinite(latencyUs) || !std::isfinite(bandwidthGBps))
+  if (!(latencyUs >= 0) || !(bandwidthGBps >= 0) || !std::isfinite(latencyUs) ||
+      !std::isfinite(bandwidthGBps))
     return failAll("--link-latency-us and --link-bandwidth-gbps must be "
                    "finite and not negative");
   if (!(timeoutSeconds >= 0) || !std::isfinite(timeoutSeconds))
@@ -390,11 +390,9 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
                    "limit) or more, got " +
                    std::to_string(timeoutSeconds.getValue()));
   if (repeat < 1)
-    return failAll("--repeat must be 1 or more, got " +
-                   std::to_string(repeat));
+    return failAll("--repeat must be 1 or more, got " + std::to_string(repeat));
   if (warmup < 0)
-    return failAll("--warmup must be 0 or more, got " +
-                   std::to_string(warmup));
+    return failAll("--warmup must be 0 or more, got " + std::to_string(warmup));
   if (mpi) {
     const char *unsupported = saveInputs           ? "--save-inputs"
                               : reference          ? "--reference"
@@ -434,8 +432,7 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
   // One thread per device: far beyond this, thread creation fails mid-run.
   constexpr int64_t kMaxThreadDevices = 4096;
   if (!mpi && exec->mesh().numDevices() > kMaxThreadDevices)
-    return failAll("the mesh has " +
-                   std::to_string(exec->mesh().numDevices()) +
+    return failAll("the mesh has " + std::to_string(exec->mesh().numDevices()) +
                    " devices; the threads backend simulates at most " +
                    std::to_string(kMaxThreadDevices) +
                    " (one thread each): use --backend=mpi");

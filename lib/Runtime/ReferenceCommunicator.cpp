@@ -106,14 +106,11 @@ bool reduceAny(int32_t dtype, int32_t reduction,
   case TRELLIS_RT_BF16:
     return reduceInto<uint16_t, float>(reduction, in, count, out, index), true;
   case TRELLIS_RT_I32:
-    return reduceInto<int32_t, int32_t>(reduction, in, count, out, index),
-           true;
+    return reduceInto<int32_t, int32_t>(reduction, in, count, out, index), true;
   case TRELLIS_RT_I64:
-    return reduceInto<int64_t, int64_t>(reduction, in, count, out, index),
-           true;
+    return reduceInto<int64_t, int64_t>(reduction, in, count, out, index), true;
   case TRELLIS_RT_I16:
-    return reduceInto<int16_t, int16_t>(reduction, in, count, out, index),
-           true;
+    return reduceInto<int16_t, int16_t>(reduction, in, count, out, index), true;
   case TRELLIS_RT_I8:
     return reduceInto<int8_t, int8_t>(reduction, in, count, out, index), true;
   default:
@@ -150,7 +147,8 @@ public:
     ++meeting.arrived;
     cv_.notify_all();
     cv_.wait(lock, [&] {
-      return failed_ || meeting.arrived == n || missingFinished(meeting, members);
+      return failed_ || meeting.arrived == n ||
+             missingFinished(meeting, members);
     });
     if (failed_)
       return false;
@@ -174,8 +172,10 @@ public:
     const bool ok = compute(desc, meeting.inputs, rank, n, out);
     lock.lock();
     if (!ok) {
-      failLocked(what(desc) + ": not supported by the reference collectives "
-                              "for " + dtypeName(desc.dtype));
+      failLocked(what(desc) +
+                 ": not supported by the reference collectives "
+                 "for " +
+                 dtypeName(desc.dtype));
       return false;
     }
     ++meeting.left;
@@ -244,9 +244,8 @@ private:
   }
 
   /// This device's result, from the definitions of the collectives.
-  bool compute(const CollectiveDesc &desc,
-               const std::vector<const void *> &in, int64_t rank, int64_t n,
-               void *out) const {
+  bool compute(const CollectiveDesc &desc, const std::vector<const void *> &in,
+               int64_t rank, int64_t n, void *out) const {
     const int64_t elem = dtypeSize(desc.dtype);
     const int64_t *g = desc.geometry;
     auto copy = [&](int64_t k, int64_t from, int64_t to) {
@@ -310,8 +309,7 @@ private:
 
 } // namespace
 
-std::unique_ptr<Communicator>
-mlir::trellis::rt::createReferenceCommunicator(
+std::unique_ptr<Communicator> mlir::trellis::rt::createReferenceCommunicator(
     const MeshShape &mesh, const std::vector<SiteInfo> &sites) {
   return std::make_unique<ReferenceCommunicator>(mesh, sites);
 }

@@ -37,8 +37,7 @@
 
 using namespace mlir;
 
-extern "C" size_t LLVMFuzzerMutate(uint8_t *data, size_t size,
-                                   size_t maxSize);
+extern "C" size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t maxSize);
 
 namespace {
 
@@ -114,11 +113,10 @@ std::vector<Token> tokenize(const std::string &s) {
         break;
       tokens.push_back({i, j + 1, Token::Quoted});
       i = j + 1;
-    } else if (std::isalpha(static_cast<unsigned char>(s[i])) ||
-               s[i] == '_') {
+    } else if (std::isalpha(static_cast<unsigned char>(s[i])) || s[i] == '_') {
       size_t j = i;
-      while (j < s.size() && (std::isalnum(static_cast<unsigned char>(s[j])) ||
-                              s[j] == '_'))
+      while (j < s.size() &&
+             (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '_'))
         ++j;
       tokens.push_back({i, j, Token::Word});
       i = j;
@@ -138,9 +136,9 @@ std::string mutateText(const std::string &s, unsigned seed) {
       "0",  "1",  "2",   "3",          "4",          "5",
       "7",  "8",  "16",  "15",         "64",         "1024",
       "-1", "-2", "255", "2147483648", "4294967296", "9223372036854775807"};
-  static const char *const kWords[] = {"tiled", "check_vma", "false", "true",
-                                       "manual_axes", "index", "f32", "i32",
-                                       "bf16", "f16", "i1", "xf32"};
+  static const char *const kWords[] = {
+      "tiled", "check_vma", "false", "true", "manual_axes", "index",
+      "f32",   "i32",       "bf16",  "f16",  "i1",          "xf32"};
   const Token &t = tokens[rng() % tokens.size()];
   std::string replacement;
   switch (t.kind) {

@@ -85,8 +85,7 @@ TEST(MatmulKernel, IntegerProductsWrapAround) {
   std::vector<int64_t> a64 = {INT64_MIN, -1}, b64 = {-1, INT64_MIN};
   std::vector<int64_t> c64 = {5};
   trellis_rt_matmul(TRELLIS_RT_I64, 1, 1, 1, 2, address(a64.data()), 2, 2, 1,
-                    address(b64.data()), 2, 1, 1, address(c64.data()), 1, 1,
-                    1);
+                    address(b64.data()), 2, 1, 1, address(c64.data()), 1, 1, 1);
   // 5 + 2^63 + 2^63 = 5 modulo 2^64.
   EXPECT_EQ(c64[0], 5);
 }

@@ -39,8 +39,7 @@ runCollective(const MeshShape &mesh, bool reference,
   options.referenceCollectives = reference;
   std::string error;
   EXPECT_TRUE(runOnMesh(
-      mesh,
-      [&](int64_t p) { call(p, inputs[p].data(), outputs[p].data()); },
+      mesh, [&](int64_t p) { call(p, inputs[p].data(), outputs[p].data()); },
       error, std::move(sites), options))
       << error;
   return outputs;
@@ -131,44 +130,49 @@ TEST_P(ReferenceCollectives, AgreeWithInProcess) {
               << what << " dtype " << dtype << " device " << p << " over "
               << axes.size() << " axes";
       };
-      for (int32_t reduction : {TRELLIS_RT_SUM, TRELLIS_RT_MAX, TRELLIS_RT_MIN,
-                                TRELLIS_RT_MEAN}) {
+      for (int32_t reduction :
+           {TRELLIS_RT_SUM, TRELLIS_RT_MAX, TRELLIS_RT_MIN, TRELLIS_RT_MEAN}) {
         if (reduction == TRELLIS_RT_MEAN && dtype != TRELLIS_RT_F32 &&
             dtype != TRELLIS_RT_BF16)
           continue;
-        both(count * elem,
-             [&](int64_t, const char *in, char *out) {
-               trellis_rt_all_reduce(0, packed, dtype, reduction, address(in),
-                                     address(out), count);
-             },
-             "all_reduce");
-        both(outer * inner * elem,
-             [&](int64_t, const char *in, char *out) {
-               trellis_rt_reduce_scatter(0, packed, dtype, reduction,
-                                         address(in), address(out), outer,
-                                         inner);
-             },
-             "reduce_scatter");
+        both(
+            count * elem,
+            [&](int64_t, const char *in, char *out) {
+              trellis_rt_all_reduce(0, packed, dtype, reduction, address(in),
+                                    address(out), count);
+            },
+            "all_reduce");
+        both(
+            outer * inner * elem,
+            [&](int64_t, const char *in, char *out) {
+              trellis_rt_reduce_scatter(0, packed, dtype, reduction,
+                                        address(in), address(out), outer,
+                                        inner);
+            },
+            "reduce_scatter");
       }
-      both(count * n * elem,
-           [&](int64_t, const char *in, char *out) {
-             trellis_rt_all_gather(0, packed, dtype, address(in), address(out),
-                                   outer, n * inner);
-           },
-           "all_gather");
+      both(
+          count * n * elem,
+          [&](int64_t, const char *in, char *out) {
+            trellis_rt_all_gather(0, packed, dtype, address(in), address(out),
+                                  outer, n * inner);
+          },
+          "all_gather");
       // [3, n, 5] split along the middle, concatenated as [5, n, 3].
-      both(count * elem,
-           [&](int64_t, const char *in, char *out) {
-             trellis_rt_all_to_all(0, packed, dtype, address(in), address(out),
-                                   outer, inner, inner, outer);
-           },
-           "all_to_all");
-      both(count * elem,
-           [&](int64_t, const char *in, char *out) {
-             trellis_rt_ppermute(1, packed, dtype, address(in), address(out),
-                                 count);
-           },
-           "ppermute");
+      both(
+          count * elem,
+          [&](int64_t, const char *in, char *out) {
+            trellis_rt_all_to_all(0, packed, dtype, address(in), address(out),
+                                  outer, inner, inner, outer);
+          },
+          "all_to_all");
+      both(
+          count * elem,
+          [&](int64_t, const char *in, char *out) {
+            trellis_rt_ppermute(1, packed, dtype, address(in), address(out),
+                                count);
+          },
+          "ppermute");
     }
   }
 }

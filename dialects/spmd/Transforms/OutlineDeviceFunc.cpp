@@ -88,8 +88,8 @@ struct OutlineDeviceFuncPass
         Operation *from = work.pop_back_val();
         if (auto uses = SymbolTable::getSymbolUses(from))
           for (const SymbolTable::SymbolUse &use : *uses)
-            if (Operation *callee = symbols.lookup(
-                    use.getSymbolRef().getRootReference()))
+            if (Operation *callee =
+                    symbols.lookup(use.getSymbolRef().getRootReference()))
               if (isa<func::FuncOp>(callee) && kept.insert(callee).second)
                 work.push_back(callee);
       }
