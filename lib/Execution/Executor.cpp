@@ -75,6 +75,12 @@ rt::Spec toSpec(trellis::SpecAttr spec, trellis::MeshOp mesh) {
   return out;
 }
 
+/// This machine's physical memory in bytes (0 if unknown).
+int64_t physicalMemoryBytes() {
+  return std::max<int64_t>(
+      0, static_cast<int64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE));
+}
+
 bool toTensorInfo(Type type, std::string name, TensorInfo &info,
                   std::string &error) {
   auto tensor = dyn_cast<RankedTensorType>(type);
@@ -102,8 +108,7 @@ bool toTensorInfo(Type type, std::string name, TensorInfo &info,
   for (int64_t d : tensor.getShape())
     if (llvm::MulOverflow(bytes, d, bytes))
       bytes = std::numeric_limits<int64_t>::max();
-  const int64_t memory =
-      static_cast<int64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
+  const int64_t memory = physicalMemoryBytes();
   if (memory > 0 && bytes > memory) {
     std::string text;
     llvm::raw_string_ostream os(text);
@@ -337,8 +342,7 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
       if (llvm::AddOverflow(total, bytes, total))
         total = std::numeric_limits<int64_t>::max();
     }
-    const int64_t memory =
-        static_cast<int64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
+    const int64_t memory = physicalMemoryBytes();
     if (memory > 0 && total > memory) {
       error = "the arguments and results of @" + entryName + " need " +
               std::to_string(total) +
