@@ -136,6 +136,23 @@ static bool hasValidSizes(MeshOp mesh) {
   return true;
 }
 
+/// Whether `mesh` can be queried (axis names, sizes and types) without
+/// reading out of bounds or casting wrongly. A sibling mesh may not have
+/// been verified yet when the first mesh checks the encodings, so this
+/// repeats the structural part of its checks.
+static bool isQueryable(MeshOp mesh) {
+  const MeshOp::Properties &props = mesh.getProperties();
+  auto names = llvm::dyn_cast_or_null<ArrayAttr>(props.axis_names);
+  auto types = llvm::dyn_cast_or_null<ArrayAttr>(props.axis_types);
+  auto sizes = llvm::dyn_cast_or_null<DenseI64ArrayAttr>(props.axis_sizes);
+  if (!names || !types || !sizes || names.empty() ||
+      names.size() != sizes.size() ||
+      names.size() != types.size() || !hasValidSizes(mesh))
+    return false;
+  return llvm::all_of(names, llvm::IsaPred<StringAttr>) &&
+         llvm::all_of(types, llvm::IsaPred<AxisTypeAttr>);
+}
+
 LogicalResult MeshOp::verify() {
   if (getAxisNames().empty())
     return emitOpError("needs at least one axis");
@@ -186,9 +203,9 @@ LogicalResult MeshOp::verify() {
         continue;
       if (!first)
         first = mesh;
-      // Encodings are checked against sizes only once every mesh has
-      // valid ones; an invalid mesh reports itself.
-      if (!hasValidSizes(mesh))
+      // Encodings are checked only once every mesh is well formed; an
+      // invalid mesh reports itself.
+      if (!isQueryable(mesh))
         return success();
     }
     if (first == *this)

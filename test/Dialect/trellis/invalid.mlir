@@ -25,6 +25,22 @@ trellis.mesh @m = <["i"=2, "j"=2], types = [explicit]>
 
 // -----
 
+// A malformed second mesh reports itself; the first mesh's check of the
+// encodings that name it must not read its axis types (found by fuzzing).
+trellis.mesh @a = <["x"=2]>
+// expected-error @below {{has 2 axis names, 2 sizes and 1 types; they must match}}
+"trellis.mesh"() <{sym_name = "b", axis_names = ["y", "z"], axis_sizes = array<i64: 2, 2>, axis_types = [#trellis<axis_type explicit>]}> : () -> ()
+func.func private @f(tensor<4xf32, #trellis.sharding<@b, [{"z"}]>>)
+
+// -----
+
+trellis.mesh @a = <["x"=2]>
+// expected-error @below {{attribute 'axis_types' failed to satisfy constraint}}
+"trellis.mesh"() <{sym_name = "b", axis_names = ["y", "z"], axis_sizes = array<i64: 2, 2>, axis_types = [#trellis<axis_type explicit>, 1 : i32]}> : () -> ()
+func.func private @f(tensor<4xf32, #trellis.sharding<@b, [{"z"}]>>)
+
+// -----
+
 // expected-error @below {{unknown axis type 'sideways' (expected auto, explicit or manual)}}
 trellis.mesh @m = <["i"=2], types = [sideways]>
 
