@@ -153,62 +153,6 @@ static LogicalResult verifyVarianceTypes(Operation *op, Type operandType,
   return success();
 }
 
-//===----------------------------------------------------------------------===//
-// Variance rules (seed 001)
-//===----------------------------------------------------------------------===//
-
-FailureOr<SmallVector<StringAttr>> mlir::spmd::inferCollectiveVariance(
-    Operation *op, ArrayRef<StringAttr> operandVary, std::string &reason) {
-  auto axesAttr = op->getAttrOfType<ArrayAttr>("axes");
-  if (!axesAttr) {
-    reason = "is not a collective";
-    return failure();
-  }
-  SmallVector<StringAttr> axes = toAxes(axesAttr);
-  auto varies = [&](StringAttr axis) {
-    return llvm::is_contained(operandVary, axis);
-  };
-  enum { NeedVarying, NeedInvariant } need;
-  enum { Keep, Remove, Add } effect;
-  if (isa<PsumOp, PmaxOp, PminOp, PmeanOp, AllGatherInvariantOp>(op)) {
-    need = NeedVarying;
-    effect = Remove;
-  } else if (isa<AllGatherOp, PsumScatterOp, AllToAllOp, PpermuteOp>(op)) {
-    need = NeedVarying;
-    effect = Keep;
-  } else if (isa<PvaryOp, PscatterOp>(op)) {
-    need = NeedInvariant;
-    effect = Add;
-  } else {
-    reason = "has no variance rule";
-    return failure();
-  }
-  for (StringAttr axis : axes) {
-    if (need == NeedVarying && !varies(axis)) {
-      reason =
-          ("needs an operand that varies over mesh axis \"" + axis.getValue() +
-           "\", but it is invariant there; insert "
-           "spmd.pvary over it (spmd-check-variance does so "
-           "automatically)")
-              .str();
-      return failure();
-    }
-    if (need == NeedInvariant && varies(axis)) {
-      reason = ("needs an operand that is invariant over mesh axis \"" +
-                axis.getValue() + "\", but it already varies there")
-                   .str();
-      return failure();
-    }
-  }
-  SmallVector<StringAttr> result;
-  for (StringAttr axis : operandVary)
-    if (effect != Remove || !llvm::is_contained(axes, axis))
-      result.push_back(axis);
-  if (effect == Add)
-    llvm::append_range(result, axes);
-  return result;
-}
-
 LogicalResult mlir::spmd::verifyOutputVariance(ShardMapOp op, unsigned index,
                                                ArrayRef<StringAttr> vary,
                                                Value yielded) {
@@ -551,28 +495,6 @@ LogicalResult ShardMapOp::verify() {
 //===----------------------------------------------------------------------===//
 // Collectives
 //===----------------------------------------------------------------------===//
-
-#define DEFINE_GROUP_SIZE(OP)                                                  \
-  int64_t OP::getGroupSize() {                                                 \
-    std::optional<ManualContext> ctx = getManualContext(*this);                \
-    return ctx ? ctx->getGroupSize(toAxes(getAxes())) : 1;                     \
-  }
-DEFINE_GROUP_SIZE(PsumOp)
-DEFINE_GROUP_SIZE(PmaxOp)
-DEFINE_GROUP_SIZE(PminOp)
-DEFINE_GROUP_SIZE(PmeanOp)
-DEFINE_GROUP_SIZE(PvaryOp)
-DEFINE_GROUP_SIZE(AllGatherOp)
-DEFINE_GROUP_SIZE(AllGatherInvariantOp)
-DEFINE_GROUP_SIZE(PsumScatterOp)
-DEFINE_GROUP_SIZE(PscatterOp)
-DEFINE_GROUP_SIZE(AllToAllOp)
-DEFINE_GROUP_SIZE(PpermuteOp)
-DEFINE_GROUP_SIZE(PpermuteStartOp)
-DEFINE_GROUP_SIZE(PpermuteForwardOp)
-DEFINE_GROUP_SIZE(AxisIndexOp)
-DEFINE_GROUP_SIZE(AxisSizeOp)
-#undef DEFINE_GROUP_SIZE
 
 /// Ops whose result has the operand's shape and element type.
 static LogicalResult verifyShapePreserving(Operation *op, ArrayAttr axes,

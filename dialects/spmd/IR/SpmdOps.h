@@ -3,6 +3,7 @@
 #ifndef TRELLIS_DIALECT_SPMD_IR_SPMDOPS_H
 #define TRELLIS_DIALECT_SPMD_IR_SPMDOPS_H
 
+#include "dialects/spmd/IR/CollectiveOpInterface.h"
 #include "dialects/spmd/IR/SpmdDialect.h"
 #include "dialects/trellis/IR/TrellisOps.h"
 #include "dialects/trellis/Interfaces/ShardingRule.h"

@@ -3,6 +3,7 @@
 #ifndef SPMD_OPS_TD
 #define SPMD_OPS_TD
 
+include "dialects/spmd/IR/CollectiveOpInterface.td"
 include "dialects/spmd/IR/SpmdDialect.td"
 include "dialects/trellis/IR/TrellisAttrs.td"
 include "dialects/trellis/IR/TrellisInterfaces.td"
@@ -87,13 +88,12 @@ def Spmd_YieldOp : Spmd_Op<"yield", [
 // Collectives
 //===----------------------------------------------------------------------===//
 
-class Spmd_CollectiveOp<string mnemonic, list<Trait> traits = []>
-    : Spmd_Op<mnemonic, traits> {
-  code collectiveDecls = [{
-    /// The group size: the product of the sizes of the op's axes.
-    int64_t getGroupSize();
-  }];
-  let extraClassDeclaration = collectiveDecls;
+/// `overrides`: the CollectiveOpInterface methods with a default that the
+/// op defines itself (in CollectiveOps.cpp).
+class Spmd_CollectiveOp<string mnemonic, list<Trait> traits = [],
+                        list<string> overrides = []>
+    : Spmd_Op<mnemonic, traits # [
+        DeclareOpInterfaceMethods<Spmd_CollectiveOpInterface, overrides>]> {
   let hasVerifier = 1;
 }
 
@@ -104,7 +104,9 @@ defvar Spmd_ElementwiseRule =
     DeclareOpInterfaceMethods<Trellis_ShardingRuleOpInterface>;
 
 class Spmd_ReduceOp<string mnemonic, string what>
-    : Spmd_CollectiveOp<mnemonic, [Spmd_Communicates, Spmd_ElementwiseRule]> {
+    : Spmd_CollectiveOp<mnemonic, [Spmd_Communicates, Spmd_ElementwiseRule],
+                        ["getReduction", "getBytesSentPerDevice",
+                         "buildTranspose"]> {
   let summary = "All-reduce (" # what # ") over mesh axes";
   let description = [{
     Combines the operand elementwise (}] # what # [{) across the devices of
@@ -130,7 +132,8 @@ def Spmd_PmeanOp : Spmd_ReduceOp<"pmean", "mean: the sum divided by the group si
   let results = (outs RankedTensorOf<[AnyFloat]>:$result);
 }
 
-def Spmd_PvaryOp : Spmd_CollectiveOp<"pvary", [Pure, Spmd_ElementwiseRule]> {
+def Spmd_PvaryOp : Spmd_CollectiveOp<"pvary", [Pure, Spmd_ElementwiseRule],
+                                     ["buildTranspose"]> {
   let summary = "Mark an invariant value as varying (no communication)";
   let description = [{
     Seed 001's `pbroadcast` (JAX's `pvary`): the value is unchanged, but its
@@ -147,8 +150,10 @@ def Spmd_PvaryOp : Spmd_CollectiveOp<"pvary", [Pure, Spmd_ElementwiseRule]> {
   }];
 }
 
-class Spmd_DimCollectiveOp<string mnemonic, list<Trait> traits = []>
-    : Spmd_CollectiveOp<mnemonic, traits> {
+class Spmd_DimCollectiveOp<string mnemonic, list<Trait> traits = [],
+                           list<string> overrides = []>
+    : Spmd_CollectiveOp<mnemonic, traits,
+                        !listconcat(["buildTranspose"], overrides)> {
   let arguments = (ins AnyRankedTensor:$operand, StrArrayAttr:$axes,
                        I64Attr:$dim, UnitAttr:$tiled);
   let results = (outs AnyRankedTensor:$result);
@@ -158,7 +163,8 @@ class Spmd_DimCollectiveOp<string mnemonic, list<Trait> traits = []>
   }];
 }
 
-def Spmd_AllGatherOp : Spmd_DimCollectiveOp<"all_gather", [Spmd_Communicates]> {
+def Spmd_AllGatherOp : Spmd_DimCollectiveOp<"all_gather", [Spmd_Communicates],
+                                            ["getBytesSentPerDevice"]> {
   let summary = "All-gather over mesh axes (result varying)";
   let description = [{
     Every device receives the operands of all devices of its group along
@@ -174,7 +180,8 @@ def Spmd_AllGatherOp : Spmd_DimCollectiveOp<"all_gather", [Spmd_Communicates]> {
 }
 
 def Spmd_AllGatherInvariantOp
-    : Spmd_DimCollectiveOp<"all_gather_invariant", [Spmd_Communicates]> {
+    : Spmd_DimCollectiveOp<"all_gather_invariant", [Spmd_Communicates],
+                           ["getBytesSentPerDevice"]> {
   let summary = "All-gather over mesh axes (result invariant)";
   let description = [{
     Same data movement as `spmd.all_gather`, but the result is invariant over
@@ -182,7 +189,9 @@ def Spmd_AllGatherInvariantOp
   }];
 }
 
-def Spmd_PsumScatterOp : Spmd_DimCollectiveOp<"psum_scatter", [Spmd_Communicates]> {
+def Spmd_PsumScatterOp
+    : Spmd_DimCollectiveOp<"psum_scatter", [Spmd_Communicates],
+                           ["getReduction", "getBytesSentPerDevice"]> {
   let summary = "Reduce-scatter over mesh axes";
   let description = [{
     Sums the operands of the group along `axes` and leaves device `k` of the
@@ -204,7 +213,9 @@ def Spmd_PscatterOp : Spmd_DimCollectiveOp<"pscatter", [Pure]> {
   }];
 }
 
-def Spmd_AllToAllOp : Spmd_CollectiveOp<"all_to_all", [Spmd_Communicates]> {
+def Spmd_AllToAllOp
+    : Spmd_CollectiveOp<"all_to_all", [Spmd_Communicates],
+                        ["getBytesSentPerDevice", "buildTranspose"]> {
   let summary = "All-to-all over mesh axes";
   let description = [{
     Splits the operand into group-size blocks along `split_dim`, sends block
@@ -225,7 +236,8 @@ def Spmd_AllToAllOp : Spmd_CollectiveOp<"all_to_all", [Spmd_Communicates]> {
 }
 
 def Spmd_PpermuteOp
-    : Spmd_CollectiveOp<"ppermute", [Spmd_Communicates, Spmd_ElementwiseRule]> {
+    : Spmd_CollectiveOp<"ppermute", [Spmd_Communicates, Spmd_ElementwiseRule],
+                        ["getBytesSentPerDevice", "buildTranspose"]> {
   let summary = "Send blocks between devices along mesh axes";
   let description = [{
     Each `[source, target]` pair sends the operand of device `source` of the
@@ -244,14 +256,15 @@ def Spmd_PpermuteOp
     $operand `over` $axes `pairs` custom<Pairs>($pairs) attr-dict `:`
     custom<ArrowType>(type($operand), type($result))
   }];
-  let extraClassDeclaration = collectiveDecls # [{
+  let extraClassDeclaration = [{
     /// The (source, target) pairs.
     ::llvm::SmallVector<std::pair<int64_t, int64_t>> getPairList();
   }];
 }
 
 def Spmd_PpermuteStartOp
-    : Spmd_CollectiveOp<"ppermute_start", [Spmd_Communicates]> {
+    : Spmd_CollectiveOp<"ppermute_start", [Spmd_Communicates],
+                        ["getBytesSentPerDevice"]> {
   let summary = "Start an asynchronous ppermute";
   let description = [{
     The first half of `spmd.ppermute`: sends the operand along `pairs` and
@@ -275,7 +288,7 @@ def Spmd_PpermuteStartOp
     $operand `over` $axes `pairs` custom<Pairs>($pairs) attr-dict `:`
     type($operand) `->` qualified(type($future))
   }];
-  let extraClassDeclaration = collectiveDecls # [{
+  let extraClassDeclaration = [{
     /// The (source, target) pairs.
     ::llvm::SmallVector<std::pair<int64_t, int64_t>> getPairList();
   }];
@@ -283,7 +296,8 @@ def Spmd_PpermuteStartOp
 
 def Spmd_PpermuteForwardOp
     : Spmd_CollectiveOp<"ppermute_forward", [
-        Spmd_Communicates, AllTypesMatch<["future", "result"]>]> {
+        Spmd_Communicates, AllTypesMatch<["future", "result"]>],
+        ["getBytesSentPerDevice"]> {
   let summary = "Send on what an asynchronous ppermute delivers";
   let description = [{
     Starts an asynchronous ppermute, along `pairs`, of the value this device
@@ -312,7 +326,7 @@ def Spmd_PpermuteForwardOp
     $future (`plus` $addend^)? `over` $axes `pairs` custom<Pairs>($pairs)
     attr-dict `:` qualified(type($future)) (`,` type($addend)^)?
   }];
-  let extraClassDeclaration = collectiveDecls # [{
+  let extraClassDeclaration = [{
     /// The (source, target) pairs.
     ::llvm::SmallVector<std::pair<int64_t, int64_t>> getPairList();
   }];

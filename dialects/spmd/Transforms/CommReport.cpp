@@ -26,60 +26,6 @@ using namespace mlir::spmd;
 
 namespace {
 
-int64_t bytesOf(Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || !tensor.hasStaticShape())
-    return -1;
-  return tensor.getNumElements() *
-         trellis::elementBytes(tensor.getElementType());
-}
-
-/// Bytes one device sends for `op`, or -1 when unknown (dynamic shapes);
-/// `isCollective` tells whether `op` is reported at all.
-int64_t bytesSent(Operation *op, bool &isCollective) {
-  isCollective = true;
-  auto ring = [](int64_t bytes, int64_t n, int64_t num, int64_t den) {
-    if (bytes < 0)
-      return int64_t(-1);
-    return bytes * num * (n - 1) / (den * n);
-  };
-  if (auto o = dyn_cast<PsumOp>(op))
-    return ring(bytesOf(o.getOperand().getType()), o.getGroupSize(), 2, 1);
-  if (auto o = dyn_cast<PmaxOp>(op))
-    return ring(bytesOf(o.getOperand().getType()), o.getGroupSize(), 2, 1);
-  if (auto o = dyn_cast<PminOp>(op))
-    return ring(bytesOf(o.getOperand().getType()), o.getGroupSize(), 2, 1);
-  if (auto o = dyn_cast<PmeanOp>(op))
-    return ring(bytesOf(o.getOperand().getType()), o.getGroupSize(), 2, 1);
-  if (auto o = dyn_cast<AllGatherOp>(op)) {
-    int64_t b = bytesOf(o.getOperand().getType());
-    return b < 0 ? -1 : b * (o.getGroupSize() - 1);
-  }
-  if (auto o = dyn_cast<AllGatherInvariantOp>(op)) {
-    int64_t b = bytesOf(o.getOperand().getType());
-    return b < 0 ? -1 : b * (o.getGroupSize() - 1);
-  }
-  if (auto o = dyn_cast<PsumScatterOp>(op))
-    return ring(bytesOf(o.getOperand().getType()), o.getGroupSize(), 1, 1);
-  if (auto o = dyn_cast<AllToAllOp>(op))
-    return ring(bytesOf(o.getOperand().getType()), o.getGroupSize(), 1, 1);
-  auto permuted = [](auto o, Type sent) -> int64_t {
-    bool moves = llvm::any_of(
-        o.getPairList(), [](auto pair) { return pair.first != pair.second; });
-    return moves ? bytesOf(sent) : 0;
-  };
-  if (auto o = dyn_cast<PpermuteOp>(op))
-    return permuted(o, o.getOperand().getType());
-  // An asynchronous ppermute sends at its start (or forward); the wait
-  // moves nothing.
-  if (auto o = dyn_cast<PpermuteStartOp>(op))
-    return permuted(o, o.getOperand().getType());
-  if (auto o = dyn_cast<PpermuteForwardOp>(op))
-    return permuted(o, o.getFuture().getType().getValueType());
-  isCollective = false;
-  return 0;
-}
-
 /// JAX notation for tensors; futures of asynchronous collectives show
 /// the value they deliver.
 std::string typeText(Type type) {
@@ -138,12 +84,10 @@ int64_t timesRun(Operation *op, bool &exact) {
   return times;
 }
 
-std::string axesText(Operation *op) {
-  auto axes = op->getAttrOfType<ArrayAttr>("axes");
+std::string axesText(CollectiveOpInterface op) {
   std::string text = "[";
-  if (axes)
-    for (auto [i, a] : llvm::enumerate(axes))
-      text += (i ? ", \"" : "\"") + cast<StringAttr>(a).getValue().str() + "\"";
+  for (auto [i, axis] : llvm::enumerate(op.getAxisList()))
+    text += (i ? ", \"" : "\"") + axis.getValue().str() + "\"";
   return text + "]";
 }
 
@@ -185,11 +129,12 @@ struct CommReportPass
     os << "\n";
     int64_t count = 0, total = 0;
     bool unknown = false, inexact = false;
-    func.walk([&](Operation *op) {
-      bool isCollective;
-      int64_t bytes = bytesSent(op, isCollective);
-      if (!isCollective)
+    // Collectives that move data; an asynchronous ppermute sends at its
+    // start (or forward), and its wait is no collective.
+    func.walk([&](CollectiveOpInterface op) {
+      if (!op.communicates())
         return;
+      int64_t bytes = op.getBytesSentPerDevice();
       bool exact;
       int64_t times = timesRun(op, exact);
       ++count;

@@ -218,7 +218,8 @@ private:
                           ArrayRef<unsigned> linearArgs);
   LogicalResult transposeContraction(linalg::LinalgOp op, Scope &s,
                                      OpBuilder &b);
-  LogicalResult transposeCollective(Operation *op, Scope &s, OpBuilder &b);
+  LogicalResult transposeCollective(CollectiveOpInterface op, Scope &s,
+                                    OpBuilder &b);
   LogicalResult transposeShardMap(ShardMapOp map, Scope &s, OpBuilder &b);
   LogicalResult transposeFor(scf::ForOp loop, Scope &s, OpBuilder &b);
 
@@ -547,10 +548,10 @@ LogicalResult Transposer::transposeOp(Operation *op, Scope &s, OpBuilder &b) {
     return success();
   }
 
-  if (isa<PsumOp, PmeanOp, PmaxOp, PminOp, PvaryOp, AllGatherOp,
-          AllGatherInvariantOp, PsumScatterOp, PscatterOp, AllToAllOp,
-          PpermuteOp>(op))
-    return transposeCollective(op, s, b);
+  // Typed collectives (the asynchronous halves are not: they come later).
+  if (auto collective = dyn_cast<CollectiveOpInterface>(op))
+    if (op->getNumOperands() == 1 && collective.getVarianceRule())
+      return transposeCollective(collective, s, b);
   if (auto map = dyn_cast<ShardMapOp>(op))
     return transposeShardMap(map, s, b);
   if (auto loop = dyn_cast<scf::ForOp>(op))
@@ -661,76 +662,15 @@ LogicalResult Transposer::transposeContraction(linalg::LinalgOp op, Scope &s,
   return success();
 }
 
-LogicalResult Transposer::transposeCollective(Operation *op, Scope &s,
-                                              OpBuilder &b) {
-  Location loc = op->getLoc();
+LogicalResult Transposer::transposeCollective(CollectiveOpInterface op,
+                                              Scope &s, OpBuilder &b) {
   Value operand = op->getOperand(0);
   Value c = s.ct.lookup(op->getResult(0));
-  Type type = stripVariance(operand.getType());
-  auto axesList = llvm::to_vector(
-      op->getAttrOfType<ArrayAttr>("axes").getAsRange<StringAttr>());
-  ArrayAttr axes = axesAttr(b, axesList);
-  std::optional<ManualContext> ctx = getManualContext(op);
-  int64_t n = ctx ? ctx->getGroupSize(axesList) : 1;
-  auto needFloat = [&]() -> LogicalResult {
-    if (isFloat(type))
-      return success();
-    return op->emitOpError("needs a floating-point element type to be "
-                           "transposed (its transpose divides by the group "
-                           "size)");
-  };
-  Value t;
-  if (isa<PmaxOp, PminOp>(op))
-    return op->emitOpError("is not linear; spmd-transpose cannot transpose it");
-  if (isa<PsumOp>(op)) {
-    // Efficient: the cotangent is invariant over the axes, so no
-    // communication is needed. Naive: psum again (today's JAX).
-    t = naive ? PsumOp::create(b, loc, type, c, axes).getResult()
-              : PvaryOp::create(b, loc, type, c, axes).getResult();
-  } else if (isa<PmeanOp>(op)) {
-    if (failed(needFloat()))
-      return failure();
-    t = naive ? PmeanOp::create(b, loc, type, c, axes).getResult()
-              : divideBy(b, loc, PvaryOp::create(b, loc, type, c, axes), n);
-  } else if (isa<PvaryOp>(op)) {
-    // Naive mode represents the cotangent of an invariant value by per-device
-    // parts that sum to it, so a pvary transposes to nothing there.
-    t = naive ? c : PsumOp::create(b, loc, type, c, axes).getResult();
-  } else if (auto gather = dyn_cast<AllGatherOp>(op)) {
-    t = PsumScatterOp::create(b, loc, type, c, axes, gather.getDimAttr(),
-                              gather.getTiledAttr());
-  } else if (auto scatter = dyn_cast<PsumScatterOp>(op)) {
-    t = AllGatherOp::create(b, loc, type, c, axes, scatter.getDimAttr(),
-                            scatter.getTiledAttr());
-  } else if (auto gather = dyn_cast<AllGatherInvariantOp>(op)) {
-    t = naive
-            ? PsumScatterOp::create(b, loc, type, c, axes, gather.getDimAttr(),
-                                    gather.getTiledAttr())
-                  .getResult()
-            : PscatterOp::create(b, loc, type, c, axes, gather.getDimAttr(),
-                                 gather.getTiledAttr())
-                  .getResult();
-  } else if (auto scatter = dyn_cast<PscatterOp>(op)) {
-    t = AllGatherInvariantOp::create(
-        b, loc, type, c, axes, scatter.getDimAttr(), scatter.getTiledAttr());
-    if (naive) {
-      if (failed(needFloat()))
-        return failure();
-      t = divideBy(b, loc, t, n);
-    }
-  } else if (auto a2a = dyn_cast<AllToAllOp>(op)) {
-    t = AllToAllOp::create(b, loc, type, c, axes, a2a.getConcatDimAttr(),
-                           a2a.getSplitDimAttr());
-  } else if (auto permute = dyn_cast<PpermuteOp>(op)) {
-    SmallVector<int64_t> inverse;
-    for (auto [source, target] : permute.getPairList()) {
-      inverse.push_back(target);
-      inverse.push_back(source);
-    }
-    t = PpermuteOp::create(b, loc, type, c, axes,
-                           b.getDenseI64ArrayAttr(inverse));
-  }
-  accumulate(s, b, loc, operand, t);
+  FailureOr<Value> t =
+      op.buildTranspose(b, c, stripVariance(operand.getType()), naive);
+  if (failed(t))
+    return failure();
+  accumulate(s, b, op.getLoc(), operand, *t);
   return success();
 }
 

@@ -37,12 +37,21 @@ namespace {
 /// is mesh order).
 using Mask = uint64_t;
 
-/// Whether `op` is a collective with a variance rule (everything with `axes`
-/// in the spmd dialect except the axis queries).
-bool isTypedCollective(Operation *op) {
-  return isa<PsumOp, PmaxOp, PminOp, PmeanOp, PvaryOp, AllGatherOp,
-             AllGatherInvariantOp, PsumScatterOp, PscatterOp, AllToAllOp,
-             PpermuteOp>(op);
+/// `op` when it is a collective typed from its operand (every collective
+/// with a variance rule except the axis queries), else null.
+CollectiveOpInterface typedCollective(Operation *op) {
+  auto collective = dyn_cast<CollectiveOpInterface>(op);
+  if (!collective || op->getNumOperands() == 0 || !collective.getVarianceRule())
+    return nullptr;
+  return collective;
+}
+
+/// `op` when it is an axis query (a collective without operands, whose
+/// result's variance its rule gives from its axes alone), else null.
+CollectiveOpInterface axisQuery(Operation *op) {
+  if (!isAxisQuery(op) || !cast<CollectiveOpInterface>(op).getVarianceRule())
+    return nullptr;
+  return cast<CollectiveOpInterface>(op);
 }
 
 /// Region ops whose regions compute on scalars only: their results follow
@@ -65,6 +74,14 @@ public:
   }
   Mask maskOf(ArrayAttr axes) const {
     return maskOf(llvm::to_vector(axes.getAsRange<StringAttr>()));
+  }
+  /// The variance of an axis query's result: its rule applied to its
+  /// axes alone.
+  Mask queryMask(CollectiveOpInterface query) const {
+    std::string ignored;
+    FailureOr<SmallVector<StringAttr>> vary =
+        query.getVarianceRule()->apply({}, query.getAxisList(), ignored);
+    return succeeded(vary) ? maskOf(*vary) : 0;
   }
   SmallVector<StringAttr> axesOf(Mask m) const {
     SmallVector<StringAttr> axes;
@@ -149,8 +166,8 @@ private:
     op->walk([&](Operation *inner) {
       if (inner == op)
         return;
-      if (auto index = dyn_cast<AxisIndexOp>(inner))
-        m |= maskOf(index.getAxes());
+      if (CollectiveOpInterface query = axisQuery(inner))
+        m |= queryMask(query);
       for (Value operand : inner->getOperands())
         if (!op->isAncestor(operand.getParentRegion()->getParentOp()))
           m |= get(operand);
@@ -168,7 +185,7 @@ private:
     lift = in;
     if (succeeded(direct))
       return maskOf(*direct);
-    Mask axes = maskOf(op->getAttrOfType<ArrayAttr>("axes"));
+    Mask axes = maskOf(cast<CollectiveOpInterface>(op).getAxisList());
     std::string ignored;
     FailureOr<SmallVector<StringAttr>> lifted =
         inferCollectiveVariance(op, axesOf(in | axes), ignored);
@@ -264,15 +281,11 @@ private:
         set(result, m);
       return;
     }
-    if (auto index = dyn_cast<AxisIndexOp>(op)) {
-      set(index.getResult(), maskOf(index.getAxes()));
+    if (CollectiveOpInterface query = axisQuery(op)) {
+      set(op->getResult(0), queryMask(query));
       return;
     }
-    if (isa<AxisSizeOp>(op)) {
-      set(op->getResult(0), 0);
-      return;
-    }
-    if (isTypedCollective(op)) {
+    if (CollectiveOpInterface collective = typedCollective(op)) {
       Mask lift;
       std::string reason;
       FailureOr<Mask> result =
@@ -280,9 +293,9 @@ private:
       // An ill-typed collective is reported by the rewrite; go on as if the
       // result varied over everything it could.
       set(op->getResult(0),
-          succeeded(result) ? *result
-                            : get(op->getOperand(0)) |
-                                  maskOf(op->getAttrOfType<ArrayAttr>("axes")));
+          succeeded(result)
+              ? *result
+              : get(op->getOperand(0)) | maskOf(collective.getAxisList()));
       return;
     }
     // Everything else: the union of the operands (and of the values its
@@ -430,7 +443,7 @@ private:
           return failure();
       return setTypes(loop.getResults());
     }
-    if (isTypedCollective(op)) {
+    if (typedCollective(op)) {
       Mask lift;
       std::string reason;
       FailureOr<Mask> result =
@@ -458,7 +471,7 @@ private:
     if (op->getNumRegions()) {
       WalkResult nested = op->walk([&](Operation *inner) {
         if (inner != op && isa<SpmdDialect>(inner->getDialect()) &&
-            !isa<AxisIndexOp, AxisSizeOp>(inner)) {
+            !axisQuery(inner)) {
           op->emitOpError("has regions holding '")
               << inner->getName()
               << "'; spmd-check-variance types spmd ops only in the body "
@@ -528,7 +541,8 @@ private:
 LogicalResult rejectFutures(Operation *root) {
   Operation *found = nullptr;
   root->walk([&](Operation *op) {
-    if (isa<PpermuteStartOp, PpermuteForwardOp, PpermuteWaitOp>(op)) {
+    if (llvm::any_of(op->getOperandTypes(), llvm::IsaPred<FutureType>) ||
+        llvm::any_of(op->getResultTypes(), llvm::IsaPred<FutureType>)) {
       found = op;
       return WalkResult::interrupt();
     }

@@ -278,7 +278,7 @@ static LogicalResult checkClonedWhole(Operation *op) {
     });
     // Position queries mean the same after partitioning (they can only
     // name manual axes of an enclosing shard_map).
-    if (isa<spmd::AxisIndexOp, spmd::AxisSizeOp>(inner))
+    if (spmd::isAxisQuery(inner))
       return WalkResult::advance();
     if (dialect == "trellis" || dialect == "spmd" || sharded ||
         inner->hasAttr(TrellisDialect::kShardingAttrName)) {

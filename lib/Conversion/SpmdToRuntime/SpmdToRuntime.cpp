@@ -136,11 +136,11 @@ struct SpmdToRuntimePass
   /// The runtime names axis lists in one i64, four bits an axis: only the
   /// first trellis::rt::kMaxPackedAxes axes of a mesh fit.
   LogicalResult checkPackable(Operation *op) {
-    auto axes = op->getAttrOfType<ArrayAttr>("axes");
+    auto collective = dyn_cast<CollectiveOpInterface>(op);
     std::optional<ManualContext> ctx = getManualContext(op);
-    if (!axes || !ctx)
+    if (!collective || !ctx)
       return success();
-    for (StringAttr axis : axes.getAsRange<StringAttr>()) {
+    for (StringAttr axis : collective.getAxisList()) {
       std::optional<unsigned> index = ctx->mesh.getAxisIndex(axis.getValue());
       if (index && *index >= static_cast<unsigned>(trellis::rt::kMaxPackedAxes))
         return op->emitOpError("names mesh axis \"")
@@ -153,10 +153,10 @@ struct SpmdToRuntimePass
   }
 
   /// The packed axis list of `axes` on `ctx`'s mesh.
-  int64_t packAxes(ManualContext &ctx, ArrayAttr axes) {
+  int64_t packAxes(ManualContext &ctx, ArrayRef<StringAttr> axes) {
     int64_t packed = 0;
     int i = 0;
-    for (StringAttr axis : axes.getAsRange<StringAttr>())
+    for (StringAttr axis : axes)
       packed |=
           static_cast<int64_t>(*ctx.mesh.getAxisIndex(axis.getValue()) + 1)
           << (4 * i++);
@@ -207,7 +207,7 @@ struct SpmdToRuntimePass
       return success();
     }
     if (auto index = dyn_cast<AxisIndexOp>(op)) {
-      Value idx = axisIndex(b, loc, *ctx, index.getAxes());
+      Value idx = axisIndex(b, loc, *ctx, index.getAxisList());
       Value result = castIndex(b, loc, idx, index.getType());
       index.replaceAllUsesWith(result);
       index.erase();
@@ -231,10 +231,12 @@ struct SpmdToRuntimePass
     FailureOr<int32_t> dtype = runtimeDtype(op, operandType);
     if (failed(dtype))
       return failure();
-    auto axesAttr = op->getAttrOfType<ArrayAttr>("axes");
-    int64_t axes = packAxes(*ctx, axesAttr);
-    int64_t n =
-        ctx->getGroupSize(llvm::to_vector(axesAttr.getAsRange<StringAttr>()));
+    auto collective = dyn_cast<CollectiveOpInterface>(op);
+    if (!collective)
+      return op->emitOpError("has no lowering to the runtime");
+    SmallVector<StringAttr> axisList = collective.getAxisList();
+    int64_t axes = packAxes(*ctx, axisList);
+    int64_t n = ctx->getGroupSize(axisList);
     ArrayRef<int64_t> shape = operandType.getShape();
 
     if (auto start = dyn_cast<PpermuteStartOp>(op)) {
@@ -285,14 +287,18 @@ struct SpmdToRuntimePass
     (void)i64;
     (void)i32;
 
-    auto reduction = [&](Operation *o) -> int32_t {
-      if (isa<PmaxOp>(o))
+    auto reduction = [&]() -> int32_t {
+      switch (collective.getReduction().value_or(ReductionKind::Sum)) {
+      case ReductionKind::Sum:
+        return TRELLIS_RT_SUM;
+      case ReductionKind::Max:
         return TRELLIS_RT_MAX;
-      if (isa<PminOp>(o))
+      case ReductionKind::Min:
         return TRELLIS_RT_MIN;
-      if (isa<PmeanOp>(o))
+      case ReductionKind::Mean:
         return TRELLIS_RT_MEAN;
-      return TRELLIS_RT_SUM;
+      }
+      llvm_unreachable("unknown reduction");
     };
 
     if (isa<PsumOp, PmaxOp, PminOp, PmeanOp>(op)) {
@@ -300,7 +306,7 @@ struct SpmdToRuntimePass
       call("trellis_rt_all_reduce",
            {trellis::i64Const(b, loc, site), trellis::i64Const(b, loc, axes),
             trellis::i32Const(b, loc, *dtype),
-            trellis::i32Const(b, loc, reduction(op)), in, out,
+            trellis::i32Const(b, loc, reduction()), in, out,
             trellis::i64Const(b, loc, product(shape))});
     } else if (isa<AllGatherOp, AllGatherInvariantOp>(op)) {
       int64_t dim = op->getAttrOfType<IntegerAttr>("dim").getInt();
@@ -320,7 +326,7 @@ struct SpmdToRuntimePass
       call("trellis_rt_reduce_scatter",
            {trellis::i64Const(b, loc, site), trellis::i64Const(b, loc, axes),
             trellis::i32Const(b, loc, *dtype),
-            trellis::i32Const(b, loc, TRELLIS_RT_SUM), in, out,
+            trellis::i32Const(b, loc, reduction()), in, out,
             trellis::i64Const(b, loc, outer),
             trellis::i64Const(b, loc, inner)});
     } else if (auto a2a = dyn_cast<AllToAllOp>(op)) {
@@ -410,7 +416,7 @@ struct SpmdToRuntimePass
                                        : trellis::i64Const(b, loc, 0);
     SmallVector<Value> args = {
         trellis::i64Const(b, loc, site),
-        trellis::i64Const(b, loc, packAxes(ctx, forward.getAxes())),
+        trellis::i64Const(b, loc, packAxes(ctx, forward.getAxisList())),
         trellis::i32Const(b, loc, *dtype),
         handle,
         addend,
@@ -473,7 +479,7 @@ struct SpmdToRuntimePass
   }
 
   Value axisIndex(OpBuilder &b, Location loc, ManualContext &ctx,
-                  ArrayAttr axes) {
+                  ArrayRef<StringAttr> axes) {
     func::FuncOp callee = trellis::getOrDeclareRuntimeFunc(
         module, "trellis_rt_axis_index", {b.getI64Type()}, {b.getI64Type()});
     Value packed = trellis::i64Const(b, loc, packAxes(ctx, axes));
@@ -497,7 +503,7 @@ struct SpmdToRuntimePass
     int64_t dim = op.getDim();
     int64_t n = op.getGroupSize();
     int64_t block = op.getTiled() ? inType.getDimSize(dim) / n : 1;
-    Value idx = castIndex(b, loc, axisIndex(b, loc, ctx, op.getAxes()),
+    Value idx = castIndex(b, loc, axisIndex(b, loc, ctx, op.getAxisList()),
                           b.getIndexType());
     Value offset = arith::MulIOp::create(
         b, loc, idx, arith::ConstantIndexOp::create(b, loc, block));
