@@ -11,6 +11,7 @@
 #include "dialects/trellis/IR/ShardingUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
@@ -344,4 +345,176 @@ std::optional<VarianceRule> AxisIndexOp::getVarianceRule() {
 
 std::optional<VarianceRule> AxisSizeOp::getVarianceRule() {
   return VarianceRule{Need::Nothing, Effect::Keep};
+}
+
+//===----------------------------------------------------------------------===//
+// Folding
+//===----------------------------------------------------------------------===//
+//
+// Folds must keep both the value and seed 001's variance of every result,
+// in typed IR (types carry #spmd.vary) and in untyped IR (spmd-check-variance
+// infers variance later, so a fold that changed it would change what that
+// check accepts). Hence:
+// * A collective over a group of one device talks to no one, and is the
+//   identity where the result has the operand's type. Only collectives that
+//   keep the operand's variance fold so (gathers, psum_scatter, all_to_all,
+//   ppermute with the self-pair), or ones naming no axes at all: psum over a
+//   size-1 axis "a" makes its result invariant over "a", and folding it away
+//   would leave a value spmd-check-variance sees as varying there.
+// * Reductions of a pvary fold only in typed IR, where the pvary's operand
+//   is known to be invariant over the reduced axes. In untyped IR, with
+//   check_vma = false, an ill-typed pvary of a varying value is legal, runs
+//   as the identity, and psum of it sums different values: folding it to
+//   n * x would be a silent wrong answer.
+// Every device folds alike (group sizes and types are static), so folding
+// cannot make devices disagree on which collectives run.
+
+namespace {
+/// Whether `op` works over groups of one device (in manual code only: the
+/// group size means nothing elsewhere).
+bool hasTrivialGroup(CollectiveOpInterface op) {
+  return getManualContext(op) && op.getGroupSize() == 1;
+}
+
+/// The operand of a collective that is the identity on a group of one.
+OpFoldResult foldTrivialGroup(CollectiveOpInterface op) {
+  Value operand = op->getOperand(0);
+  if (!hasTrivialGroup(op) || operand.getType() != op->getResult(0).getType())
+    return {};
+  std::optional<VarianceRule> rule = op.getVarianceRule();
+  bool keepsVariance = rule && rule->effect == VarianceRule::Effect::Keep;
+  if (!keepsVariance && !op.getAxisList().empty())
+    return {};
+  return operand;
+}
+
+bool sameAxisSet(ArrayRef<StringAttr> a, ArrayRef<StringAttr> b) {
+  return a.size() == b.size() && llvm::all_of(a, [&](StringAttr x) {
+           return llvm::is_contained(b, x);
+         });
+}
+
+/// The pvary `reduction` reduces, when the IR is typed and its operand is
+/// invariant over the reduced axes, which are the pvary's: then the
+/// reduction combines n equal copies of that operand.
+PvaryOp reducedPvary(CollectiveOpInterface reduction) {
+  auto pvary = reduction->getOperand(0).getDefiningOp<PvaryOp>();
+  if (!pvary || !sameAxisSet(pvary.getAxisList(), reduction.getAxisList()) ||
+      !getVaryEncoding(pvary.getType()))
+    return {};
+  Value x = pvary.getOperand();
+  if (VaryAttr vary = getVaryEncoding(x.getType()))
+    for (StringAttr axis : vary.getAxes())
+      if (llvm::is_contained(reduction.getAxisList(), axis))
+        return {};
+  if (x.getType() != reduction->getResult(0).getType())
+    return {};
+  return pvary;
+}
+
+/// `x` for `reduce(pvary(x, A), A)` when the reduction of n equal copies is
+/// the copy (max, min, mean).
+OpFoldResult foldReduction(CollectiveOpInterface op) {
+  if (OpFoldResult folded = foldTrivialGroup(op))
+    return folded;
+  std::optional<ReductionKind> kind = op.getReduction();
+  if (!kind || *kind == ReductionKind::Sum)
+    return {};
+  if (PvaryOp pvary = reducedPvary(op))
+    return pvary.getOperand();
+  return {};
+}
+
+/// psum(pvary(x, A), A) = n * x, with n the group size: the n summed
+/// copies are equal, so no data need move (seed 001: pvary is free, psum
+/// is not). One multiplication rounds once, where a ring sum rounds n - 1
+/// times.
+struct PsumOfPvary : OpRewritePattern<PsumOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(PsumOp op,
+                                PatternRewriter &rewriter) const override {
+    PvaryOp pvary = reducedPvary(op);
+    if (!pvary || !getManualContext(op))
+      return rewriter.notifyMatchFailure(op, "not a typed psum of a pvary");
+    Value x = pvary.getOperand();
+    auto type = cast<RankedTensorType>(op.getType());
+    Type element = type.getElementType();
+    int64_t n = op.getGroupSize();
+    Location loc = op.getLoc();
+    if (isa<FloatType>(element)) {
+      auto splat = DenseElementsAttr::get(
+          type, rewriter.getFloatAttr(element, static_cast<double>(n)));
+      Value c = arith::ConstantOp::create(rewriter, loc, type, splat);
+      rewriter.replaceOpWithNewOp<arith::MulFOp>(op, x, c);
+      return success();
+    }
+    if (element.isSignlessInteger()) {
+      auto splat =
+          DenseElementsAttr::get(type, rewriter.getIntegerAttr(element, n));
+      Value c = arith::ConstantOp::create(rewriter, loc, type, splat);
+      rewriter.replaceOpWithNewOp<arith::MulIOp>(op, x, c);
+      return success();
+    }
+    return rewriter.notifyMatchFailure(op, "element type is not float or int");
+  }
+};
+} // namespace
+
+OpFoldResult PsumOp::fold(FoldAdaptor) { return foldReduction(*this); }
+OpFoldResult PmaxOp::fold(FoldAdaptor) { return foldReduction(*this); }
+OpFoldResult PminOp::fold(FoldAdaptor) { return foldReduction(*this); }
+OpFoldResult PmeanOp::fold(FoldAdaptor) { return foldReduction(*this); }
+
+void PsumOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                         MLIRContext *context) {
+  patterns.add<PsumOfPvary>(context);
+}
+
+/// pvary(pvary(x, A), B) = pvary(x, A + B), folded in place.
+OpFoldResult PvaryOp::fold(FoldAdaptor) {
+  if (OpFoldResult folded = foldTrivialGroup(*this))
+    return folded;
+  auto inner = getOperand().getDefiningOp<PvaryOp>();
+  if (!inner)
+    return {};
+  SmallVector<Attribute> axes(inner.getAxes().begin(), inner.getAxes().end());
+  for (Attribute axis : getAxes())
+    if (!llvm::is_contained(axes, axis))
+      axes.push_back(axis);
+  setAxesAttr(ArrayAttr::get(getContext(), axes));
+  getOperandMutable().assign(inner.getOperand());
+  return getResult();
+}
+
+OpFoldResult AllGatherOp::fold(FoldAdaptor) { return foldTrivialGroup(*this); }
+OpFoldResult AllGatherInvariantOp::fold(FoldAdaptor) {
+  return foldTrivialGroup(*this);
+}
+OpFoldResult PsumScatterOp::fold(FoldAdaptor) {
+  return foldTrivialGroup(*this);
+}
+OpFoldResult PscatterOp::fold(FoldAdaptor) { return foldTrivialGroup(*this); }
+OpFoldResult AllToAllOp::fold(FoldAdaptor) { return foldTrivialGroup(*this); }
+
+/// On a group of one, only the self-pair [0, 0] keeps the value; with no
+/// pair the device receives zeros.
+OpFoldResult PpermuteOp::fold(FoldAdaptor) {
+  if (getPairList().empty())
+    return {};
+  return foldTrivialGroup(*this);
+}
+
+OpFoldResult AxisSizeOp::fold(FoldAdaptor) {
+  if (!getManualContext(*this))
+    return {};
+  return IntegerAttr::get(getType(), getGroupSize());
+}
+
+/// The index in a group of no axes is 0. (Over size-1 axes it is 0 too,
+/// but the result varies over them, and a constant would not.)
+OpFoldResult AxisIndexOp::fold(FoldAdaptor) {
+  if (!hasTrivialGroup(*this) || !getAxes().empty())
+    return {};
+  return IntegerAttr::get(getType(), 0);
 }

@@ -4,6 +4,7 @@
 #include "dialects/spmd/IR/SpmdOps.h"
 #include "dialects/trellis/IR/ShardingUtils.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -45,6 +46,11 @@ void SpmdDialect::initialize() {
 #include "dialects/spmd/IR/SpmdOps.cpp.inc"
       >();
   addInterfaces<trellis::InlineEverything>();
+}
+
+Operation *SpmdDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                            Type type, Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
 }
 
 VaryAttr mlir::spmd::getVaryEncoding(Type type) {

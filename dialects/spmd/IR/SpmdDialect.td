@@ -21,7 +21,10 @@ def Spmd_Dialect : Dialect {
     that may differ between devices along axis `i`. An unannotated tensor in
     a body has not been typed yet; `spmd-check-variance` annotates them.
   }];
-  let dependentDialects = ["::mlir::trellis::TrellisDialect"];
+  let dependentDialects = ["::mlir::trellis::TrellisDialect",
+                           "::mlir::arith::ArithDialect"];
+  // Folded axis queries (and psum of a pvary) become arith constants.
+  let hasConstantMaterializer = 1;
   let useDefaultAttributePrinterParser = 1;
   let useDefaultTypePrinterParser = 1;
   let hasOperationAttrVerify = 1;

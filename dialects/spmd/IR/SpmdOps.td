@@ -107,6 +107,7 @@ class Spmd_ReduceOp<string mnemonic, string what>
     : Spmd_CollectiveOp<mnemonic, [Spmd_Communicates, Spmd_ElementwiseRule],
                         ["getReduction", "getBytesSentPerDevice",
                          "buildTranspose"]> {
+  let hasFolder = 1;
   let summary = "All-reduce (" # what # ") over mesh axes";
   let description = [{
     Combines the operand elementwise (}] # what # [{) across the devices of
@@ -124,7 +125,9 @@ class Spmd_ReduceOp<string mnemonic, string what>
   }];
 }
 
-def Spmd_PsumOp : Spmd_ReduceOp<"psum", "sum">;
+def Spmd_PsumOp : Spmd_ReduceOp<"psum", "sum"> {
+  let hasCanonicalizer = 1;
+}
 def Spmd_PmaxOp : Spmd_ReduceOp<"pmax", "maximum">;
 def Spmd_PminOp : Spmd_ReduceOp<"pmin", "minimum">;
 def Spmd_PmeanOp : Spmd_ReduceOp<"pmean", "mean: the sum divided by the group size"> {
@@ -134,6 +137,7 @@ def Spmd_PmeanOp : Spmd_ReduceOp<"pmean", "mean: the sum divided by the group si
 
 def Spmd_PvaryOp : Spmd_CollectiveOp<"pvary", [Pure, Spmd_ElementwiseRule],
                                      ["buildTranspose"]> {
+  let hasFolder = 1;
   let summary = "Mark an invariant value as varying (no communication)";
   let description = [{
     Seed 001's `pbroadcast` (JAX's `pvary`): the value is unchanged, but its
@@ -154,6 +158,7 @@ class Spmd_DimCollectiveOp<string mnemonic, list<Trait> traits = [],
                            list<string> overrides = []>
     : Spmd_CollectiveOp<mnemonic, traits,
                         !listconcat(["buildTranspose"], overrides)> {
+  let hasFolder = 1;
   let arguments = (ins AnyRankedTensor:$operand, StrArrayAttr:$axes,
                        I64Attr:$dim, UnitAttr:$tiled);
   let results = (outs AnyRankedTensor:$result);
@@ -216,6 +221,7 @@ def Spmd_PscatterOp : Spmd_DimCollectiveOp<"pscatter", [Pure]> {
 def Spmd_AllToAllOp
     : Spmd_CollectiveOp<"all_to_all", [Spmd_Communicates],
                         ["getBytesSentPerDevice", "buildTranspose"]> {
+  let hasFolder = 1;
   let summary = "All-to-all over mesh axes";
   let description = [{
     Splits the operand into group-size blocks along `split_dim`, sends block
@@ -238,6 +244,7 @@ def Spmd_AllToAllOp
 def Spmd_PpermuteOp
     : Spmd_CollectiveOp<"ppermute", [Spmd_Communicates, Spmd_ElementwiseRule],
                         ["getBytesSentPerDevice", "buildTranspose"]> {
+  let hasFolder = 1;
   let summary = "Send blocks between devices along mesh axes";
   let description = [{
     Each `[source, target]` pair sends the operand of device `source` of the
@@ -363,6 +370,7 @@ def Spmd_PpermuteWaitOp : Spmd_Op<"ppermute_wait", [
 
 class Spmd_AxisQueryOp<string mnemonic, string what>
     : Spmd_CollectiveOp<mnemonic, [Pure]> {
+  let hasFolder = 1;
   let arguments = (ins StrArrayAttr:$axes);
   let results = (outs AnySignlessIntegerOrIndex:$result);
   let assemblyFormat = "`over` $axes attr-dict `:` type($result)";

@@ -34,29 +34,41 @@ std::string typeText(Type type) {
   return trellis::formatJaxType(type);
 }
 
-/// A loop bound known before running: a constant or an axis size.
-std::optional<int64_t> knownIndex(Value v) {
+/// A loop bound known before running: a constant, or what a pure op folds
+/// to given known operands (arithmetic on constants and axis sizes, which
+/// fold to constants in manual code). A copy of the op is folded, placed
+/// beside it (folds may look at where the op is) and erased again, so that
+/// the report leaves the IR as it was.
+std::optional<int64_t> knownIndex(Value v, unsigned depth = 0) {
   APInt value;
   if (matchPattern(v, m_ConstantInt(&value)))
     return value.getSExtValue();
-  if (auto size = v.getDefiningOp<AxisSizeOp>())
-    return size.getGroupSize();
   Operation *def = v.getDefiningOp();
-  if (!def || def->getNumOperands() != 2)
+  if (!def || depth > 32 || def->getNumRegions() || !isPure(def))
     return std::nullopt;
-  auto lhs = knownIndex(def->getOperand(0));
-  auto rhs = knownIndex(def->getOperand(1));
-  if (!lhs || !rhs)
-    return std::nullopt;
-  if (isa<arith::AddIOp>(def))
-    return *lhs + *rhs;
-  if (isa<arith::SubIOp>(def))
-    return *lhs - *rhs;
-  if (isa<arith::MulIOp>(def))
-    return *lhs * *rhs;
-  if (isa<arith::DivUIOp, arith::DivSIOp>(def) && *rhs != 0)
-    return *lhs / *rhs;
-  return std::nullopt;
+  SmallVector<Attribute> operands;
+  for (Value operand : def->getOperands()) {
+    std::optional<int64_t> known = knownIndex(operand, depth + 1);
+    if (!known || !operand.getType().isIntOrIndex())
+      return std::nullopt;
+    operands.push_back(IntegerAttr::get(operand.getType(), *known));
+  }
+  OpBuilder builder(def);
+  Operation *copy = builder.clone(*def);
+  SmallVector<OpFoldResult> results;
+  std::optional<int64_t> folded;
+  if (succeeded(copy->fold(operands, results)) &&
+      results.size() == def->getNumResults()) {
+    OpFoldResult result = results[cast<OpResult>(v).getResultNumber()];
+    if (auto attr =
+            dyn_cast_if_present<IntegerAttr>(dyn_cast<Attribute>(result)))
+      folded = attr.getValue().getSExtValue();
+    else if (auto same = dyn_cast<Value>(result);
+             same && same.getDefiningOp() != copy)
+      folded = knownIndex(same, depth + 1); // x + 0, min(x, x), ...
+  }
+  copy->erase();
+  return folded;
 }
 
 /// How many times `op` runs per call of its function: the product of the

@@ -24,6 +24,9 @@ trellis.mesh @m = <["x"=2, "y"=4]>
 // CHECK-NEXT: // comm @async
 // CHECK-NEXT: spmd.ppermute_start over ["x"]: float32[8] -> future<float32[8]>, 32 B x 2
 // CHECK-NEXT: total: 1 collective, 64 B per device
+// CHECK-NEXT: // comm @folded_bound
+// CHECK-NEXT: spmd.psum over ["x"]: float32[4] -> float32[4], 16 B x 3
+// CHECK-NEXT: total: 1 collective, 48 B per device
 // CHECK-NOT: @not_per_device
 // IR: spmd.shard_map
 func.func @f(%a: tensor<64x16xf32>) -> tensor<64x16xf32> {
@@ -71,6 +74,23 @@ func.func @async(%b: tensor<8xf32>) -> tensor<8xf32>
     scf.yield %p : tensor<8xf32>
   }
   return %l : tensor<8xf32>
+}
+
+// Any arithmetic that folds gives a known trip count: ceil(8 / 2) - 1 = 3.
+func.func @folded_bound(%b: tensor<4xf32>) -> tensor<4xf32>
+    attributes {spmd.mesh = @m, spmd.manual_axes = ["x", "y"]} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %n = spmd.axis_size over ["x", "y"] : index
+  %h = arith.ceildivui %n, %c2 : index
+  %m = arith.maxui %h, %c1 : index
+  %last = arith.subi %m, %c1 : index
+  %l = scf.for %i = %c0 to %last step %c1 iter_args(%x = %b) -> (tensor<4xf32>) {
+    %p = spmd.psum %x over ["x"] : tensor<4xf32>
+    scf.yield %p : tensor<4xf32>
+  }
+  return %l : tensor<4xf32>
 }
 
 func.func @not_per_device(%a: tensor<8xf32>) -> tensor<8xf32> {
