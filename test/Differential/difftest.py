@@ -71,6 +71,10 @@ FEATURES = {
     "psum": "", "pmax": "", "pmin": "", "all_gather": "", "psum_scatter": "",
     "ppermute": "", "all_to_all": "", "axis_index": "",
     "loop_collective": "a collective inside an scf.for in a shard_map",
+    # passes
+    "canonicalize": "trellis-run --passes=canonicalize on a third of the "
+                    "programs (folds of collectives; the reference runs "
+                    "without them)",
 }
 
 ELTS = {
@@ -1118,10 +1122,11 @@ def crash_frame(text):
     return ""
 
 
-def run_trellis(run, path, work, inputs, timeout):
+def run_trellis(run, path, work, inputs, timeout, extra=()):
     outdir = os.path.join(work, "out")
     shutil.rmtree(outdir, ignore_errors=True)
     cmd = [run, path, "--quiet", "--reference", "--output-dir", outdir, "--timeout", str(timeout)]
+    cmd += list(extra)
     for i, f in enumerate(inputs):
         cmd += ["--input", f"{i}={f}"]
     for attempt in range(20):
@@ -1156,7 +1161,13 @@ def check_program(args, i, seed, stats, rng_self):
         inputs.append(fn)
     for u in prog.used:
         stats[u] = stats.get(u, 0) + 1
-    cmd, rc, out, err, outdir = run_trellis(args.trellis_run, path, pdir, inputs, args.timeout)
+    extra = []
+    # Drawn from its own stream, so that the programs of a seed stay the
+    # same with and without this feature.
+    if "canonicalize" in feats and random.Random(f"{seed}-{i}-passes").random() < 1 / 3:
+        extra.append("--passes=canonicalize")
+        stats["canonicalize"] = stats.get("canonicalize", 0) + 1
+    cmd, rc, out, err, outdir = run_trellis(args.trellis_run, path, pdir, inputs, args.timeout, extra)
     both = (out or "") + (err or "")
     with open(os.path.join(pdir, "command.txt"), "w") as f:
         f.write(" ".join(cmd) + "\n")
