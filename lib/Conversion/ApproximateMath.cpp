@@ -122,7 +122,7 @@ struct ApproximateMathPass
     // the whole module would also fold and simplify everything else.
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
-      if (isa<math::MathDialect>(op->getDialect()) &&
+      if (isa_and_nonnull<math::MathDialect>(op->getDialect()) &&
           approximated(op->getName().getStringRef()) &&
           op->getNumResults() == 1 &&
           isF32ScalarOrVector(op->getResult(0).getType()))

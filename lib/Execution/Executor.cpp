@@ -2,7 +2,9 @@
 
 #include "lib/Execution/Executor.h"
 #include "dialects/spmd/IR/SpmdOps.h"
+#include "dialects/spmd/Transforms/Passes.h"
 #include "dialects/trellis/IR/TrellisOps.h"
+#include "dialects/trellis/Transforms/Passes.h"
 #include "lib/Conversion/RuntimeABI.h"
 #include "lib/Pipelines/Pipelines.h"
 #include "lib/Runtime/TrellisRuntime.h"
@@ -144,7 +146,8 @@ bool isManualEntry(func::FuncOp entry) {
              body.getOperations().size() == 2;
   bool annotated = false;
   entry.walk([&](Operation *op) {
-    if (isa<trellis::TrellisDialect, spmd::SpmdDialect>(op->getDialect()) ||
+    if (isa_and_nonnull<trellis::TrellisDialect, spmd::SpmdDialect>(
+            op->getDialect()) ||
         op->hasAttr(trellis::TrellisDialect::kShardingAttrName) ||
         llvm::any_of(op->getResultTypes(), hasShardedType))
       annotated = true;
@@ -292,13 +295,12 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
                                     entryBlock.getArgumentTypes(),
                                     entry.getResultTypes()));
     PassManager pm(source.getContext());
-    if (options.reference &&
-        failed(parsePassPipeline("trellis-strip-shardings", pm))) {
-      error = "internal error: cannot build the reference pipeline";
-      return nullptr;
-    }
-    if (!isManualEntry(entry) || options.reference)
+    if (options.reference)
+      pm.addPass(createTrellisStripShardings());
+    if (!isManualEntry(entry) || options.reference) {
       buildGlobalToManualPipeline(pm);
+      pm.addPass(createTrellisVerifyManual());
+    }
     if (failed(pm.run(source))) {
       error = "partitioning @" + entry.getSymName().str() + " failed";
       return nullptr;
@@ -369,7 +371,8 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
   }
   bool hasSpmd = false;
   entry.walk([&](Operation *op) {
-    if (isa<spmd::SpmdDialect, trellis::TrellisDialect>(op->getDialect()))
+    if (isa_and_nonnull<spmd::SpmdDialect, trellis::TrellisDialect>(
+            op->getDialect()))
       hasSpmd = true;
   });
 
@@ -491,8 +494,8 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
   }
   if (map) {
     PassManager check(ctx);
-    if (failed(parsePassPipeline("spmd-check-variance", check)) ||
-        failed(check.run(*module))) {
+    check.addPass(spmd::createSpmdCheckVariance());
+    if (failed(check.run(*module))) {
       error = "@" + entryName +
               " fails the device-variance check (set check_vma = false on "
               "the shard_map to run it anyway)";
@@ -509,12 +512,10 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
     }
   }
   if (map) {
-    std::string outline =
-        "spmd-outline-device-func{entry=" + entryName + " erase-host=true}";
-    if (failed(parsePassPipeline(outline, pm))) {
-      error = "internal error: cannot build the outlining pipeline";
-      return nullptr;
-    }
+    spmd::SpmdOutlineDeviceFuncOptions outline;
+    outline.entry = entryName;
+    outline.eraseHost = true;
+    pm.addPass(spmd::createSpmdOutlineDeviceFunc(outline));
   } else {
     auto copy = module->lookupSymbol<func::FuncOp>(entryName);
     copy->setAttr("llvm.emit_c_interface", UnitAttr::get(ctx));
@@ -530,10 +531,7 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
   lowering.kernels = options.kernels;
   lowering.approximateMath = options.approximateMath;
   lowering.copyBeforeWrite = options.copyBeforeWrite;
-  if (failed(trellis::buildLowerToLLVMPipeline(pm, lowering))) {
-    error = "internal error: cannot build the lowering pipeline";
-    return nullptr;
-  }
+  trellis::buildLowerToLLVMPipeline(pm, lowering);
   if (failed(pm.run(*module))) {
     error = "lowering @" + entryName + " to LLVM failed";
     return nullptr;

@@ -2,68 +2,93 @@
 
 #include "lib/Pipelines/Pipelines.h"
 
+#include "dialects/spmd/Transforms/Passes.h"
+#include "dialects/trellis/Transforms/Passes.h"
+#include "lib/Conversion/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 
-std::string
-mlir::trellis::lowerToLLVMPipelineText(const LowerToLLVMOptions &options) {
-  std::string text;
-  text += "spmd-erase-variance,canonicalize,cse,";
+// The pipelines are built from pass objects with typed options, never from
+// text: an entry function named `@"a}b"` or an option value with a comma
+// cannot break them, and a misspelt pass is a compile error.
+
+void mlir::trellis::buildLowerToLLVMPipeline(
+    OpPassManager &pm, const LowerToLLVMOptions &options) {
+  pm.addPass(spmd::createSpmdEraseVariance());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
   // Asynchronous ppermutes: start/wait pairs scheduled for overlap, then
   // lowered to trellis_rt_ppermute_start/wait.
-  if (options.asyncPpermute)
-    text += options.forwardPpermute ? "spmd-async-collectives{forward},"
-                                    : "spmd-async-collectives,";
-  text += "spmd-to-runtime,";
+  if (options.asyncPpermute) {
+    spmd::SpmdAsyncCollectivesOptions async;
+    async.forward = options.forwardPpermute;
+    pm.addPass(spmd::createSpmdAsyncCollectives(async));
+  }
+  pm.addPass(createSpmdToRuntime());
   // Elementwise arith/math on tensors become linalg so they bufferize.
-  text += "convert-elementwise-to-linalg,canonicalize,";
-  text += "func.func(trellis-copy-repeated-results),";
-  text += "one-shot-bufferize{bufferize-function-boundaries "
-          "allow-return-allocs-from-loops ";
-  if (options.copyBeforeWrite)
-    text += "copy-before-write ";
-  text += "function-boundary-type-conversion=identity-layout-map},";
-  text += "buffer-results-to-out-params{hoist-static-allocs "
-          "modify-public-functions},";
-  text += "canonicalize,cse,";
-  text += "buffer-deallocation-pipeline,";
+  pm.addPass(createConvertElementwiseToLinalgPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createTrellisCopyRepeatedResults());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.allowReturnAllocsFromLoops = true;
+  bufferize.copyBeforeWrite = options.copyBeforeWrite;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.hoistStaticAllocs = true;
+  outParams.modifyPublicFunctions = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  bufferization::buildBufferDeallocationPipeline(pm);
   if (options.kernels)
-    text += "trellis-linalg-to-kernels,";
+    pm.addPass(createTrellisLinalgToKernels());
   // Transcendentals as arithmetic, so that the loops below vectorize.
   if (options.approximateMath)
-    text += "trellis-approximate-math,";
-  text += "convert-linalg-to-loops,canonicalize,cse,";
-  text += "expand-strided-metadata,lower-affine,convert-scf-to-cf,";
-  text += "convert-math-to-llvm,convert-math-to-libm,";
-  text += "convert-to-llvm,reconcile-unrealized-casts,trellis-erase-meshes";
-  return text;
-}
-
-LogicalResult
-mlir::trellis::buildLowerToLLVMPipeline(OpPassManager &pm,
-                                        const LowerToLLVMOptions &options) {
-  return parsePassPipeline(lowerToLLVMPipelineText(options), pm);
+    pm.addPass(createTrellisApproximateMath());
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createTrellisEraseMeshes());
 }
 
 void mlir::trellis::buildGlobalToManualPipeline(OpPassManager &pm) {
   // Calls are inlined first: propagation and partitioning work within one
   // function.
-  if (failed(parsePassPipeline("trellis-inline-calls,trellis-infer-shardings,"
-                               "trellis-propagate,trellis-partition,"
-                               "canonicalize,cse",
-                               pm)))
-    llvm::report_fatal_error("invalid trellis-global-to-manual pipeline");
+  pm.addPass(createTrellisInlineCalls());
+  pm.addPass(createTrellisInferShardings());
+  pm.addPass(createTrellisPropagate());
+  pm.addPass(createTrellisPartition());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
 }
 
-LogicalResult
-mlir::trellis::buildTrellisPipeline(OpPassManager &pm,
-                                    const LowerToLLVMOptions &options) {
+void mlir::trellis::buildTrellisPipeline(OpPassManager &pm,
+                                         const LowerToLLVMOptions &options) {
   buildGlobalToManualPipeline(pm);
-  if (failed(
-          parsePassPipeline("spmd-outline-device-func{erase-host=true}", pm)))
-    return failure();
-  return buildLowerToLLVMPipeline(pm, options);
+  pm.addPass(createTrellisVerifyManual());
+  spmd::SpmdOutlineDeviceFuncOptions outline;
+  outline.eraseHost = true;
+  pm.addPass(spmd::createSpmdOutlineDeviceFunc(outline));
+  buildLowerToLLVMPipeline(pm, options);
 }
 
 void mlir::trellis::registerTrellisPipelines() {
@@ -76,15 +101,13 @@ void mlir::trellis::registerTrellisPipelines() {
       "trellis-pipeline",
       "The whole chain: global view to per-device LLVM dialect",
       [](OpPassManager &pm, const LowerToLLVMOptions &options) {
-        if (failed(buildTrellisPipeline(pm, options)))
-          llvm::report_fatal_error("invalid trellis-pipeline");
+        buildTrellisPipeline(pm, options);
       });
   PassPipelineRegistration<LowerToLLVMOptions>(
       "trellis-lower-to-llvm",
       "Lower device functions (per-device tensors and spmd collectives) to "
       "the LLVM dialect, calling the Trellis runtime",
       [](OpPassManager &pm, const LowerToLLVMOptions &options) {
-        if (failed(buildLowerToLLVMPipeline(pm, options)))
-          llvm::report_fatal_error("invalid trellis-lower-to-llvm pipeline");
+        buildLowerToLLVMPipeline(pm, options);
       });
 }

@@ -47,11 +47,8 @@ struct LowerToLLVMOptions
 /// parameters, buffer deallocation, contractions to Eigen kernels, the rest
 /// to loops, then everything to LLVM.
 /// Registered as `trellis-lower-to-llvm`.
-mlir::LogicalResult buildLowerToLLVMPipeline(mlir::OpPassManager &pm,
-                                             const LowerToLLVMOptions &options);
-
-/// The textual form of the same pipeline (for error messages and docs).
-std::string lowerToLLVMPipelineText(const LowerToLLVMOptions &options);
+void buildLowerToLLVMPipeline(mlir::OpPassManager &pm,
+                              const LowerToLLVMOptions &options);
 
 /// Global view to one fully-manual shard_map per function: explicit
 /// inference, auto propagation, partitioning, cleanup. Registered as
@@ -59,10 +56,10 @@ std::string lowerToLLVMPipelineText(const LowerToLLVMOptions &options);
 void buildGlobalToManualPipeline(mlir::OpPassManager &pm);
 
 /// The whole chain, global view to LLVM dialect: trellis-global-to-manual,
-/// outlining the device functions (host functions erased) and
-/// trellis-lower-to-llvm. Registered as `trellis-pipeline`.
-mlir::LogicalResult buildTrellisPipeline(mlir::OpPassManager &pm,
-                                         const LowerToLLVMOptions &options);
+/// trellis-verify-manual, outlining the device functions (host functions
+/// erased) and trellis-lower-to-llvm. Registered as `trellis-pipeline`.
+void buildTrellisPipeline(mlir::OpPassManager &pm,
+                          const LowerToLLVMOptions &options);
 
 void registerTrellisPipelines();
 

@@ -470,7 +470,7 @@ private:
     // the axis_index ops in it: a collective inside would go untyped.
     if (op->getNumRegions()) {
       WalkResult nested = op->walk([&](Operation *inner) {
-        if (inner != op && isa<SpmdDialect>(inner->getDialect()) &&
+        if (inner != op && isa_and_nonnull<SpmdDialect>(inner->getDialect()) &&
             !axisQuery(inner)) {
           op->emitOpError("has regions holding '")
               << inner->getName()

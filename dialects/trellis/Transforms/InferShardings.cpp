@@ -161,7 +161,7 @@ struct Inferrer {
     if (isa<ReshardOp, ShardingConstraintOp, func::ReturnOp, scf::YieldOp,
             YieldOp, spmd::YieldOp>(op))
       return success();
-    if (isa<spmd::SpmdDialect>(op->getDialect()))
+    if (isa_and_nonnull<spmd::SpmdDialect>(op->getDialect()))
       return inferCollective(op);
     FailureOr<ShardingRule> rule = getShardingRule(op);
     if (succeeded(rule))

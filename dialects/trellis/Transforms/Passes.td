@@ -127,4 +127,20 @@ def TrellisVerifyShardings : Pass<"trellis-verify-shardings", "ModuleOp"> {
   }];
 }
 
+def TrellisVerifyManual : Pass<"trellis-verify-manual", "ModuleOp"> {
+  let summary = "Check that only per-device code is left for lowering";
+  let description = [{
+    The check between `trellis-global-to-manual` and the lowering: no
+    trellis op but `trellis.mesh` is left (a `trellis.reshard`, a
+    `trellis.sharding_constraint` or an `auto_axes`/`explicit_axes` region
+    left behind means the partitioner did not handle something); inside
+    `spmd.shard_map` bodies no type is sharded; outside them only function
+    arguments and
+    shard_map results have sharded types (global code computes replicated
+    values). Each violation is a located error; the lowering would
+    otherwise drop the sharding silently
+    or fail far from its cause.
+  }];
+}
+
 #endif // TRELLIS_TRANSFORMS_PASSES_TD

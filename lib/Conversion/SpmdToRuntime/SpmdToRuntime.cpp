@@ -109,7 +109,8 @@ struct SpmdToRuntimePass
       sites.assign(existing.begin(), existing.end());
     SmallVector<Operation *> collectives;
     module.walk([&](Operation *op) {
-      if (isa<SpmdDialect>(op->getDialect()) && !isa<ShardMapOp, YieldOp>(op))
+      if (isa_and_nonnull<SpmdDialect>(op->getDialect()) &&
+          !isa<ShardMapOp, YieldOp>(op))
         collectives.push_back(op);
     });
     for (Operation *op : collectives)
