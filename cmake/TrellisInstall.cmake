@@ -18,7 +18,7 @@ install(TARGETS ${trellis_libs} EXPORT TrellisTargets
 foreach(dir dialects lib)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}
     DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/trellis
-    FILES_MATCHING PATTERN "*.h" PATTERN "*.td")
+    FILES_MATCHING PATTERN "*.h" PATTERN "*.td" PATTERN "*.def")
   install(DIRECTORY ${PROJECT_BINARY_DIR}/${dir}
     DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/trellis
     FILES_MATCHING PATTERN "*.h.inc"

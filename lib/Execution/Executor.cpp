@@ -536,6 +536,17 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
     error = "lowering @" + entryName + " to LLVM failed";
     return nullptr;
   }
+  // The lowered module calls the runtime by the ABI it was lowered for;
+  // the runtime linked into this process must implement that one.
+  if (auto version = (*module)->getAttrOfType<IntegerAttr>(
+          trellis::kRuntimeABIVersionAttrName);
+      version && version.getInt() != trellis_rt_abi_version()) {
+    error = "@" + entryName + " was lowered for Trellis runtime ABI " +
+            std::to_string(version.getInt()) +
+            ", but this runtime implements " +
+            std::to_string(trellis_rt_abi_version());
+    return nullptr;
+  }
   if (options.dumpLLVMDialect)
     module->print(llvm::errs());
 
@@ -596,30 +607,9 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
       symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
                                  llvm::JITSymbolFlags::Exported};
     };
-    add("trellis_rt_all_reduce",
-        reinterpret_cast<void *>(&trellis_rt_all_reduce));
-    add("trellis_rt_all_gather",
-        reinterpret_cast<void *>(&trellis_rt_all_gather));
-    add("trellis_rt_reduce_scatter",
-        reinterpret_cast<void *>(&trellis_rt_reduce_scatter));
-    add("trellis_rt_all_to_all",
-        reinterpret_cast<void *>(&trellis_rt_all_to_all));
-    add("trellis_rt_ppermute", reinterpret_cast<void *>(&trellis_rt_ppermute));
-    add("trellis_rt_ppermute_start",
-        reinterpret_cast<void *>(&trellis_rt_ppermute_start));
-    add("trellis_rt_ppermute_wait",
-        reinterpret_cast<void *>(&trellis_rt_ppermute_wait));
-    add("trellis_rt_ppermute_forward",
-        reinterpret_cast<void *>(&trellis_rt_ppermute_forward));
-    add("trellis_rt_ppermute_start_direct",
-        reinterpret_cast<void *>(&trellis_rt_ppermute_start_direct));
-    add("trellis_rt_ppermute_wait_direct",
-        reinterpret_cast<void *>(&trellis_rt_ppermute_wait_direct));
-    add("trellis_rt_axis_index",
-        reinterpret_cast<void *>(&trellis_rt_axis_index));
-    add("trellis_rt_matmul", reinterpret_cast<void *>(&trellis_rt_matmul));
-    add("trellis_rt_matmul_overwrite",
-        reinterpret_cast<void *>(&trellis_rt_matmul_overwrite));
+#define TRELLIS_RT_FUNC(RESULT, NAME, PARAMS)                                  \
+  add("trellis_rt_" #NAME, reinterpret_cast<void *>(&trellis_rt_##NAME));
+#include "lib/Runtime/TrellisRuntimeABI.def"
     add("memrefCopy", reinterpret_cast<void *>(&memrefCopy));
     return symbols;
   });

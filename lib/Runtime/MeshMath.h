@@ -14,6 +14,8 @@
 #ifndef TRELLIS_LIB_RUNTIME_MESHMATH_H
 #define TRELLIS_LIB_RUNTIME_MESHMATH_H
 
+#include "lib/Runtime/TrellisRuntime.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -28,8 +30,8 @@ using AxisList = std::vector<int>;
 /// shorter than the tensor's rank.
 using Spec = std::vector<AxisList>;
 
-/// At most this many axes fit in a packed axis list.
-constexpr int kMaxPackedAxes = 15;
+/// At most this many axes fit in a packed axis list (the C ABI's limit).
+constexpr int kMaxPackedAxes = TRELLIS_RT_MAX_PACKED_AXES;
 
 /// Packs an axis list into an int64 (one nibble per axis, first axis in the
 /// lowest nibble, each stored as index + 1) for the runtime's C ABI.

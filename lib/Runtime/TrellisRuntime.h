@@ -30,6 +30,11 @@ extern "C" {
 
 #define TRELLIS_RT_ABI_VERSION 1
 
+/* `axes` arguments pack one mesh axis a nibble (index + 1, 0 ends the
+ * list), so a list names at most this many axes, each among a mesh's first
+ * this many; the lowering rejects programs that would need more. */
+#define TRELLIS_RT_MAX_PACKED_AXES 15
+
 /* Element types. */
 enum {
   TRELLIS_RT_F32 = 0,
@@ -51,86 +56,20 @@ enum {
   TRELLIS_RT_MEAN = 3
 };
 
-/* The ABI version this library implements. */
+/* The ABI version this library implements (the host checks it against the
+ * version a lowered module was built for; device code does not call it). */
 int32_t trellis_rt_abi_version(void);
 
-/* out = reduction over the group of `in` (`count` elements each). */
-void trellis_rt_all_reduce(int64_t site, int64_t axes, int32_t dtype,
-                           int32_t reduction, int64_t in, int64_t out,
-                           int64_t count);
-
-/* in is [outer][inner]; out is [outer][n][inner] with block k from the
- * device of rank k (a tiled gather along a dimension, or a stacked one). */
-void trellis_rt_all_gather(int64_t site, int64_t axes, int32_t dtype,
-                           int64_t in, int64_t out, int64_t outer,
-                           int64_t inner);
-
-/* in is [outer][n][inner]; rank r gets out[outer][inner] = reduction over
- * the group of in[:, r, :]. */
-void trellis_rt_reduce_scatter(int64_t site, int64_t axes, int32_t dtype,
-                               int32_t reduction, int64_t in, int64_t out,
-                               int64_t outer, int64_t inner);
-
-/* in is [splitOuter][n][splitInner]; chunk k = in[:, k, :] goes to rank k.
- * out is [concatOuter][n][concatInner] with out[:, j, :] = the chunk from
- * rank j. splitOuter * splitInner == concatOuter * concatInner. */
-void trellis_rt_all_to_all(int64_t site, int64_t axes, int32_t dtype,
-                           int64_t in, int64_t out, int64_t splitOuter,
-                           int64_t splitInner, int64_t concatOuter,
-                           int64_t concatInner);
-
-/* Sends `in` along the site's (source, target) pairs; a device no pair
- * targets receives zeros. */
-void trellis_rt_ppermute(int64_t site, int64_t axes, int32_t dtype, int64_t in,
-                         int64_t out, int64_t count);
-
-/* Asynchronous ppermute, staged: start sends `in` (copied at once, so the
- * caller may reuse it) and returns a handle; wait delivers into `out`. */
-int64_t trellis_rt_ppermute_start(int64_t site, int64_t axes, int32_t dtype,
-                                  int64_t in, int64_t count);
-void trellis_rt_ppermute_wait(int64_t handle, int64_t out);
-
-/* Asynchronous ppermute, direct: the payload goes from `in` straight into
- * the target's `out` (one copy, made by the transfer engine with a link
- * model); until the wait returns the caller keeps `in` alive and unchanged
- * and does not touch `out`. The wait names the start's `in` and `out` again
- * (checked) and `in_alias`, the sent value's own buffer (unused: it keeps
- * the compiler from reusing that buffer before the wait). */
-int64_t trellis_rt_ppermute_start_direct(int64_t site, int64_t axes,
-                                         int32_t dtype, int64_t in, int64_t out,
-                                         int64_t count);
-void trellis_rt_ppermute_wait_direct(int64_t handle, int64_t in, int64_t out,
-                                     int64_t in_alias);
-
-/* Asynchronous ppermute of a received value: sends what the staged
- * ppermute `handle` delivers to this device, plus `addend` (count elements,
- * copied at once; 0: none), along the site's pairs as soon as it arrives,
- * without the device waiting for it. `keep` != 0: the device waits for
- * `handle` later as well; otherwise the handle is consumed. Returns the new
- * ppermute's handle (staged: wait with trellis_rt_ppermute_wait). */
-int64_t trellis_rt_ppermute_forward(int64_t site, int64_t axes, int32_t dtype,
-                                    int64_t handle, int64_t addend,
-                                    int64_t count, int64_t keep);
-
-/* This device's index in its group along `axes`. */
-int64_t trellis_rt_axis_index(int64_t axes);
-
-/* C[b] += A[b] * B[b] for b < batch, A[b] m x k, B[b] k x n, C[b] m x n, each
- * operand given by its address and batch/row/column strides (elements). */
-void trellis_rt_matmul(int32_t dtype, int64_t batch, int64_t m, int64_t n,
-                       int64_t k, int64_t a, int64_t aBatchStride,
-                       int64_t aRowStride, int64_t aColStride, int64_t b,
-                       int64_t bBatchStride, int64_t bRowStride,
-                       int64_t bColStride, int64_t c, int64_t cBatchStride,
-                       int64_t cRowStride, int64_t cColStride);
-
-/* C[b] = A[b] * B[b]: trellis_rt_matmul without reading C's old values (for a
- * C the program had just zeroed). */
-void trellis_rt_matmul_overwrite(
-    int32_t dtype, int64_t batch, int64_t m, int64_t n, int64_t k, int64_t a,
-    int64_t aBatchStride, int64_t aRowStride, int64_t aColStride, int64_t b,
-    int64_t bBatchStride, int64_t bRowStride, int64_t bColStride, int64_t c,
-    int64_t cBatchStride, int64_t cRowStride, int64_t cColStride);
+/* The entry points lowered device code calls, one declaration per
+ * TRELLIS_RT_FUNC entry of TrellisRuntimeABI.def (which documents each). */
+#define TRELLIS_RT_RESULT_void void
+#define TRELLIS_RT_RESULT_i32 int32_t
+#define TRELLIS_RT_RESULT_i64 int64_t
+#define ARG_I32(name) int32_t name
+#define ARG_I64(name) int64_t name
+#define TRELLIS_RT_FUNC(RESULT, NAME, PARAMS)                                  \
+  TRELLIS_RT_RESULT_##RESULT trellis_rt_##NAME PARAMS;
+#include "lib/Runtime/TrellisRuntimeABI.def"
 
 #ifdef __cplusplus
 }

@@ -67,3 +67,31 @@ func.func @sixteenth_axis_index() -> index attributes {spmd.mesh = @m} {
   %i = spmd.axis_index over ["p"] : index
   return %i : index
 }
+
+// -----
+
+// A module lowered for another runtime ABI (TrellisRuntimeABI.def).
+// expected-error @below {{'builtin.module' op holds calls lowered for Trellis runtime ABI 99 (trellis.rt_abi_version), but this build lowers for version 1}}
+module attributes {trellis.rt_abi_version = 99 : i32} {
+  trellis.mesh @mesh = <["i"=4]>
+}
+
+// -----
+
+// The runtime's names belong to it: a program's own function of such a
+// name would be called by the lowered collectives.
+trellis.mesh @mesh = <["i"=4]>
+// expected-error @below {{'func.func' op is named @trellis_rt_axis_index, a function of the Trellis runtime; only a declaration of type '(i64) -> i64' may use the name}}
+func.func @trellis_rt_axis_index(%a: i64) -> i64 {
+  return %a : i64
+}
+
+// -----
+
+// Its exact declaration is fine (a module lowered before).
+trellis.mesh @mesh = <["i"=4]>
+func.func private @trellis_rt_axis_index(i64) -> i64
+func.func @f(%b: tensor<8xf32>) -> index attributes {spmd.mesh = @mesh, spmd.manual_axes = ["i"]} {
+  %i = spmd.axis_index over ["i"] : index
+  return %i : index
+}

@@ -70,6 +70,13 @@ LogicalResult TrellisDialect::verifyOperationAttribute(Operation *op,
         return failure();
     return success();
   }
+  if (attr.getName() == kRuntimeABIVersionAttrName) {
+    auto version = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!isa<ModuleOp>(op) || !version || !version.getType().isInteger(32))
+      return op->emitError() << "'" << kRuntimeABIVersionAttrName
+                             << "' must be an i32 on a module";
+    return success();
+  }
   if (attr.getName() != kShardingAttrName)
     return op->emitError() << "unknown trellis attribute " << attr.getName();
   // One sharding per result: a bare sharding for a single result, an array

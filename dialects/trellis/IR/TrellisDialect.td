@@ -50,6 +50,10 @@ def Trellis_Dialect : Dialect {
         "trellis.arg_shardings";
     /// Name of a function argument, for `trellis-run --input NAME=FILE`.
     static constexpr ::llvm::StringLiteral kNameAttrName = "trellis.name";
+    /// Module attribute: the TRELLIS_RT_ABI_VERSION (an i32) that the
+    /// module's calls into the runtime were lowered for.
+    static constexpr ::llvm::StringLiteral kRuntimeABIVersionAttrName =
+        "trellis.rt_abi_version";
   }];
 }
 

@@ -150,6 +150,8 @@ struct LinalgToKernelsPass
     : mlir::trellis::impl::TrellisLinalgToKernelsBase<LinalgToKernelsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (failed(trellis::verifyRuntimeDeclarations(module)))
+      return signalPassFailure();
     SmallVector<linalg::LinalgOp> candidates;
     module.walk([&](linalg::LinalgOp op) {
       if (op.hasPureBufferSemantics() && linalg::isaContractionOpInterface(op))
@@ -250,12 +252,10 @@ struct LinalgToKernelsPass
                                views[2].stride(b, loc, batch),
                                views[2].stride(b, loc, m),
                                views[2].stride(b, loc, n)};
-    SmallVector<Type> types =
-        llvm::map_to_vector(args, [](Value v) { return v.getType(); });
-    func::FuncOp callee = trellis::getOrDeclareRuntimeFunc(
-        module, zeroing ? "trellis_rt_matmul_overwrite" : "trellis_rt_matmul",
-        types, {});
-    func::CallOp::create(b, loc, callee, args);
+    trellis::callRuntime(b, loc, module,
+                         zeroing ? trellis::RuntimeFunc::matmul_overwrite
+                                 : trellis::RuntimeFunc::matmul,
+                         args);
     op->erase();
     if (zeroing) {
       if (auto copy = dyn_cast<memref::CopyOp>(zeroing))

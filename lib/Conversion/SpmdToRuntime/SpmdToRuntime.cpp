@@ -23,6 +23,9 @@ namespace mlir::trellis {
 
 using namespace mlir;
 using namespace mlir::spmd;
+using trellis::callRuntime;
+using trellis::RuntimeFunc;
+using trellis::verifyRuntimeDeclarations;
 
 namespace {
 
@@ -104,6 +107,8 @@ struct SpmdToRuntimePass
             if (isa<FutureType>(arg.getType()))
               arg.setType(i64);
     });
+    if (failed(verifyRuntimeDeclarations(module)))
+      return signalPassFailure();
     if (auto existing =
             module->getAttrOfType<ArrayAttr>(SpmdDialect::kSitesAttrName))
       sites.assign(existing.begin(), existing.end());
@@ -277,16 +282,9 @@ struct SpmdToRuntimePass
         memref::AllocOp::create(b, loc, resultMemref, b.getI64IntegerAttr(64));
     Value out = trellis::bufferAddress(b, loc, outBuffer);
 
-    Type i64 = b.getI64Type(), i32 = b.getI32Type();
-    auto call = [&](StringRef name, SmallVector<Value> args) {
-      SmallVector<Type> types =
-          llvm::map_to_vector(args, [](Value v) { return v.getType(); });
-      func::FuncOp callee =
-          trellis::getOrDeclareRuntimeFunc(module, name, types, {});
-      func::CallOp::create(b, loc, callee, args);
+    auto call = [&](RuntimeFunc fn, SmallVector<Value> args) {
+      callRuntime(b, loc, module, fn, args);
     };
-    (void)i64;
-    (void)i32;
 
     auto reduction = [&]() -> int32_t {
       switch (collective.getReduction().value_or(ReductionKind::Sum)) {
@@ -304,7 +302,7 @@ struct SpmdToRuntimePass
 
     if (isa<PsumOp, PmaxOp, PminOp, PmeanOp>(op)) {
       int64_t site = addSite(op);
-      call("trellis_rt_all_reduce",
+      call(RuntimeFunc::all_reduce,
            {trellis::i64Const(b, loc, site), trellis::i64Const(b, loc, axes),
             trellis::i32Const(b, loc, *dtype),
             trellis::i32Const(b, loc, reduction()), in, out,
@@ -314,7 +312,7 @@ struct SpmdToRuntimePass
       int64_t outer = product(shape.take_front(dim));
       int64_t inner = product(shape.drop_front(dim));
       int64_t site = addSite(op);
-      call("trellis_rt_all_gather",
+      call(RuntimeFunc::all_gather,
            {trellis::i64Const(b, loc, site), trellis::i64Const(b, loc, axes),
             trellis::i32Const(b, loc, *dtype), in, out,
             trellis::i64Const(b, loc, outer),
@@ -324,7 +322,7 @@ struct SpmdToRuntimePass
       int64_t outer = product(shape.take_front(dim));
       int64_t inner = product(shape.drop_front(dim)) / n;
       int64_t site = addSite(op);
-      call("trellis_rt_reduce_scatter",
+      call(RuntimeFunc::reduce_scatter,
            {trellis::i64Const(b, loc, site), trellis::i64Const(b, loc, axes),
             trellis::i32Const(b, loc, *dtype),
             trellis::i32Const(b, loc, reduction()), in, out,
@@ -341,7 +339,7 @@ struct SpmdToRuntimePass
       int64_t concatInner =
           product(ArrayRef<int64_t>(chunk).drop_front(concat));
       int64_t site = addSite(op);
-      call("trellis_rt_all_to_all",
+      call(RuntimeFunc::all_to_all,
            {trellis::i64Const(b, loc, site), trellis::i64Const(b, loc, axes),
             trellis::i32Const(b, loc, *dtype), in, out,
             trellis::i64Const(b, loc, splitOuter),
@@ -356,12 +354,12 @@ struct SpmdToRuntimePass
       if (async) {
         Value handle =
             startPermute(b, loc, site, axes, *dtype, in, product(shape), out);
-        call("trellis_rt_ppermute_wait_direct", {handle, in, out, in});
+        call(RuntimeFunc::ppermute_wait_direct, {handle, in, out, in});
       } else {
         common.push_back(in);
         common.push_back(out);
         common.push_back(trellis::i64Const(b, loc, product(shape)));
-        call("trellis_rt_ppermute", common);
+        call(RuntimeFunc::ppermute, common);
       }
     } else {
       return op->emitOpError("has no lowering to the runtime");
@@ -385,13 +383,11 @@ struct SpmdToRuntimePass
     if (out)
       args.push_back(out);
     args.push_back(trellis::i64Const(b, loc, count));
-    SmallVector<Type> types =
-        llvm::map_to_vector(args, [](Value v) { return v.getType(); });
-    func::FuncOp start = trellis::getOrDeclareRuntimeFunc(
-        module,
-        out ? "trellis_rt_ppermute_start_direct" : "trellis_rt_ppermute_start",
-        types, {b.getI64Type()});
-    return func::CallOp::create(b, loc, start, args).getResult(0);
+    return callRuntime(b, loc, module,
+                       out ? RuntimeFunc::ppermute_start_direct
+                           : RuntimeFunc::ppermute_start,
+                       args)
+        .getResult(0);
   }
 
   /// trellis_rt_ppermute_forward of the incoming handle (an i64 by now),
@@ -423,11 +419,9 @@ struct SpmdToRuntimePass
         addend,
         trellis::i64Const(b, loc, type.getNumElements()),
         trellis::i64Const(b, loc, keep)};
-    SmallVector<Type> types =
-        llvm::map_to_vector(args, [](Value v) { return v.getType(); });
-    func::FuncOp fn = trellis::getOrDeclareRuntimeFunc(
-        module, "trellis_rt_ppermute_forward", types, {b.getI64Type()});
-    Value next = func::CallOp::create(b, loc, fn, args).getResult(0);
+    Value next =
+        callRuntime(b, loc, module, RuntimeFunc::ppermute_forward, args)
+            .getResult(0);
     forward.getResult().replaceAllUsesWith(next);
     forward.erase();
     return success();
@@ -446,7 +440,7 @@ struct SpmdToRuntimePass
                               "a device function produced");
     Value outBuffer;
     SmallVector<Value> args = {handle};
-    StringRef callee = "trellis_rt_ppermute_wait";
+    RuntimeFunc callee = RuntimeFunc::ppermute_wait;
     auto direct = directWaits.find(wait);
     if (direct != directWaits.end()) {
       // The sent tensor is read here once more (through a view of any
@@ -463,15 +457,13 @@ struct SpmdToRuntimePass
       args.append({trellis::bufferAddress(b, loc, direct->second.in),
                    trellis::bufferAddress(b, loc, outBuffer),
                    trellis::bufferAddress(b, loc, alias)});
-      callee = "trellis_rt_ppermute_wait_direct";
+      callee = RuntimeFunc::ppermute_wait_direct;
       directWaits.erase(direct);
     } else {
       outBuffer = allocBuffer(b, loc, type);
       args.push_back(trellis::bufferAddress(b, loc, outBuffer));
     }
-    func::FuncOp fn = trellis::getOrDeclareRuntimeFunc(
-        module, callee, SmallVector<Type>(args.size(), b.getI64Type()), {});
-    func::CallOp::create(b, loc, fn, args);
+    callRuntime(b, loc, module, callee, args);
     Value result = bufferization::ToTensorOp::create(
         b, loc, type, outBuffer, /*restrict=*/true, /*writable=*/false);
     wait.getResult().replaceAllUsesWith(result);
@@ -481,10 +473,8 @@ struct SpmdToRuntimePass
 
   Value axisIndex(OpBuilder &b, Location loc, ManualContext &ctx,
                   ArrayRef<StringAttr> axes) {
-    func::FuncOp callee = trellis::getOrDeclareRuntimeFunc(
-        module, "trellis_rt_axis_index", {b.getI64Type()}, {b.getI64Type()});
     Value packed = trellis::i64Const(b, loc, packAxes(ctx, axes));
-    return func::CallOp::create(b, loc, callee, ValueRange{packed})
+    return callRuntime(b, loc, module, RuntimeFunc::axis_index, {packed})
         .getResult(0);
   }
 

@@ -429,3 +429,14 @@ trellis.mesh @m = <["i"=3, "j"=6148914691236517206]>
 
 // expected-error @below {{has more than 2147483648 devices}}
 trellis.mesh @m = <["i"=65536, "j"=65536]>
+
+// -----
+
+// expected-error @below {{'trellis.rt_abi_version' must be an i32 on a module}}
+func.func private @f() attributes {trellis.rt_abi_version = 1 : i32}
+
+// -----
+
+// expected-error @below {{'trellis.rt_abi_version' must be an i32 on a module}}
+module attributes {trellis.rt_abi_version = "1"} {
+}
