@@ -169,6 +169,54 @@ LogicalResult mlir::trellis::verifyShardingEncodings(Operation *root) {
   return failure(result.wasInterrupted());
 }
 
+FailureOr<MeshOp> mlir::trellis::findFunctionMesh(FunctionOpInterface func) {
+  FlatSymbolRefAttr found;
+  bool conflict = false;
+  auto note = [&](ShardingAttr sharding) {
+    if (!sharding)
+      return;
+    if (found && found != sharding.getMesh())
+      conflict = true;
+    found = sharding.getMesh();
+  };
+  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+    note(func.getArgAttrOfType<ShardingAttr>(
+        i, TrellisDialect::kShardingAttrName));
+    note(getShardingEncoding(func.getArgumentTypes()[i]));
+  }
+  for (unsigned i = 0; i < func.getNumResults(); ++i) {
+    note(func.getResultAttrOfType<ShardingAttr>(
+        i, TrellisDialect::kShardingAttrName));
+    note(getShardingEncoding(func.getResultTypes()[i]));
+  }
+  FlatSymbolRefAttr switched;
+  func->walk([&](Operation *op) {
+    if (auto constraint = dyn_cast<ShardingConstraintOp>(op))
+      note(constraint.getSharding());
+    if (Attribute attr = op->getAttr(TrellisDialect::kShardingAttrName)) {
+      if (auto sharding = dyn_cast<ShardingAttr>(attr))
+        note(sharding);
+      else if (auto array = dyn_cast<ArrayAttr>(attr))
+        for (Attribute element : array)
+          note(dyn_cast<ShardingAttr>(element));
+    }
+    for (Type type : op->getResultTypes())
+      note(getShardingEncoding(type));
+    if (auto region = dyn_cast<AxisTypeRegionInterface>(op))
+      switched = region.getSwitchedMesh();
+  });
+  if (conflict)
+    return func->emitOpError("uses shardings over more than one mesh");
+  if (!found)
+    found = switched;
+  if (!found)
+    return MeshOp();
+  MeshOp mesh = lookupMesh(func, found);
+  if (!mesh)
+    return func->emitOpError("names unknown mesh ") << found;
+  return mesh;
+}
+
 AxisType mlir::trellis::getAxisTypeAt(Operation *op, MeshOp mesh,
                                       StringRef axis) {
   for (Operation *parent = op->getParentOp(); parent;

@@ -12,6 +12,8 @@
 
 #include "dialects/trellis/IR/TrellisOps.h"
 
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
 #include <string>
 
 namespace mlir {
@@ -20,6 +22,14 @@ namespace trellis {
 
 /// Finds the mesh `meshRef` from `from` (nearest symbol table).
 MeshOp lookupMesh(Operation *from, FlatSymbolRefAttr meshRef);
+
+/// The one mesh the shardings in `func` refer to (in argument and result
+/// attributes and types, sharding_constraint ops, `trellis.sharding` op
+/// attributes and op result types), else the mesh of an axis-type region
+/// in it (a shard_map, auto_axes or explicit_axes); null when there is
+/// none. Fails, with an error at `func`, when they name more than one mesh
+/// or an unknown one.
+FailureOr<MeshOp> findFunctionMesh(FunctionOpInterface func);
 
 /// The `#trellis.sharding` encoding of `type`, or null.
 ShardingAttr getShardingEncoding(Type type);

@@ -477,34 +477,6 @@ void Propagator::writeBack() {
   });
 }
 
-/// The mesh whose axes a function's shardings use.
-MeshOp meshFor(func::FuncOp func) {
-  FlatSymbolRefAttr ref;
-  auto note = [&](Attribute attr) {
-    if (auto s = dyn_cast_or_null<ShardingAttr>(attr))
-      if (!ref)
-        ref = s.getMesh();
-  };
-  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
-    note(func.getArgAttr(i, TrellisDialect::kShardingAttrName));
-    note(getShardingEncoding(func.getArgumentTypes()[i]));
-  }
-  for (unsigned i = 0; i < func.getNumResults(); ++i)
-    note(func.getResultAttr(i, TrellisDialect::kShardingAttrName));
-  MeshOp fromMap;
-  func.walk([&](Operation *op) {
-    if (auto c = dyn_cast<ShardingConstraintOp>(op))
-      note(c.getSharding());
-    if (auto map = dyn_cast<spmd::ShardMapOp>(op))
-      fromMap = map.getMeshOp();
-    for (Type t : op->getResultTypes())
-      note(getShardingEncoding(t));
-  });
-  if (ref)
-    return lookupMesh(func, ref);
-  return fromMap;
-}
-
 struct PropagatePass
     : mlir::trellis::impl::TrellisPropagateBase<PropagatePass> {
   using TrellisPropagateBase::TrellisPropagateBase;
@@ -513,10 +485,12 @@ struct PropagatePass
       if (func.isExternal() || !func.getBody().hasOneBlock() ||
           func->hasAttr(spmd::SpmdDialect::kMeshAttrName))
         continue;
-      MeshOp mesh = meshFor(func);
-      if (!mesh)
+      FailureOr<MeshOp> mesh = findFunctionMesh(func);
+      if (failed(mesh))
+        return signalPassFailure();
+      if (!*mesh)
         continue;
-      Propagator(func, mesh, conservative).run();
+      Propagator(func, *mesh, conservative).run();
     }
   }
 };

@@ -1118,54 +1118,6 @@ LogicalResult FunctionPartitioner::run() {
   return success();
 }
 
-/// The mesh a function's shardings refer to (null if none).
-FailureOr<MeshOp> findMesh(func::FuncOp func) {
-  FlatSymbolRefAttr found;
-  bool conflict = false;
-  auto note = [&](ShardingAttr sharding) {
-    if (!sharding)
-      return;
-    if (found && found != sharding.getMesh())
-      conflict = true;
-    found = sharding.getMesh();
-  };
-  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
-    note(func.getArgAttrOfType<ShardingAttr>(
-        i, TrellisDialect::kShardingAttrName));
-    note(getShardingEncoding(func.getArgumentTypes()[i]));
-  }
-  for (unsigned i = 0; i < func.getNumResults(); ++i) {
-    note(func.getResultAttrOfType<ShardingAttr>(
-        i, TrellisDialect::kShardingAttrName));
-    note(getShardingEncoding(func.getResultTypes()[i]));
-  }
-  func.walk([&](Operation *op) {
-    if (auto constraint = dyn_cast<ShardingConstraintOp>(op))
-      note(constraint.getSharding());
-    if (Attribute attr = op->getAttr(TrellisDialect::kShardingAttrName)) {
-      if (auto s = dyn_cast<ShardingAttr>(attr))
-        note(s);
-      else if (auto array = dyn_cast<ArrayAttr>(attr))
-        for (Attribute a : array)
-          note(dyn_cast<ShardingAttr>(a));
-    }
-    for (Type t : op->getResultTypes())
-      note(getShardingEncoding(t));
-  });
-  if (conflict)
-    return func.emitOpError("uses shardings over more than one mesh");
-  if (!found) {
-    // A function whose only manual code is a shard_map uses its mesh.
-    MeshOp mesh;
-    func.walk([&](spmd::ShardMapOp map) { mesh = map.getMeshOp(); });
-    return mesh;
-  }
-  MeshOp mesh = lookupMesh(func, found);
-  if (!mesh)
-    return func.emitOpError("names unknown mesh ") << found;
-  return mesh;
-}
-
 /// Whether the function already is one fully-manual shard_map.
 bool isPartitioned(func::FuncOp func) {
   Block &body = func.getBody().front();
@@ -1223,7 +1175,7 @@ struct PartitionPass
           func->hasAttr(spmd::SpmdDialect::kMeshAttrName) ||
           isPartitioned(func))
         continue;
-      FailureOr<MeshOp> mesh = findMesh(func);
+      FailureOr<MeshOp> mesh = findFunctionMesh(func);
       if (failed(mesh))
         return signalPassFailure();
       if (!*mesh)

@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/Support/raw_ostream.h"
@@ -28,13 +29,6 @@ using trellis::RuntimeFunc;
 using trellis::verifyRuntimeDeclarations;
 
 namespace {
-
-int64_t product(ArrayRef<int64_t> values) {
-  int64_t p = 1;
-  for (int64_t v : values)
-    p *= v;
-  return p;
-}
 
 std::string formatLocation(Location loc) {
   if (auto fused = dyn_cast<FusedLoc>(loc))
@@ -260,7 +254,7 @@ struct SpmdToRuntimePass
         Value outBuffer = allocBuffer(b, loc, resultType);
         Value handle = startPermute(b, loc, site, axes, *dtype,
                                     trellis::bufferAddress(b, loc, inBuffer),
-                                    product(shape),
+                                    computeProduct(shape),
                                     trellis::bufferAddress(b, loc, outBuffer));
         directWaits[waitOp] = {inBuffer, outBuffer, start.getOperand()};
         start.getResult().replaceAllUsesWith(handle);
@@ -269,7 +263,7 @@ struct SpmdToRuntimePass
       }
       Value in = readBuffer(b, loc, start.getOperand());
       Value handle =
-          startPermute(b, loc, site, axes, *dtype, in, product(shape));
+          startPermute(b, loc, site, axes, *dtype, in, computeProduct(shape));
       start.getResult().replaceAllUsesWith(handle);
       start.erase();
       return success();
@@ -306,11 +300,11 @@ struct SpmdToRuntimePass
            {trellis::i64Const(b, loc, site), trellis::i64Const(b, loc, axes),
             trellis::i32Const(b, loc, *dtype),
             trellis::i32Const(b, loc, reduction()), in, out,
-            trellis::i64Const(b, loc, product(shape))});
+            trellis::i64Const(b, loc, computeProduct(shape))});
     } else if (isa<AllGatherOp, AllGatherInvariantOp>(op)) {
       int64_t dim = op->getAttrOfType<IntegerAttr>("dim").getInt();
-      int64_t outer = product(shape.take_front(dim));
-      int64_t inner = product(shape.drop_front(dim));
+      int64_t outer = computeProduct(shape.take_front(dim));
+      int64_t inner = computeProduct(shape.drop_front(dim));
       int64_t site = addSite(op);
       call(RuntimeFunc::all_gather,
            {trellis::i64Const(b, loc, site), trellis::i64Const(b, loc, axes),
@@ -319,8 +313,8 @@ struct SpmdToRuntimePass
             trellis::i64Const(b, loc, inner)});
     } else if (auto scatter = dyn_cast<PsumScatterOp>(op)) {
       int64_t dim = scatter.getDim();
-      int64_t outer = product(shape.take_front(dim));
-      int64_t inner = product(shape.drop_front(dim)) / n;
+      int64_t outer = computeProduct(shape.take_front(dim));
+      int64_t inner = computeProduct(shape.drop_front(dim)) / n;
       int64_t site = addSite(op);
       call(RuntimeFunc::reduce_scatter,
            {trellis::i64Const(b, loc, site), trellis::i64Const(b, loc, axes),
@@ -332,12 +326,12 @@ struct SpmdToRuntimePass
       int64_t split = a2a.getSplitDim(), concat = a2a.getConcatDim();
       SmallVector<int64_t> chunk(shape);
       chunk[split] /= n;
-      int64_t splitOuter = product(shape.take_front(split));
-      int64_t splitInner = product(shape.drop_front(split)) / n;
+      int64_t splitOuter = computeProduct(shape.take_front(split));
+      int64_t splitInner = computeProduct(shape.drop_front(split)) / n;
       int64_t concatOuter =
-          product(ArrayRef<int64_t>(chunk).take_front(concat));
+          computeProduct(ArrayRef<int64_t>(chunk).take_front(concat));
       int64_t concatInner =
-          product(ArrayRef<int64_t>(chunk).drop_front(concat));
+          computeProduct(ArrayRef<int64_t>(chunk).drop_front(concat));
       int64_t site = addSite(op);
       call(RuntimeFunc::all_to_all,
            {trellis::i64Const(b, loc, site), trellis::i64Const(b, loc, axes),
@@ -352,13 +346,13 @@ struct SpmdToRuntimePass
                                    trellis::i64Const(b, loc, axes),
                                    trellis::i32Const(b, loc, *dtype)};
       if (async) {
-        Value handle =
-            startPermute(b, loc, site, axes, *dtype, in, product(shape), out);
+        Value handle = startPermute(b, loc, site, axes, *dtype, in,
+                                    computeProduct(shape), out);
         call(RuntimeFunc::ppermute_wait_direct, {handle, in, out, in});
       } else {
         common.push_back(in);
         common.push_back(out);
-        common.push_back(trellis::i64Const(b, loc, product(shape)));
+        common.push_back(trellis::i64Const(b, loc, computeProduct(shape)));
         call(RuntimeFunc::ppermute, common);
       }
     } else {
