@@ -27,9 +27,8 @@ function(trellis_add_library name)
   set_property(GLOBAL APPEND PROPERTY TRELLIS_EXPORTED_LIBS ${name})
 endfunction()
 
-# trellis_tablegen(<td-file> <output-prefix> <flags...>) wraps mlir_tablegen so
-# every generated header lands beside its .td under the build tree.
-# (Use mlir_tablegen directly; this only documents the convention.)
+# TableGen: call mlir_tablegen directly in the .td's folder, so every
+# generated header lands beside its .td under the build tree.
 
 # trellis_add_tool(<name> <sources...> LINK_LIBS <targets...>)
 function(trellis_add_tool name)
