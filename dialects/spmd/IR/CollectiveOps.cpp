@@ -112,22 +112,6 @@ template <typename OpTy> int64_t permuteBytes(OpTy op, Type sent) {
   return moves ? bytesOf(sent) : 0;
 }
 
-Type stripVariance(Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || !getVaryEncoding(tensor))
-    return type;
-  return RankedTensorType::get(tensor.getShape(), tensor.getElementType());
-}
-
-/// `x / n`, elementwise, for a floating-point tensor.
-Value divideBy(OpBuilder &b, Location loc, Value x, int64_t n) {
-  auto type = cast<RankedTensorType>(stripVariance(x.getType()));
-  auto splat = DenseElementsAttr::get(
-      type, b.getFloatAttr(type.getElementType(), static_cast<double>(n)));
-  Value divisor = arith::ConstantOp::create(b, loc, type, splat);
-  return arith::DivFOp::create(b, loc, x, divisor);
-}
-
 /// Transposes that divide by the group size need floats.
 LogicalResult needFloat(Operation *op, Type type) {
   if (isa<FloatType>(getElementTypeOrSelf(type)))
@@ -138,6 +122,15 @@ LogicalResult needFloat(Operation *op, Type type) {
 }
 
 } // namespace
+
+Value mlir::spmd::buildDivideBy(OpBuilder &b, Location loc, Value x,
+                                int64_t n) {
+  auto type = cast<RankedTensorType>(stripVaryEncoding(x.getType()));
+  auto splat = DenseElementsAttr::get(
+      type, b.getFloatAttr(type.getElementType(), static_cast<double>(n)));
+  Value divisor = arith::ConstantOp::create(b, loc, type, splat);
+  return arith::DivFOp::create(b, loc, x, divisor);
+}
 
 //===----------------------------------------------------------------------===//
 // All-reduces
@@ -176,7 +169,7 @@ FailureOr<Value> PmeanOp::buildTranspose(OpBuilder &b, Value cotangent,
   if (naive)
     return PmeanOp::create(b, getLoc(), type, cotangent, getAxes()).getResult();
   Value spread = PvaryOp::create(b, getLoc(), type, cotangent, getAxes());
-  return divideBy(b, getLoc(), spread, getGroupSize());
+  return buildDivideBy(b, getLoc(), spread, getGroupSize());
 }
 
 FailureOr<Value> PmaxOp::buildTranspose(OpBuilder &, Value, Type, bool) {
@@ -274,7 +267,7 @@ FailureOr<Value> PscatterOp::buildTranspose(OpBuilder &b, Value cotangent,
     return gathered;
   if (failed(needFloat(*this, type)))
     return failure();
-  return divideBy(b, getLoc(), gathered, getGroupSize());
+  return buildDivideBy(b, getLoc(), gathered, getGroupSize());
 }
 
 //===----------------------------------------------------------------------===//

@@ -59,6 +59,13 @@ VaryAttr mlir::spmd::getVaryEncoding(Type type) {
   return {};
 }
 
+Type mlir::spmd::stripVaryEncoding(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !getVaryEncoding(tensor))
+    return type;
+  return RankedTensorType::get(tensor.getShape(), tensor.getElementType());
+}
+
 // #spmd.vary<["i", "j"]>
 Attribute VaryAttr::parse(AsmParser &parser, Type) {
   SmallVector<StringAttr> axes;

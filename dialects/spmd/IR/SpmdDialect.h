@@ -30,6 +30,9 @@ struct CommunicationResource
 /// The `#spmd.vary` encoding of `type`, or null.
 VaryAttr getVaryEncoding(Type type);
 
+/// `type` without its `#spmd.vary` encoding (other types unchanged).
+Type stripVaryEncoding(Type type);
+
 } // namespace mlir::spmd
 
 #endif // TRELLIS_DIALECT_SPMD_IR_SPMDDIALECT_H

@@ -39,4 +39,8 @@ inferCollectiveVariance(Operation *op, ArrayRef<StringAttr> operandVary,
 LogicalResult verifyOutputVariance(ShardMapOp op, unsigned index,
                                    ArrayRef<StringAttr> vary, Value yielded);
 
+/// `x / n` elementwise, for a floating-point tensor `x` (the transposes of
+/// means and of the naive pscatter).
+Value buildDivideBy(OpBuilder &b, Location loc, Value x, int64_t n);
+
 } // namespace mlir::spmd

@@ -55,17 +55,10 @@ constexpr StringLiteral kNonlinearAttr = SpmdDialect::kNonlinearAttrName;
 // Small builders
 //===----------------------------------------------------------------------===//
 
-Type stripVariance(Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || !getVaryEncoding(tensor))
-    return type;
-  return RankedTensorType::get(tensor.getShape(), tensor.getElementType());
-}
-
 bool isFloat(Type type) { return isa<FloatType>(getElementTypeOrSelf(type)); }
 
 Value zeros(OpBuilder &b, Location loc, Type type) {
-  auto tensor = cast<RankedTensorType>(stripVariance(type));
+  auto tensor = cast<RankedTensorType>(stripVaryEncoding(type));
   Type element = tensor.getElementType();
   Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
   Value empty = tensor::EmptyOp::create(b, loc, tensor.getShape(), element);
@@ -85,14 +78,6 @@ Value negate(OpBuilder &b, Location loc, Value x) {
 }
 
 /// `x / n` elementwise (floats only).
-Value divideBy(OpBuilder &b, Location loc, Value x, int64_t n) {
-  auto type = cast<RankedTensorType>(stripVariance(x.getType()));
-  auto splat = DenseElementsAttr::get(
-      type, b.getFloatAttr(type.getElementType(), static_cast<double>(n)));
-  Value divisor = arith::ConstantOp::create(b, loc, type, splat);
-  return arith::DivFOp::create(b, loc, x, divisor);
-}
-
 ArrayAttr axesAttr(OpBuilder &b, ArrayRef<StringAttr> axes) {
   return b.getArrayAttr(SmallVector<Attribute>(axes.begin(), axes.end()));
 }
@@ -331,7 +316,7 @@ LogicalResult Transposer::cloneForward(Block &block, Scope &s, OpBuilder &b) {
                     "cannot be recomputed forward";
         continue;
       }
-      auto type = cast<RankedTensorType>(stripVariance(operand.getType()));
+      auto type = cast<RankedTensorType>(stripVaryEncoding(operand.getType()));
       local.map(operand,
                 tensor::EmptyOp::create(b, op.getLoc(), type.getShape(),
                                         type.getElementType()));
@@ -420,7 +405,7 @@ LogicalResult Transposer::transposeOp(Operation *op, Scope &s, OpBuilder &b) {
     SmallVector<int64_t> inverse(transpose.getPermutation().size());
     for (auto [i, p] : llvm::enumerate(transpose.getPermutation()))
       inverse[p] = i;
-    auto type = cast<RankedTensorType>(stripVariance(input.getType()));
+    auto type = cast<RankedTensorType>(stripVaryEncoding(input.getType()));
     Value empty =
         tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
     Value t =
@@ -448,7 +433,7 @@ LogicalResult Transposer::transposeOp(Operation *op, Scope &s, OpBuilder &b) {
     Value input = reduce.getInputs()[0];
     Value init = reduce.getInits()[0];
     if (isLinear(input)) {
-      auto type = cast<RankedTensorType>(stripVariance(input.getType()));
+      auto type = cast<RankedTensorType>(stripVaryEncoding(input.getType()));
       Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
                                             type.getElementType());
       Value spread =
@@ -490,8 +475,8 @@ LogicalResult Transposer::transposeOp(Operation *op, Scope &s, OpBuilder &b) {
     SmallVector<OpFoldResult> sizes = fwd(s, insert.getMixedSizes());
     SmallVector<OpFoldResult> strides = fwd(s, insert.getMixedStrides());
     if (isLinear(insert.getSource())) {
-      auto type =
-          cast<RankedTensorType>(stripVariance(insert.getSource().getType()));
+      auto type = cast<RankedTensorType>(
+          stripVaryEncoding(insert.getSource().getType()));
       Value slice = tensor::ExtractSliceOp::create(b, loc, type, c, offsets,
                                                    sizes, strides);
       accumulate(s, b, loc, insert.getSource(), slice);
@@ -510,14 +495,14 @@ LogicalResult Transposer::transposeOp(Operation *op, Scope &s, OpBuilder &b) {
   }
   if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
     Value collapsed = tensor::CollapseShapeOp::create(
-        b, loc, stripVariance(expand.getSrc().getType()), c,
+        b, loc, stripVaryEncoding(expand.getSrc().getType()), c,
         expand.getReassociationIndices());
     accumulate(s, b, loc, expand.getSrc(), collapsed);
     return success();
   }
   if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
     Value expanded = tensor::ExpandShapeOp::create(
-        b, loc, stripVariance(collapse.getSrc().getType()), c,
+        b, loc, stripVaryEncoding(collapse.getSrc().getType()), c,
         collapse.getReassociationIndices());
     accumulate(s, b, loc, collapse.getSrc(), expanded);
     return success();
@@ -527,7 +512,7 @@ LogicalResult Transposer::transposeOp(Operation *op, Scope &s, OpBuilder &b) {
     int64_t offset = 0;
     auto resultType = cast<RankedTensorType>(concat.getType());
     for (auto [i, input] : llvm::enumerate(concat.getInputs())) {
-      auto type = cast<RankedTensorType>(stripVariance(input.getType()));
+      auto type = cast<RankedTensorType>(stripVaryEncoding(input.getType()));
       if (isLinear(input)) {
         SmallVector<OpFoldResult> offsets(resultType.getRank(),
                                           b.getIndexAttr(0));
@@ -619,7 +604,7 @@ LogicalResult Transposer::transposeContraction(linalg::LinalgOp op, Scope &s,
   if (!acc)
     acc = zeros(b, loc, lin->get().getType());
   Value weights = fwd(s, other->get());
-  Type resultType = stripVariance(lin->get().getType());
+  Type resultType = stripVaryEncoding(lin->get().getType());
 
   // A plain matrix product (possibly with transposed operands) stays a
   // linalg.matmul, so that transposing twice gives back the original op.
@@ -667,7 +652,7 @@ LogicalResult Transposer::transposeCollective(CollectiveOpInterface op,
   Value operand = op->getOperand(0);
   Value c = s.ct.lookup(op->getResult(0));
   FailureOr<Value> t =
-      op.buildTranspose(b, c, stripVariance(operand.getType()), naive);
+      op.buildTranspose(b, c, stripVaryEncoding(operand.getType()), naive);
   if (failed(t))
     return failure();
   accumulate(s, b, op.getLoc(), operand, *t);
@@ -689,14 +674,14 @@ LogicalResult Transposer::transposeShardMap(ShardMapOp map, Scope &s,
   for (auto [k, operand] : llvm::enumerate(map.getInputs())) {
     if (isLinear(operand)) {
       linearArgs.push_back(k);
-      resultTypes.push_back(stripVariance(operand.getType()));
+      resultTypes.push_back(stripVaryEncoding(operand.getType()));
       outSpecs.push_back(map.getInSpecs()[k]);
       continue;
     }
     nonlinearArgs.push_back(k);
     inputs.push_back(fwd(s, operand));
     inSpecs.push_back(map.getInSpecs()[k]);
-    argTypes.push_back(stripVariance(body.getArgument(k).getType()));
+    argTypes.push_back(stripVaryEncoding(body.getArgument(k).getType()));
   }
   for (auto [j, result] : llvm::enumerate(map.getResults())) {
     Value c = s.ct.lookup(result);
@@ -705,7 +690,7 @@ LogicalResult Transposer::transposeShardMap(ShardMapOp map, Scope &s,
     cotangentResults.push_back(j);
     inputs.push_back(c);
     inSpecs.push_back(map.getOutSpecs()[j]);
-    argTypes.push_back(stripVariance(yield->getOperand(j).getType()));
+    argTypes.push_back(stripVaryEncoding(yield->getOperand(j).getType()));
   }
   if (linearArgs.empty())
     return success();
@@ -753,7 +738,7 @@ LogicalResult Transposer::transposeShardMap(ShardMapOp map, Scope &s,
                << j
                << " needs rescaling to be transposed, which needs a "
                   "floating-point element type";
-      c = divideBy(inner, loc, c, mesh.getAxesSize(divide));
+      c = buildDivideBy(inner, loc, c, mesh.getAxesSize(divide));
     }
     // The copies' cotangents add up (in naive mode the per-device parts
     // stand for their sum already).
@@ -964,20 +949,20 @@ LogicalResult Transposer::buildBody(func::FuncOp primal, func::FuncOp t,
 void stripVarianceInside(func::FuncOp func, bool keepArguments) {
   func.walk([&](Operation *op) {
     for (OpResult result : op->getResults())
-      result.setType(stripVariance(result.getType()));
+      result.setType(stripVaryEncoding(result.getType()));
     for (Region &region : op->getRegions())
       for (Block &block : region)
         if (!(keepArguments && &block == &func.getBody().front()))
           for (BlockArgument arg : block.getArguments())
-            arg.setType(stripVariance(arg.getType()));
+            arg.setType(stripVaryEncoding(arg.getType()));
     if (auto constant = dyn_cast<arith::ConstantOp>(op))
       if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
-        constant.setValueAttr(
-            dense.reshape(cast<ShapedType>(stripVariance(dense.getType()))));
+        constant.setValueAttr(dense.reshape(
+            cast<ShapedType>(stripVaryEncoding(dense.getType()))));
   });
   if (!keepArguments)
     for (BlockArgument arg : func.getArguments())
-      arg.setType(stripVariance(arg.getType()));
+      arg.setType(stripVaryEncoding(arg.getType()));
   Block &entry = func.getBody().front();
   func.setType(FunctionType::get(func.getContext(), entry.getArgumentTypes(),
                                  entry.getTerminator()->getOperandTypes()));
