@@ -291,9 +291,23 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
           tensor::ExtractOp::create(b, arg.getLoc(), arg, ValueRange());
       arg.replaceAllUsesExcept(scalar, scalar.getDefiningOp());
     }
-    entry.setType(FunctionType::get(source.getContext(),
-                                    entryBlock.getArgumentTypes(),
-                                    entry.getResultTypes()));
+    // A scalar result likewise comes back as a 0-d tensor.
+    SmallVector<Type> resultTypes(entry.getResultTypes());
+    for (Block &block : entry.getBody())
+      if (auto ret = dyn_cast<func::ReturnOp>(block.getTerminator())) {
+        OpBuilder rb(ret);
+        for (OpOperand &operand : ret->getOpOperands()) {
+          Type type = operand.get().getType();
+          if (!type.isIntOrIndexOrFloat())
+            continue;
+          auto tensorType = RankedTensorType::get({}, type);
+          operand.set(tensor::FromElementsOp::create(
+              rb, ret.getLoc(), tensorType, ValueRange{operand.get()}));
+          resultTypes[operand.getOperandNumber()] = tensorType;
+        }
+      }
+    entry.setType(FunctionType::get(
+        source.getContext(), entryBlock.getArgumentTypes(), resultTypes));
     PassManager pm(source.getContext());
     if (options.reference)
       pm.addPass(createTrellisStripShardings());

@@ -16,8 +16,8 @@ func.func @while_loop(%a: tensor<8xf32> {trellis.sharding = #trellis.sharding<@m
 // -----
 
 trellis.mesh @m = <["x"=2]>
-// expected-error @below {{argument #1 is not a ranked tensor; the partitioner takes tensors}}
-func.func @scalar_arg(%a: tensor<8xf32> {trellis.sharding = #trellis.sharding<@m, [{"x"}]>}, %s: f32) -> tensor<8xf32> {
+// expected-error @below {{argument #1 is neither a ranked tensor nor a scalar; the partitioner takes tensors, integers, floats and indices}}
+func.func @memref_arg(%a: tensor<8xf32> {trellis.sharding = #trellis.sharding<@m, [{"x"}]>}, %s: memref<4xf32>) -> tensor<8xf32> {
   return %a : tensor<8xf32>
 }
 
@@ -57,11 +57,11 @@ func.func @map_other_mesh(%a: tensor<8xf32> {trellis.sharding = #trellis.shardin
 // -----
 
 trellis.mesh @m = <["x"=2]>
-func.func @scalar_result(%a: tensor<8xf32> {trellis.sharding = #trellis.sharding<@m, [{"x"}]>}) -> f32 {
-  %c = arith.constant 0 : index
-  %e = tensor.extract %a[%c] : tensor<8xf32>
-  // expected-error @below {{result #0 is not a ranked tensor; the partitioner takes tensors}}
-  return %e : f32
+func.func @vector_result(%a: tensor<8xf32> {trellis.sharding = #trellis.sharding<@m, [{"x"}]>}) -> vector<4xf32> {
+  %c = arith.constant 0.0 : f32
+  %v = vector.broadcast %c : f32 to vector<4xf32>
+  // expected-error @below {{result #0 is neither a ranked tensor nor a scalar; the partitioner takes tensors, integers, floats and indices}}
+  return %v : vector<4xf32>
 }
 
 // -----

@@ -187,3 +187,26 @@ func.func @two_partials(%a1: tensor<8x16xf32> {trellis.sharding = #trellis.shard
   %t = math.tanh %s : tensor<8x8xf32>
   return %t : tensor<8x8xf32>
 }
+
+// -----
+
+// Scalar arguments and results cross the shard_map as replicated 0-d
+// tensors; the function keeps its signature.
+trellis.mesh @m = <["a"=2]>
+// CHECK-LABEL: func.func @scalars(
+// CHECK-SAME: %[[S:[a-z0-9]+]]: f32, %[[X:[a-z0-9]+]]: tensor<4xf32>
+// CHECK-SAME: -> (tensor<4xf32> {{.*}}, i32)
+// CHECK: %[[T:.*]] = tensor.from_elements %[[S]] : tensor<f32>
+// CHECK: %[[M:.*]]:2 = spmd.shard_map @m in_specs = {{\[\[\], \[\{"a"\}\]\]}} out_specs = {{\[\[\{"a"\}\], \[\]\]}} {{.*}}(%[[T]], %[[X]]) : (tensor<f32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<i32>)
+// CHECK: ^bb0(%[[TB:.*]]: tensor<f32>, %{{.*}}: tensor<2xf32>):
+// CHECK: tensor.extract %[[TB]][] : tensor<f32>
+// CHECK: tensor.from_elements %{{.*}} : tensor<i32>
+// CHECK: spmd.yield
+// CHECK: %[[R:.*]] = tensor.extract %[[M]]#1[] : tensor<i32>
+// CHECK: return %[[M]]#0, %[[R]] : tensor<4xf32>, i32
+func.func @scalars(%s: f32, %x: tensor<4xf32> {trellis.sharding = #trellis.sharding<@m, [{"a"}]>}) -> (tensor<4xf32>, i32) {
+  %t = tensor.splat %s : tensor<4xf32>
+  %y = arith.addf %x, %t : tensor<4xf32>
+  %i = arith.fptosi %s : f32 to i32
+  return %y, %i : tensor<4xf32>, i32
+}

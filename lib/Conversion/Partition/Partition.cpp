@@ -1047,12 +1047,21 @@ LogicalResult FunctionPartitioner::run() {
   // in_specs from the arguments, out_specs from the results.
   SmallVector<Attribute> inSpecs, outSpecs;
   SmallVector<Layout> argLayouts, resultLayouts;
+  // Scalars (integers, floats, index) cross the shard_map as replicated 0-d
+  // tensors: every device gets the same value.
+  auto isScalar = [](Type type) { return type.isIntOrIndexOrFloat(); };
   for (BlockArgument arg : oldBody.getArguments()) {
+    if (isScalar(arg.getType())) {
+      argLayouts.push_back(Layout::replicated(0));
+      inSpecs.push_back(specOf(ctx, argLayouts.back()));
+      continue;
+    }
     auto type = dyn_cast<RankedTensorType>(arg.getType());
     if (!type)
       return func.emitOpError("argument #")
              << arg.getArgNumber()
-             << " is not a ranked tensor; the partitioner takes tensors";
+             << " is neither a ranked tensor nor a scalar; the partitioner "
+                "takes tensors, integers, floats and indices";
     Layout layout = desiredLayout(arg);
     if (!layout.unreduced.empty() || !resharder.divides(type, layout))
       return func.emitOpError("argument #")
@@ -1061,10 +1070,17 @@ LogicalResult FunctionPartitioner::run() {
     inSpecs.push_back(specOf(ctx, layout));
   }
   for (auto [j, value] : llvm::enumerate(ret.getOperands())) {
+    if (isScalar(value.getType())) {
+      resultLayouts.push_back(Layout::replicated(0));
+      outSpecs.push_back(specOf(ctx, resultLayouts.back()));
+      continue;
+    }
     auto type = dyn_cast<RankedTensorType>(value.getType());
     if (!type)
       return ret.emitOpError("result #")
-             << j << " is not a ranked tensor; the partitioner takes tensors";
+             << j
+             << " is neither a ranked tensor nor a scalar; the partitioner "
+                "takes tensors, integers, floats and indices";
     ShardingAttr declared = func.getResultAttrOfType<ShardingAttr>(
         j, TrellisDialect::kShardingAttrName);
     if (!declared)
@@ -1084,30 +1100,64 @@ LogicalResult FunctionPartitioner::run() {
   for (BlockArgument arg : oldBody.getArguments())
     entry->addArgument(arg.getType(), arg.getLoc());
   b.setInsertionPointToStart(entry);
+  auto asTensor = [](Type type) -> Type {
+    if (isa<RankedTensorType>(type))
+      return type;
+    return RankedTensorType::get({}, type);
+  };
+  SmallVector<Value> inputs;
+  for (BlockArgument arg : entry->getArguments())
+    inputs.push_back(
+        isScalar(arg.getType())
+            ? tensor::FromElementsOp::create(
+                  b, arg.getLoc(), asTensor(arg.getType()), ValueRange{arg})
+                  .getResult()
+            : Value(arg));
+  SmallVector<Type> mapResultTypes =
+      llvm::map_to_vector(func.getResultTypes(), asTensor);
   auto map = spmd::ShardMapOp::create(
-      b, func.getLoc(), func.getResultTypes(),
+      b, func.getLoc(), mapResultTypes,
       FlatSymbolRefAttr::get(mesh.getSymNameAttr()), b.getArrayAttr(inSpecs),
       b.getArrayAttr(outSpecs), /*manual_axes=*/ArrayAttr(),
-      /*check_vma=*/b.getBoolAttr(false), entry->getArguments());
+      /*check_vma=*/b.getBoolAttr(false), inputs);
   Block *body = new Block();
   map.getBody().push_back(body);
+  b.setInsertionPointToStart(body);
   for (auto [k, arg] : llvm::enumerate(oldBody.getArguments())) {
+    if (isScalar(arg.getType())) {
+      Value block = body->addArgument(asTensor(arg.getType()), arg.getLoc());
+      mapping.map(
+          arg, tensor::ExtractOp::create(b, arg.getLoc(), block, ValueRange())
+                   .getResult());
+      continue;
+    }
     auto type = cast<RankedTensorType>(arg.getType());
     Value local = body->addArgument(resharder.localType(type, argLayouts[k]),
                                     arg.getLoc());
     setLocal(arg, local, argLayouts[k]);
   }
-  b.setInsertionPointToStart(body);
   if (failed(partitionBlock(oldBody))) {
     delete entry;
     return failure();
   }
   SmallVector<Value> yields;
   for (auto [j, value] : llvm::enumerate(ret.getOperands()))
-    yields.push_back(localIn(value, resultLayouts[j]));
+    yields.push_back(isScalar(value.getType())
+                         ? tensor::FromElementsOp::create(
+                               b, ret.getLoc(), asTensor(value.getType()),
+                               ValueRange{mapping.lookupOrDefault(value)})
+                               .getResult()
+                         : localIn(value, resultLayouts[j]));
   spmd::YieldOp::create(b, ret.getLoc(), yields);
   b.setInsertionPointToEnd(entry);
-  func::ReturnOp::create(b, ret.getLoc(), map.getResults());
+  SmallVector<Value> results;
+  for (auto [j, result] : llvm::enumerate(map.getResults()))
+    results.push_back(
+        isScalar(func.getResultTypes()[j])
+            ? tensor::ExtractOp::create(b, ret.getLoc(), result, ValueRange())
+                  .getResult()
+            : result);
+  func::ReturnOp::create(b, ret.getLoc(), results);
 
   // Swap the bodies.
   oldBody.dropAllDefinedValueUses();
