@@ -145,6 +145,16 @@ public:
     meeting.present[rank] = true;
     meeting.descs[rank] = desc;
     ++meeting.arrived;
+    if (meeting.arrived == n) {
+      // The members that were waiting for this device are unblocked.
+      for (int64_t member : members)
+        if (member != device.position)
+          waits_.erase(member);
+    } else {
+      waits_[device.position] =
+          what(desc) + " (the group over " + axesText(axes) + ")";
+      checkDeadlockLocked();
+    }
     cv_.notify_all();
     cv_.wait(lock, [&] {
       return failed_ || meeting.arrived == n ||
@@ -201,6 +211,8 @@ public:
   void deviceFinished(DeviceContext &device) override {
     std::lock_guard<std::mutex> lock(mu_);
     finished_[device.position] = true;
+    ++finishedCount_;
+    checkDeadlockLocked();
     cv_.notify_all();
   }
   void fail(const std::string &message) override {
@@ -221,6 +233,34 @@ private:
     std::vector<CollectiveDesc> descs;
     int64_t arrived = 0, left = 0, released = 0;
   };
+
+  /// Every device that has not finished waits for a collective that is
+  /// still missing members: none can ever proceed. (The in-process
+  /// communicator says so too; the oracle must not hang where it would.)
+  void checkDeadlockLocked() {
+    const int64_t running = mesh_.numDevices() - finishedCount_;
+    if (failed_ || waits_.empty() ||
+        static_cast<int64_t>(waits_.size()) != running)
+      return;
+    std::string message = "reference collectives: deadlock: every running "
+                          "device waits for a collective that another "
+                          "device never reaches:";
+    for (const auto &[position, where] : waits_)
+      message +=
+          "\n  device " + std::to_string(position) + " waits in " + where;
+    failLocked(message);
+  }
+
+  std::string axesText(const AxisList &axes) const {
+    std::string text = "(";
+    for (size_t i = 0; i < axes.size(); ++i)
+      text += (i ? ", \"" : "\"") +
+              (axes[i] < static_cast<int>(mesh_.axisNames.size())
+                   ? mesh_.axisNames[axes[i]]
+                   : std::to_string(axes[i])) +
+              "\"";
+    return text + ")";
+  }
 
   void failLocked(const std::string &message) {
     if (!failed_)
@@ -303,6 +343,10 @@ private:
   std::map<std::pair<int64_t, int64_t>, int64_t> counts_;
   std::map<std::tuple<int64_t, int64_t, int64_t>, Meeting> meetings_;
   std::vector<bool> finished_;
+  int64_t finishedCount_ = 0;
+  /// The devices waiting for a collective that still misses members, and
+  /// which collective.
+  std::map<int64_t, std::string> waits_;
   bool failed_ = false;
   std::string error_;
 };

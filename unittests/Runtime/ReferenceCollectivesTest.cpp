@@ -229,4 +229,40 @@ TEST(ReferenceCollectivesByHand, FourDevices) {
   }
 }
 
+// Devices (0,0) and (1,1) of a 2x2 mesh reduce over "a" first, the other
+// two over "b": each waits for a neighbour that waits for the next one.
+// Both communicators report the deadlock instead of hanging, and the
+// reference one names every device's wait.
+TEST(ReferenceCollectivesByHand, DeadlockIsReported) {
+  MeshShape mesh = makeMesh({2, 2});
+  std::vector<SiteInfo> sites = {{"spmd.psum", "d.mlir:1:1", {}},
+                                 {"spmd.psum", "d.mlir:2:1", {}}};
+  for (bool reference : {false, true}) {
+    SessionOptions options;
+    options.referenceCollectives = reference;
+    std::string error;
+    bool ok = runOnMesh(
+        mesh,
+        [&](int64_t p) {
+          float in = 1, out = 0;
+          bool diagonal = p == 0 || p == 3;
+          int first = diagonal ? 0 : 1;
+          trellis_rt_all_reduce(first, packAxes({first}), TRELLIS_RT_F32,
+                                TRELLIS_RT_SUM, address(&in), address(&out), 1);
+          trellis_rt_all_reduce(1 - first, packAxes({1 - first}),
+                                TRELLIS_RT_F32, TRELLIS_RT_SUM, address(&in),
+                                address(&out), 1);
+        },
+        error, sites, options);
+    EXPECT_FALSE(ok);
+    EXPECT_NE(error.find("deadlock"), std::string::npos) << error;
+    if (reference)
+      for (const char *wait : {"device 0 waits in spmd.psum at d.mlir:1:1 (the "
+                               "group over (\"a\"))",
+                               "device 1 waits in spmd.psum at d.mlir:2:1 (the "
+                               "group over (\"b\"))"})
+        EXPECT_NE(error.find(wait), std::string::npos) << error;
+  }
+}
+
 } // namespace
