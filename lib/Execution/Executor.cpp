@@ -79,8 +79,8 @@ rt::Spec toSpec(trellis::SpecAttr spec, trellis::MeshOp mesh) {
 
 /// This machine's physical memory in bytes (0 if unknown).
 int64_t physicalMemoryBytes() {
-  return std::max<int64_t>(
-      0, static_cast<int64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE));
+  return std::max<int64_t>(0, static_cast<int64_t>(sysconf(_SC_PHYS_PAGES)) *
+                                  sysconf(_SC_PAGE_SIZE));
 }
 
 bool toTensorInfo(Type type, std::string name, TensorInfo &info,
