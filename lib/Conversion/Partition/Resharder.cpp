@@ -24,6 +24,13 @@ Layout Layout::fromSharding(ShardingAttr sharding, int64_t rank) {
   return layout;
 }
 
+bool Layout::sameUnreduced(const Layout &other) const {
+  return unreduced.size() == other.unreduced.size() &&
+         llvm::all_of(unreduced, [&](StringAttr axis) {
+           return llvm::is_contained(other.unreduced, axis);
+         });
+}
+
 bool Layout::uses(StringAttr axis) const {
   for (const auto &dim : dims)
     if (llvm::is_contained(dim, axis))
@@ -216,6 +223,21 @@ Value Resharder::reduce(Location loc, Value v, ArrayRef<StringAttr> axes,
   return spmd::PsumOp::create(b, loc, v.getType(), v, axesAttr(axes));
 }
 
+Value Resharder::makePartial(Location loc, Value v, ArrayRef<StringAttr> axes,
+                             PartialKind kind) {
+  if (kind != PartialKind::Sum)
+    return v;
+  auto type = cast<RankedTensorType>(v.getType());
+  Value index =
+      spmd::AxisIndexOp::create(b, loc, b.getIndexType(), axesAttr(axes));
+  Value first =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, index,
+                            arith::ConstantIndexOp::create(b, loc, 0));
+  Value zeros = arith::ConstantOp::create(b, loc, type,
+                                          cast<TypedAttr>(b.getZeroAttr(type)));
+  return arith::SelectOp::create(b, loc, first, v, zeros);
+}
+
 Value Resharder::reduceScatter(Location loc, Value v, int64_t dim,
                                ArrayRef<StringAttr> axes) {
   ++numCollectives;
@@ -231,10 +253,21 @@ static bool isPrefix(ArrayRef<StringAttr> prefix, ArrayRef<StringAttr> list) {
 }
 
 Value Resharder::reshard(Location loc, Value local, RankedTensorType global,
-                         const Layout &from, const Layout &to) {
+                         const Layout &from, const Layout &target) {
   Layout cur = from;
   const int64_t rank = global.getRank();
   cur.dims.resize(rank);
+  // Below, `to` is the target's split only; a partial target is dealt with
+  // first (kept partial) or last (made partial).
+  Layout to = target;
+  to.unreduced.clear();
+  // Moving blocks is linear, so a value partial over exactly the target's
+  // axes moves as it is and stays partial.
+  const bool keepPartial = !target.unreduced.empty() &&
+                           cur.sameUnreduced(target) &&
+                           cur.partialKind == target.partialKind;
+  if (keepPartial)
+    cur.unreduced.clear();
 
   // 1. Partial sums: reduce-scatter onto the dimension the target splits
   // next over the reduced axes, then all-reduce the rest.
@@ -268,7 +301,7 @@ Value Resharder::reshard(Location loc, Value local, RankedTensorType global,
   // 2. The same axes splitting every dimension into as many blocks, in
   // another order: each device's target block is exactly one device's
   // current block, so one ppermute moves them all.
-  if (cur != to && to.unreduced.empty())
+  if (cur != to)
     if (Value permuted = permuteBlocks(loc, local, cur, to)) {
       local = permuted;
       cur = to;
@@ -349,5 +382,7 @@ Value Resharder::reshard(Location loc, Value local, RankedTensorType global,
     local = localSlice(loc, local, d, added);
     cur.dims[d] = to.dims[d];
   }
+  if (!target.unreduced.empty() && !keepPartial)
+    local = makePartial(loc, local, target.unreduced, target.partialKind);
   return local;
 }

@@ -46,10 +46,13 @@ struct Layout {
   }
   /// The layout a sharding describes (replicated when null).
   static Layout fromSharding(ShardingAttr sharding, int64_t rank);
+  /// Unreduced axes are a set: partial over ("a", "b") is partial over
+  /// ("b", "a").
   bool operator==(const Layout &other) const {
-    return dims == other.dims && unreduced == other.unreduced &&
+    return dims == other.dims && sameUnreduced(other) &&
            (unreduced.empty() || partialKind == other.partialKind);
   }
+  bool sameUnreduced(const Layout &other) const;
   bool operator!=(const Layout &other) const { return !(*this == other); }
   bool uses(StringAttr axis) const;
   std::string str() const;
@@ -87,6 +90,11 @@ private:
                       const Layout &to);
   Value reduce(Location loc, Value v, ArrayRef<StringAttr> axes,
                PartialKind kind);
+  /// A value whole on every device made partial over `axes`: kept by the
+  /// first device of each group and zeroed on the others for a sum (so the
+  /// group's sum is the value), kept by all for a max or min.
+  Value makePartial(Location loc, Value v, ArrayRef<StringAttr> axes,
+                    PartialKind kind);
   Value reduceScatter(Location loc, Value v, int64_t dim,
                       ArrayRef<StringAttr> axes);
   ArrayAttr axesAttr(ArrayRef<StringAttr> axes);
