@@ -625,6 +625,12 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
   add("trellis_rt_" #NAME, reinterpret_cast<void *>(&trellis_rt_##NAME));
 #include "lib/Runtime/TrellisRuntimeABI.def"
     add("memrefCopy", reinterpret_cast<void *>(&memrefCopy));
+    add("_mlir_memref_to_llvm_alloc",
+        reinterpret_cast<void *>(&_mlir_memref_to_llvm_alloc));
+    add("_mlir_memref_to_llvm_aligned_alloc",
+        reinterpret_cast<void *>(&_mlir_memref_to_llvm_aligned_alloc));
+    add("_mlir_memref_to_llvm_free",
+        reinterpret_cast<void *>(&_mlir_memref_to_llvm_free));
     return symbols;
   });
   exec->engine_->initialize();

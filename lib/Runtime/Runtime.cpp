@@ -84,6 +84,13 @@ const char *mlir::trellis::rt::kindName(CollectiveKind kind) {
   return "collective";
 }
 
+void mlir::trellis::rt::releaseBuffers(DeviceContext &device, bool returned) {
+  if (!returned)
+    for (void *ptr : device.buffers)
+      std::free(ptr);
+  device.buffers.clear();
+}
+
 double mlir::trellis::rt::nowUs() {
   using namespace std::chrono;
   return duration<double, std::micro>(steady_clock::now().time_since_epoch())
@@ -272,6 +279,28 @@ static bool runCollective(CollectiveKind kind, int64_t site, int64_t axes,
 extern "C" {
 
 int32_t trellis_rt_abi_version(void) { return TRELLIS_RT_ABI_VERSION; }
+
+void *_mlir_memref_to_llvm_alloc(uint64_t size) {
+  void *ptr = std::malloc(size ? size : 1);
+  if (DeviceContext *device = currentDevice(); device && ptr)
+    device->buffers.insert(ptr);
+  return ptr;
+}
+
+void *_mlir_memref_to_llvm_aligned_alloc(uint64_t alignment, uint64_t size) {
+  // aligned_alloc wants a size that is a multiple of the alignment.
+  uint64_t rounded = (size + alignment - 1) / alignment * alignment;
+  void *ptr = std::aligned_alloc(alignment, rounded ? rounded : alignment);
+  if (DeviceContext *device = currentDevice(); device && ptr)
+    device->buffers.insert(ptr);
+  return ptr;
+}
+
+void _mlir_memref_to_llvm_free(void *ptr) {
+  if (DeviceContext *device = currentDevice())
+    device->buffers.erase(ptr);
+  std::free(ptr);
+}
 
 void trellis_rt_all_reduce(int64_t site, int64_t axes, int32_t dtype,
                            int32_t reduction, int64_t in, int64_t out,
@@ -700,6 +729,7 @@ bool Session::run(Entry entry, const std::vector<void **> &args,
       returned = true;
     }
     suspendCompute(device);
+    releaseBuffers(device, returned);
     if (returned && hooks.after && !comm->hasFailed(nullptr))
       hooks.after(p);
     comm->deviceFinished(device);

@@ -21,6 +21,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -137,7 +138,16 @@ struct DeviceContext {
   /// Per ppermute handle: the (in, out) buffers of a direct start, checked
   /// at its wait; (0, 0) for staged or completed ones.
   std::vector<std::pair<int64_t, int64_t>> directPermutes;
+  /// Heap buffers the device code allocated and has not freed yet: a run
+  /// that stops on an error unwinds past their deallocations, so the
+  /// session frees them (releaseBuffers).
+  std::unordered_set<void *> buffers;
 };
+
+/// Frees the buffers `device`'s code left allocated when its run stopped
+/// on an error; forgets them after a run that returned (they then belong
+/// to whoever the code handed them to).
+void releaseBuffers(DeviceContext &device, bool returned);
 
 /// Gives up the device's compute slot while it blocks (no-op without
 /// slots); resume() takes one again, recording the queueing time.

@@ -28,7 +28,7 @@
 extern "C" {
 #endif
 
-#define TRELLIS_RT_ABI_VERSION 1
+#define TRELLIS_RT_ABI_VERSION 2
 
 /* `axes` arguments pack one mesh axis a nibble (index + 1, 0 ends the
  * list), so a list names at most this many axes, each among a mesh's first
@@ -70,6 +70,15 @@ int32_t trellis_rt_abi_version(void);
 #define TRELLIS_RT_FUNC(RESULT, NAME, PARAMS)                                  \
   TRELLIS_RT_RESULT_##RESULT trellis_rt_##NAME PARAMS;
 #include "lib/Runtime/TrellisRuntimeABI.def"
+
+/* Heap buffers of lowered code: the generic allocation functions of the
+ * upstream memref-to-LLVM lowering (`use-generic-functions`). Within a
+ * device's run the runtime records each live buffer, so that a run that
+ * stops on an error, and so never reaches the code's deallocations, frees
+ * them. Outside a device they are malloc and free. (Since version 2.) */
+void *_mlir_memref_to_llvm_alloc(uint64_t size);
+void *_mlir_memref_to_llvm_aligned_alloc(uint64_t alignment, uint64_t size);
+void _mlir_memref_to_llvm_free(void *ptr);
 
 #ifdef __cplusplus
 }

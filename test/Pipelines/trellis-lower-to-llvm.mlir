@@ -4,10 +4,16 @@
 // RUN: trellis-opt %s --spmd-outline-device-func=erase-host --trellis-lower-to-llvm | FileCheck %s
 // RUN: trellis-opt %s --spmd-outline-device-func=erase-host --trellis-lower-to-llvm=kernels=false | FileCheck %s --check-prefix=LOOPS
 
+// Heap buffers go through the runtime's allocation functions (a device
+// stopped on an error has its buffers freed), never malloc/free directly.
 // CHECK-NOT: trellis.mesh
+// CHECK-NOT: llvm.func @malloc
+// CHECK-DAG: llvm.func @_mlir_memref_to_llvm_alloc(i64) -> !llvm.ptr
+// CHECK-DAG: llvm.func @_mlir_memref_to_llvm_free(!llvm.ptr)
 // CHECK-DAG: llvm.func @trellis_rt_matmul_overwrite(
 // CHECK-DAG: llvm.func @trellis_rt_all_reduce(
 // CHECK: llvm.func @matmul_basic_device(
+// CHECK: llvm.call @_mlir_memref_to_llvm_alloc(
 // CHECK: llvm.call @trellis_rt_matmul_overwrite(
 // CHECK: llvm.call @trellis_rt_all_reduce(
 // CHECK: llvm.func @_mlir_ciface_matmul_basic_device(

@@ -282,10 +282,13 @@ TEST(CollectiveErrors, MismatchedSitesAreReported) {
                                  {"spmd.pmax", "a.mlir:2:1", {}}};
   std::vector<float> buffers(4 * 8);
   std::string error;
+  // Computed outside the device body: a failed collective does not return,
+  // so a temporary alive across it would leak (LeakSanitizer).
+  const int64_t axes = packAxes({0});
   EXPECT_FALSE(runOnMesh(
       mesh,
       [&](int64_t p) {
-        trellis_rt_all_reduce(p == 2 ? 1 : 0, packAxes({0}), TRELLIS_RT_F32,
+        trellis_rt_all_reduce(p == 2 ? 1 : 0, axes, TRELLIS_RT_F32,
                               TRELLIS_RT_SUM, addr(&buffers[p * 8]),
                               addr(&buffers[p * 8 + 4]), 4);
       },
@@ -299,8 +302,8 @@ TEST(CollectiveErrors, MismatchedSitesAreReported) {
 /// floats and the others 4 (`buffers`: 16 floats per device).
 std::function<void(int64_t)>
 psumOfDisagreeingSizes(std::vector<float> &buffers) {
-  return [&buffers](int64_t p) {
-    trellis_rt_all_reduce(0, packAxes({0}), TRELLIS_RT_F32, TRELLIS_RT_SUM,
+  return [&buffers, axes = packAxes({0})](int64_t p) {
+    trellis_rt_all_reduce(0, axes, TRELLIS_RT_F32, TRELLIS_RT_SUM,
                           addr(&buffers[p * 16]), addr(&buffers[p * 16 + 8]),
                           p == 0 ? 8 : 4);
   };
@@ -322,10 +325,11 @@ TEST(CollectiveErrors, UnsupportedReduction) {
   std::vector<SiteInfo> sites = {{"spmd.pmean", "c.mlir:1:1", {}}};
   std::vector<int32_t> buffers(8);
   std::string error;
+  const int64_t axes = packAxes({0});
   EXPECT_FALSE(runOnMesh(
       mesh,
       [&](int64_t p) {
-        trellis_rt_all_reduce(0, packAxes({0}), TRELLIS_RT_I32, TRELLIS_RT_MEAN,
+        trellis_rt_all_reduce(0, axes, TRELLIS_RT_I32, TRELLIS_RT_MEAN,
                               addr(&buffers[p * 4]), addr(&buffers[p * 4 + 2]),
                               2);
       },
@@ -472,3 +476,50 @@ TEST(SessionThreads, NoAfterHookForAFailedDevice) {
 }
 
 } // namespace
+
+// A device whose run stops on an error never reaches the deallocations of
+// its code: the session frees the heap buffers it left (in the sanitizer
+// build LeakSanitizer fails this test if it does not, and AddressSanitizer
+// if a buffer is freed twice).
+TEST(CollectiveErrors, StoppedDeviceBuffersAreFreed) {
+  MeshShape mesh = makeMesh({2});
+  std::vector<SiteInfo> sites = {{"spmd.pmean", "c.mlir:1:1", {}}};
+  std::vector<int32_t> buffers(8);
+  std::vector<size_t> live(2);
+  const int64_t axes = packAxes({0});
+  std::string error;
+  EXPECT_FALSE(runOnMesh(
+      mesh,
+      [&](int64_t p) {
+        void *kept = _mlir_memref_to_llvm_alloc(64);
+        void *freed = _mlir_memref_to_llvm_aligned_alloc(64, 100);
+        _mlir_memref_to_llvm_free(freed);
+        live[p] = currentDevice()->buffers.size();
+        trellis_rt_all_reduce(0, axes, TRELLIS_RT_I32, TRELLIS_RT_MEAN,
+                              addr(&buffers[p * 4]), addr(&buffers[p * 4 + 2]),
+                              2);
+        _mlir_memref_to_llvm_free(kept); // not reached
+      },
+      error, sites));
+  EXPECT_EQ(live, (std::vector<size_t>{1, 1}));
+}
+
+// A buffer still allocated when a device's run returns was handed to
+// someone else: the session forgets it and does not free it.
+TEST(CollectiveErrors, ReturnedDeviceBuffersAreLeftAlone) {
+  MeshShape mesh = makeMesh({2});
+  std::vector<int *> handedOut(2, nullptr);
+  std::string error;
+  EXPECT_TRUE(runOnMesh(
+      mesh,
+      [&](int64_t p) {
+        handedOut[p] = static_cast<int *>(_mlir_memref_to_llvm_alloc(4));
+        *handedOut[p] = static_cast<int>(p);
+      },
+      error))
+      << error;
+  for (int64_t p = 0; p < 2; ++p) {
+    EXPECT_EQ(*handedOut[p], p); // still ours to read (ASan: not freed)
+    _mlir_memref_to_llvm_free(handedOut[p]);
+  }
+}

@@ -298,12 +298,13 @@ TEST(DirectPermute, WaitWithOtherBuffersIsReported) {
   std::vector<std::vector<float>> in(2, std::vector<float>(4, 1.0f)),
       out(2, std::vector<float>(4, -1.0f));
   std::string error;
+  const int64_t axes = packAxes({0});
   EXPECT_FALSE(runPair(
       site,
       [&](int64_t p) {
-        int64_t h = trellis_rt_ppermute_start_direct(
-            0, packAxes({0}), TRELLIS_RT_F32, addr(in[p].data()),
-            addr(out[p].data()), 4);
+        int64_t h = trellis_rt_ppermute_start_direct(0, axes, TRELLIS_RT_F32,
+                                                     addr(in[p].data()),
+                                                     addr(out[p].data()), 4);
         // Output and input swapped: not the buffers the start was given.
         trellis_rt_ppermute_wait_direct(
             h, addr(out[p].data()), addr(in[p].data()), addr(out[p].data()));

@@ -247,11 +247,14 @@ TEST(ReferenceCollectivesByHand, DeadlockIsReported) {
           float in = 1, out = 0;
           bool diagonal = p == 0 || p == 3;
           int first = diagonal ? 0 : 1;
-          trellis_rt_all_reduce(first, packAxes({first}), TRELLIS_RT_F32,
+          // Packed before the calls: a deadlocked collective does not
+          // return, and a temporary alive across it would leak.
+          int64_t firstAxes = packAxes({first});
+          int64_t secondAxes = packAxes({1 - first});
+          trellis_rt_all_reduce(first, firstAxes, TRELLIS_RT_F32,
                                 TRELLIS_RT_SUM, address(&in), address(&out), 1);
-          trellis_rt_all_reduce(1 - first, packAxes({1 - first}),
-                                TRELLIS_RT_F32, TRELLIS_RT_SUM, address(&in),
-                                address(&out), 1);
+          trellis_rt_all_reduce(1 - first, secondAxes, TRELLIS_RT_F32,
+                                TRELLIS_RT_SUM, address(&in), address(&out), 1);
         },
         error, sites, options);
     EXPECT_FALSE(ok);
