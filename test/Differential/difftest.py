@@ -63,6 +63,8 @@ FEATURES = {
     "elementwise": "", "div": "arith.divf by an argument", "math": "math.tanh/absf",
     "matmul": "", "reduce": "", "transpose": "", "broadcast": "", "slice": "",
     "concat": "", "constraint": "trellis.sharding_constraint",
+    "unreduced": "sharding constraints that make a value a partial sum "
+                 "(unreduced axes; the value is unchanged)",
     "gather": "tensor.extract of a captured tensor in a linalg.generic",
     "shard_index": "shardings on the index arguments of gathers in global programs",
     "for": "scf.for", "if": "scf.if",
@@ -494,7 +496,16 @@ class Program:
         a = self.pick(lambda v: len(v.shape) >= 1)
         n = self.name()
         dims = self.sharding_dims(a.shape)
-        self.emit(f"{n} = trellis.sharding_constraint {a.name} to <@m, {self.spec_text(dims)}> : {a.type}")
+        spec = self.spec_text(dims)
+        # A partial sum over axes the split does not use: the value is the
+        # same, held as blocks that sum to it.
+        free = [x for x, _ in self.axes if not any(x in d for d in dims)]
+        if "unreduced" in self.feats and free and self.rng.random() < 0.4:
+            self.rng.shuffle(free)
+            chosen = free[:self.rng.randint(1, len(free))]
+            spec += ", unreduced = {" + ", ".join(f'"{x}"' for x in chosen) + "}"
+            self.used.add("unreduced")
+        self.emit(f"{n} = trellis.sharding_constraint {a.name} to <@m, {spec}> : {a.type}")
         self.add(n, a.shape, a.arrs, a.vary)
 
     def op_gather(self):
