@@ -28,6 +28,40 @@ uint16_t floatToBf16(float f) {
   return static_cast<uint16_t>((bits + rounding) >> 16);
 }
 
+float halfToFloat(uint16_t h) {
+  const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
+  const uint32_t exponent = (h >> 10) & 0x1fu, mantissa = h & 0x3ffu;
+  uint32_t bits;
+  if (exponent == 0x1f) // infinity or NaN
+    bits = sign | 0x7f800000u | (mantissa << 13);
+  else if (exponent != 0) // normal: rebias 15 -> 127
+    bits = sign | ((exponent + 112) << 23) | (mantissa << 13);
+  else // zero or subnormal: mantissa * 2^-24, exact in f32
+    return (sign ? -1.0f : 1.0f) * static_cast<float>(mantissa) * 0x1p-24f;
+  float f;
+  std::memcpy(&f, &bits, sizeof(f));
+  return f;
+}
+
+/// Round to nearest even, as arith.truncf does.
+uint16_t floatToHalf(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof(bits));
+  const uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000u);
+  const uint32_t magnitude = bits & 0x7fffffffu;
+  if (magnitude > 0x7f800000u) // NaN: quiet, keeping the payload's top
+    return sign | 0x7e00u | ((magnitude >> 13) & 0x3ffu);
+  if (magnitude >= 0x477ff000u) // 65520 and up round to infinity
+    return sign | 0x7c00u;
+  if (magnitude < 0x38800000u) { // below 2^-14: a subnormal multiple of 2^-24
+    float a;
+    std::memcpy(&a, &magnitude, sizeof(a));
+    return sign | static_cast<uint16_t>(std::nearbyint(a * 0x1p24f));
+  }
+  const uint32_t rounded = magnitude + 0xfffu + ((magnitude >> 13) & 1u);
+  return sign | static_cast<uint16_t>((rounded - (112u << 23)) >> 13);
+}
+
 /// Integer sums wrap around, as arith.addi does (added as unsigned: a
 /// signed overflow would be undefined behaviour in C++).
 struct Sum {
@@ -126,6 +160,7 @@ bool mlir::trellis::rt::canReduce(int32_t dtype, int32_t reduction) {
   case TRELLIS_RT_F32:
   case TRELLIS_RT_F64:
   case TRELLIS_RT_BF16:
+  case TRELLIS_RT_F16:
     return true;
   case TRELLIS_RT_I32:
   case TRELLIS_RT_I64:
@@ -156,6 +191,9 @@ void mlir::trellis::rt::reduceBlocks(int32_t dtype, int32_t reduction,
   case TRELLIS_RT_BF16:
     return reduceTyped<uint16_t, float>(reduction, inputs, offset, count, out,
                                         bf16ToFloat, floatToBf16);
+  case TRELLIS_RT_F16:
+    return reduceTyped<uint16_t, float>(reduction, inputs, offset, count, out,
+                                        halfToFloat, floatToHalf);
   default:
     return;
   }

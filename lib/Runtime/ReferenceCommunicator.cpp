@@ -14,6 +14,7 @@
 #include "lib/Runtime/Runtime.h"
 #include "lib/Runtime/TrellisRuntime.h"
 
+#include <algorithm>
 #include <cmath>
 #include <condition_variable>
 #include <cstring>
@@ -43,6 +44,46 @@ uint16_t bf16Round(float f) {
   return static_cast<uint16_t>((bits + 0x7fffu + lsb) >> 16);
 }
 
+/// IEEE half precision, decoded and rounded by arithmetic on doubles (the
+/// kernels use bit manipulation: the two are independent).
+double halfValue(uint16_t v) {
+  const int exponent = (v >> 10) & 0x1f, mantissa = v & 0x3ff;
+  const double sign = (v & 0x8000) ? -1.0 : 1.0;
+  if (exponent == 0x1f)
+    return mantissa ? std::numeric_limits<double>::quiet_NaN()
+                    : sign * std::numeric_limits<double>::infinity();
+  if (exponent == 0)
+    return sign * std::ldexp(mantissa, -24);
+  return sign * std::ldexp(1024 + mantissa, exponent - 25);
+}
+
+uint16_t halfRound(float f) {
+  const uint16_t sign = std::signbit(f) ? 0x8000 : 0;
+  if (std::isnan(f))
+    return sign | 0x7e00;
+  const double a = std::fabs(static_cast<double>(f));
+  if (a >= 65520.0)
+    return sign | 0x7c00;
+  if (a == 0)
+    return sign;
+  int e = 0;
+  std::frexp(a, &e); // a = m 2^e, m in [0.5, 1)
+  // The spacing of halves around a: 2^(e - 11), and 2^-24 for subnormals.
+  const int quantumExp = std::max(e - 11, -24);
+  const double q = std::nearbyint(std::ldexp(a, -quantumExp));
+  if (quantumExp == -24 && q < 1024)
+    return sign | static_cast<uint16_t>(q);
+  // q in [1024, 2048]: 1.m * 2^(quantumExp + 10), rounding may carry.
+  int exponentField = quantumExp + 10 + 15;
+  double m = q;
+  if (m >= 2048) {
+    m /= 2;
+    ++exponentField;
+  }
+  return sign | static_cast<uint16_t>(exponentField << 10) |
+         static_cast<uint16_t>(m - 1024);
+}
+
 /// arith.maximumf / minimumf on one pair (NaN wins, -0 < +0), and
 /// wrapping integer addition.
 template <typename T> T combine(int32_t reduction, T a, T b) {
@@ -65,8 +106,9 @@ template <typename T> T combine(int32_t reduction, T a, T b) {
 }
 
 /// out[e] = reduction over members k (in rank order) of in_k[index(k, e)],
-/// in the element type (f32 for bf16), for e in [0, count).
-template <typename T, typename Acc, typename Index>
+/// in the element type (f32 for the 16-bit floats, whose format `Half`
+/// tells: true for f16, false for bf16), for e in [0, count).
+template <typename T, typename Acc, bool Half = false, typename Index>
 void reduceInto(int32_t reduction, const std::vector<const void *> &in,
                 int64_t count, void *out, Index index) {
   const size_t n = in.size();
@@ -74,7 +116,7 @@ void reduceInto(int32_t reduction, const std::vector<const void *> &in,
     auto load = [&](size_t k) -> Acc {
       T v = static_cast<const T *>(in[k])[index(e)];
       if constexpr (std::is_same_v<T, uint16_t>)
-        return static_cast<Acc>(bf16Value(v));
+        return static_cast<Acc>(Half ? halfValue(v) : bf16Value(v));
       else
         return v;
     };
@@ -84,7 +126,7 @@ void reduceInto(int32_t reduction, const std::vector<const void *> &in,
     if (reduction == TRELLIS_RT_MEAN)
       acc = acc / static_cast<Acc>(n);
     if constexpr (std::is_same_v<T, uint16_t>)
-      static_cast<uint16_t *>(out)[e] = bf16Round(acc);
+      static_cast<uint16_t *>(out)[e] = Half ? halfRound(acc) : bf16Round(acc);
     else
       static_cast<T *>(out)[e] = acc;
   }
@@ -105,6 +147,9 @@ bool reduceAny(int32_t dtype, int32_t reduction,
     return reduceInto<double, double>(reduction, in, count, out, index), true;
   case TRELLIS_RT_BF16:
     return reduceInto<uint16_t, float>(reduction, in, count, out, index), true;
+  case TRELLIS_RT_F16:
+    return reduceInto<uint16_t, float, true>(reduction, in, count, out, index),
+           true;
   case TRELLIS_RT_I32:
     return reduceInto<int32_t, int32_t>(reduction, in, count, out, index), true;
   case TRELLIS_RT_I64:

@@ -405,6 +405,34 @@ TEST(ReduceKernels, MaxMinPropagateNaNFromAnyDevice) {
             -7);
 }
 
+// f16 reductions accumulate in f32 and round once to nearest even, as
+// arith.truncf does; every value below is exact in numpy's float16.
+TEST(ReduceKernels, HalfPrecision) {
+  auto sum = [](std::vector<uint16_t> v) {
+    return kernelReduce<uint16_t>(TRELLIS_RT_F16, TRELLIS_RT_SUM, v);
+  };
+  EXPECT_EQ(sum({0x3c00, 0x4000}), 0x4200); // 1 + 2 = 3
+  EXPECT_EQ(sum({0x3c00, 0x1000}), 0x3c00); // 1 + 2^-11: a tie, to even
+  EXPECT_EQ(sum({0x3c01, 0x1000}), 0x3c02); // (1 + 2^-10) + 2^-11: to even
+  EXPECT_EQ(sum({0x7bff, 0x4c00}), 0x7c00); // 65504 + 16 = 65520: inf
+  EXPECT_EQ(sum({0x7bff, 0x4bff}), 0x7bff); // 65504 + 15.99: 65504
+  EXPECT_EQ(sum({0x0001, 0x0001}), 0x0002); // subnormals: 2^-24 + 2^-24
+  EXPECT_EQ(sum({0x03ff, 0x0001}), 0x0400); // up to the smallest normal
+  EXPECT_EQ(sum({0x8000, 0x8000}), 0x8000); // -0 + -0 = -0
+  EXPECT_EQ(sum({0xc000, 0x4000}), 0x0000); // -2 + 2 = +0
+  EXPECT_EQ(sum({0x7c00, 0xfc00}) & 0x7e00, 0x7e00); // inf - inf: NaN
+  EXPECT_EQ(
+      kernelReduce<uint16_t>(TRELLIS_RT_F16, TRELLIS_RT_MEAN, {0x3c00, 0x4000}),
+      0x3e00); // mean(1, 2) = 1.5
+  uint16_t max = kernelReduce<uint16_t>(TRELLIS_RT_F16, TRELLIS_RT_MAX,
+                                        {0x3c00, 0x4000, 0x7e00});
+  EXPECT_EQ(max & 0x7c00, 0x7c00);
+  EXPECT_NE(max & 0x03ff, 0);
+  EXPECT_EQ(
+      kernelReduce<uint16_t>(TRELLIS_RT_F16, TRELLIS_RT_MIN, {0x0000, 0x8000}),
+      0x8000); // -0 < +0
+}
+
 TEST(SessionThreads, EachPositionKeepsItsThreadAcrossRuns) {
   // A device that runs on the same thread every run keeps its malloc arena
   // (warm memory); see Session::DeviceThreads.

@@ -61,6 +61,12 @@ std::vector<std::vector<char>> randomInputs(int64_t devices, size_t bytes,
         c = static_cast<char>(rng());
     }
   }
+  // Element 3 is zero on every device: every reduction of it is an exact
+  // zero, which each format encodes on its own.
+  const size_t elem = dtypeSize(dtype);
+  if (bytes >= 4 * elem)
+    for (auto &in : inputs)
+      std::memset(in.data() + 3 * elem, 0, elem);
   // Special values where the type has them.
   if (dtype == TRELLIS_RT_F32 && bytes >= 12) {
     float nan = NAN, inf = INFINITY, negZero = -0.0f;
@@ -77,16 +83,29 @@ bool sameValues(int32_t dtype, const std::vector<char> &a,
                 const std::vector<char> &b) {
   if (a.size() != b.size())
     return false;
-  if (dtype != TRELLIS_RT_F32 && dtype != TRELLIS_RT_BF16)
+  // Each float type's size, exponent mask and mantissa mask.
+  uint64_t elem = 0, expMask = 0, manMask = 0;
+  switch (dtype) {
+  case TRELLIS_RT_F64:
+    elem = 8, expMask = 0x7ff0000000000000ull, manMask = 0x000fffffffffffffull;
+    break;
+  case TRELLIS_RT_F32:
+    elem = 4, expMask = 0x7f800000u, manMask = 0x007fffffu;
+    break;
+  case TRELLIS_RT_BF16:
+    elem = 2, expMask = 0x7f80u, manMask = 0x007fu;
+    break;
+  case TRELLIS_RT_F16:
+    elem = 2, expMask = 0x7c00u, manMask = 0x03ffu;
+    break;
+  default:
     return a == b;
-  const size_t elem = dtype == TRELLIS_RT_F32 ? 4 : 2;
+  }
   for (size_t i = 0; i < a.size(); i += elem) {
-    uint32_t x = 0, y = 0;
+    uint64_t x = 0, y = 0;
     std::memcpy(&x, a.data() + i, elem);
     std::memcpy(&y, b.data() + i, elem);
-    const uint32_t expMask = elem == 4 ? 0x7f800000u : 0x7f80u;
-    const uint32_t manMask = elem == 4 ? 0x007fffffu : 0x007fu;
-    auto isNan = [&](uint32_t v) {
+    auto isNan = [&](uint64_t v) {
       return (v & expMask) == expMask && (v & manMask) != 0;
     };
     if (x != y && !(isNan(x) && isNan(y)))
@@ -116,7 +135,8 @@ TEST_P(ReferenceCollectives, AgreeWithInProcess) {
       shift.pairs.push_back({r, (r + 1) % n});
     sites.push_back(shift);
     for (int32_t dtype :
-         {TRELLIS_RT_F32, TRELLIS_RT_I32, TRELLIS_RT_BF16, TRELLIS_RT_I8}) {
+         {TRELLIS_RT_F32, TRELLIS_RT_F64, TRELLIS_RT_BF16, TRELLIS_RT_F16,
+          TRELLIS_RT_I32, TRELLIS_RT_I64, TRELLIS_RT_I16, TRELLIS_RT_I8}) {
       const int64_t elem = dtypeSize(dtype);
       const int64_t outer = 3, inner = 5, count = outer * n * inner;
       auto inputs = randomInputs(devices, count * elem, dtype, 7 + dtype);
@@ -132,8 +152,10 @@ TEST_P(ReferenceCollectives, AgreeWithInProcess) {
       };
       for (int32_t reduction :
            {TRELLIS_RT_SUM, TRELLIS_RT_MAX, TRELLIS_RT_MIN, TRELLIS_RT_MEAN}) {
-        if (reduction == TRELLIS_RT_MEAN && dtype != TRELLIS_RT_F32 &&
-            dtype != TRELLIS_RT_BF16)
+        const bool isFloat =
+            dtype == TRELLIS_RT_F32 || dtype == TRELLIS_RT_F64 ||
+            dtype == TRELLIS_RT_BF16 || dtype == TRELLIS_RT_F16;
+        if (reduction == TRELLIS_RT_MEAN && !isFloat)
           continue;
         both(
             count * elem,
