@@ -353,9 +353,15 @@ static bool readNpyHeader(std::ifstream &in, const std::string &path,
         (d[0] == '|' && descr == d.substr(1)))
       dtype = t;
   }
+  // bfloat16: numpy has no such type, and np.save of an ml_dtypes.bfloat16
+  // array writes raw 2-byte values ('<V2'; '|V2' from a plain numpy void
+  // view). trellis-run writes '<V2' too and reads both as bf16.
+  if (descr == "<V2" || descr == "|V2" || descr == "=V2" || descr == "V2")
+    dtype = TRELLIS_RT_BF16;
   if (dtype < 0) {
     error = "'" + path + "': unsupported dtype '" + descr +
-            "' (supported: float32/64/16, int8/16/32/64, bool, little endian)";
+            "' (supported: float32/64/16, bfloat16 as '<V2', int8/16/32/64, "
+            "bool, little endian)";
     return false;
   }
   dtypeOut = dtype;
