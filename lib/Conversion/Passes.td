@@ -181,3 +181,25 @@ def TrellisPartition : Pass<"trellis-partition", "ModuleOp"> {
 }
 
 #endif // TRELLIS_CONVERSION_PASSES_TD
+
+def TrellisWidenAccumulation : Pass<"trellis-widen-accumulation"> {
+  let summary = "Accumulate bf16 and f16 contractions and sums in f32";
+  let description = [{
+    A `linalg.matmul` or `linalg.batch_matmul` whose accumulator is bf16 or
+    f16 accumulates in f32 and rounds once: the accumulator is extended to
+    f32, the op reads its 16-bit operands into f32 products, and the result
+    is truncated back (XLA's default for these types). A `linalg.reduce`
+    whose body is one `arith.addf` on bf16 or f16 does the same. Without it
+    every step of a long sum rounds to 8 (bf16) or 11 (f16) bits: a bf16
+    matmul with K = 2048 was off by 2.5 at values near 25, and differed
+    between the partitioned program (two shorter sums and a psum that
+    accumulates in f32) and the unpartitioned one. docs/Precision.md gives
+    the semantics of every op.
+
+    The partitioned program and `--reference` both run this pass, so they
+    follow the same rules.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}

@@ -812,6 +812,17 @@ void mlir::trellis::exec::fillBlock(HostArray &block,
                      });
 }
 
+Tolerance mlir::trellis::exec::defaultTolerance(int32_t dtype) {
+  switch (dtype) {
+  case TRELLIS_RT_BF16:
+    return {0x1p-7, 0x1p-7}; // 8 significant bits
+  case TRELLIS_RT_F16:
+    return {0x1p-9, 0x1p-9}; // 11 significant bits
+  default:
+    return {1e-4, 1e-5};
+  }
+}
+
 Comparison mlir::trellis::exec::compareArrays(const HostArray &expected,
                                               const HostArray &actual,
                                               double rtol, double atol) {

@@ -76,6 +76,17 @@ struct Comparison {
                        const HostArray &actual) const;
 };
 
+/// The default tolerance of --reference for a float type: `rtol`, and
+/// `atol` as a multiple of the largest expected magnitude. Two ulps
+/// (relative to 1) for bf16 and f16, whose partitioned sums round their
+/// partial results once more than the unpartitioned ones
+/// (docs/Precision.md); 1e-4 and 1e-5 for f32 and f64.
+struct Tolerance {
+  double rtol;
+  double atolScale;
+};
+Tolerance defaultTolerance(int32_t dtype);
+
 /// Compares element-wise: exactly for integers, within `rtol`/`atol` for
 /// floats (|a - e| <= atol + rtol * |e|).
 Comparison compareArrays(const HostArray &expected, const HostArray &actual,

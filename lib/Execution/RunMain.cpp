@@ -136,11 +136,16 @@ cl::opt<bool> reference(
              "for integers, within --rtol/--atol for floats; exit 1 on a "
              "mismatch"),
     cl::cat(category));
-cl::opt<double> relTol("rtol", cl::desc("Relative tolerance for --reference"),
+cl::opt<double> relTol("rtol",
+                       cl::desc("Relative tolerance for --reference (default: "
+                                "from the element type, 1e-4 for f32/f64, "
+                                "2^-7 for bf16, 2^-9 for f16)"),
                        cl::init(1e-4), cl::cat(category));
 cl::opt<double> absTol("atol",
                        cl::desc("Absolute tolerance for --reference, scaled by "
-                                "the largest expected magnitude"),
+                                "the largest expected magnitude (default: "
+                                "from the element type, 1e-5 for f32/f64, "
+                                "2^-7 for bf16, 2^-9 for f16)"),
                        cl::init(1e-5), cl::cat(category));
 cl::opt<bool>
     dumpPartitioned("dump-partitioned",
@@ -592,15 +597,28 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
       for (int64_t i = 0, n = expected[j].numElements(); i < n; ++i)
         if (std::isfinite(expected[j].at(i)))
           scale = std::max(scale, std::fabs(expected[j].at(i)));
-      Comparison c =
-          compareArrays(expected[j], outputs[j], relTol, absTol * scale);
+      Tolerance tolerance = defaultTolerance(outputs[j].dtype);
+      if (relTol.getNumOccurrences())
+        tolerance.rtol = relTol;
+      if (absTol.getNumOccurrences())
+        tolerance.atolScale = absTol;
+      const bool given =
+          relTol.getNumOccurrences() || absTol.getNumOccurrences();
+      Comparison c = compareArrays(expected[j], outputs[j], tolerance.rtol,
+                                   tolerance.atolScale * scale);
       allMatch &= c.equal;
       llvm::outs() << "reference: out" << j << " ("
                    << numpyName(outputs[j].dtype) << shapeText(outputs[j].shape)
                    << ", " << exec->mesh().numDevices() << " devices vs "
                    << ref->mesh().numDevices()
                    << "): " << (c.equal ? "" : "MISMATCH: ")
-                   << c.describe(expected[j], outputs[j]) << "\n";
+                   << c.describe(expected[j], outputs[j]);
+      if (outputs[j].isFloat())
+        llvm::outs() << llvm::format("; tolerance rtol %g, atol %g x %g (%s)",
+                                     tolerance.rtol, tolerance.atolScale, scale,
+                                     given ? "--rtol/--atol"
+                                           : "default for the type");
+      llvm::outs() << "\n";
     }
     if (!allMatch)
       return finish(1);

@@ -34,6 +34,8 @@ void mlir::trellis::buildLowerToLLVMPipeline(
     pm.addPass(spmd::createSpmdAsyncCollectives(async));
   }
   pm.addPass(createSpmdToRuntime());
+  // bf16/f16 sums and contractions accumulate in f32 (docs/Precision.md).
+  pm.addPass(createTrellisWidenAccumulation());
   // Elementwise arith/math on tensors become linalg so they bufferize.
   pm.addPass(createConvertElementwiseToLinalgPass());
   pm.addPass(createCanonicalizerPass());
