@@ -9,7 +9,8 @@
 //   def matmul_fn(In, W): return In @ W
 //
 // The seed's HLO: a local bf16[2,1024] x bf16[1024,8192] dot and one
-// all-reduce over Y. Here in f32 (the executor has no bf16 yet):
+// all-reduce over Y. Here in f32; auto_mode_bf16.mlir is the same in the
+// seed's bf16:
 //   trellis-opt examples/seeds/auto_mode.mlir --trellis-global-to-manual
 //   trellis-run examples/seeds/auto_mode.mlir --random 1 --reference
 

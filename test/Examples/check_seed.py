@@ -168,6 +168,32 @@ def auto_mode(d):
     close(out, x.astype(np.float64) @ w.astype(np.float64), rtol=1e-3, atol=1e-3)
 
 
+def _bf16(raw):
+    """bf16 as trellis-run writes it ('<V2'): the top half of an f32."""
+    return (raw.view(np.uint16).astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+
+
+def _round_bf16(x):
+    bits = np.asarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16 << 16
+    return bits.astype(np.uint32).view(np.float32).astype(np.float64)
+
+
+def auto_mode_bf16(d):
+    # The seed's own dtype (docs/Precision.md): each device's local
+    # [2,1024] x [1024,8192] dot accumulates in f32 and rounds to bf16, the
+    # psum over Y adds the two halves of K in f32 and rounds again.
+    x, w = _bf16(load(d, "arg0")), _bf16(load(d, "arg1"))
+    out = _bf16(load(d, "out0"))
+    expect(x.shape == (8, 2048) and w.shape == (2048, 8192), "In[8,2048], W[2048,8192]")
+    halves = [_round_bf16(x[:, :1024] @ w[:1024]), _round_bf16(x[:, 1024:] @ w[1024:])]
+    model = _round_bf16(halves[0] + halves[1])
+    # One bf16 ulp of the model (the f32 accumulation may move a tie).
+    ulp = 2.0 ** (np.floor(np.log2(np.maximum(np.abs(model), 2.0 ** -126))) - 7)
+    err = np.abs(out - model)
+    expect(np.all(err <= ulp), f"bf16 result {np.max(err / ulp):.3g} ulp from the model")
+
+
 CHECKS = {name: fn for name, fn in globals().items()
           if callable(fn) and not name.startswith("_")
           and name not in ("load", "expect", "close", "iota", "blocks", "gelu_tanh")}
