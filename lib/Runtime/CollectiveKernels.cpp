@@ -1,6 +1,7 @@
 //===- CollectiveKernels.cpp - Local data movement of collectives ---------===//
 
 #include "lib/Runtime/CollectiveKernels.h"
+#include "lib/Runtime/Float16.h"
 #include "lib/Runtime/TrellisRuntime.h"
 
 #include <algorithm>
@@ -11,56 +12,6 @@
 using namespace mlir::trellis::rt;
 
 namespace {
-
-float bf16ToFloat(uint16_t v) {
-  uint32_t bits = static_cast<uint32_t>(v) << 16;
-  float f;
-  std::memcpy(&f, &bits, sizeof(f));
-  return f;
-}
-
-uint16_t floatToBf16(float f) {
-  uint32_t bits;
-  std::memcpy(&bits, &f, sizeof(bits));
-  if ((bits & 0x7f800000u) == 0x7f800000u && (bits & 0x007fffffu))
-    return static_cast<uint16_t>((bits >> 16) | 0x40); // quiet NaN
-  uint32_t rounding = 0x7fffu + ((bits >> 16) & 1u);   // round to nearest even
-  return static_cast<uint16_t>((bits + rounding) >> 16);
-}
-
-float halfToFloat(uint16_t h) {
-  const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
-  const uint32_t exponent = (h >> 10) & 0x1fu, mantissa = h & 0x3ffu;
-  uint32_t bits;
-  if (exponent == 0x1f) // infinity or NaN
-    bits = sign | 0x7f800000u | (mantissa << 13);
-  else if (exponent != 0) // normal: rebias 15 -> 127
-    bits = sign | ((exponent + 112) << 23) | (mantissa << 13);
-  else // zero or subnormal: mantissa * 2^-24, exact in f32
-    return (sign ? -1.0f : 1.0f) * static_cast<float>(mantissa) * 0x1p-24f;
-  float f;
-  std::memcpy(&f, &bits, sizeof(f));
-  return f;
-}
-
-/// Round to nearest even, as arith.truncf does.
-uint16_t floatToHalf(float f) {
-  uint32_t bits;
-  std::memcpy(&bits, &f, sizeof(bits));
-  const uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000u);
-  const uint32_t magnitude = bits & 0x7fffffffu;
-  if (magnitude > 0x7f800000u) // NaN: quiet, keeping the payload's top
-    return sign | 0x7e00u | ((magnitude >> 13) & 0x3ffu);
-  if (magnitude >= 0x477ff000u) // 65520 and up round to infinity
-    return sign | 0x7c00u;
-  if (magnitude < 0x38800000u) { // below 2^-14: a subnormal multiple of 2^-24
-    float a;
-    std::memcpy(&a, &magnitude, sizeof(a));
-    return sign | static_cast<uint16_t>(std::nearbyint(a * 0x1p24f));
-  }
-  const uint32_t rounded = magnitude + 0xfffu + ((magnitude >> 13) & 1u);
-  return sign | static_cast<uint16_t>((rounded - (112u << 23)) >> 13);
-}
 
 /// Integer sums wrap around, as arith.addi does (added as unsigned: a
 /// signed overflow would be undefined behaviour in C++).

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lib/Runtime/Float16.h"
 #include "lib/Runtime/Runtime.h"
 #include "lib/Runtime/TrellisRuntime.h"
 
@@ -15,6 +16,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 namespace {
@@ -146,9 +148,38 @@ void batchedGemm(int64_t batch, int64_t m, int64_t n, int64_t k, int64_t a,
             cp + i * cbs, crs, ccs, overwrite);
 }
 
+/// A 16-bit float (bf16 or f16) read as f32.
+float widen(int32_t dtype, uint16_t v) {
+  return dtype == TRELLIS_RT_BF16 ? mlir::trellis::rt::bf16ToFloat(v)
+                                  : mlir::trellis::rt::halfToFloat(v);
+}
+
+/// C (f32) += A * B (or =) for 16-bit A and B: both are read into f32
+/// row-major copies and multiplied by the f32 GEMM, so every product and sum
+/// is in f32 (docs/Precision.md).
+void widenedGemm(int32_t dtype, int64_t m, int64_t n, int64_t k,
+                 const uint16_t *a, int64_t ars, int64_t acs, const uint16_t *b,
+                 int64_t brs, int64_t bcs, float *c, int64_t crs, int64_t ccs,
+                 bool overwrite) {
+  std::vector<float> wa(static_cast<size_t>(m * k)),
+      wb(static_cast<size_t>(k * n));
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < k; ++j)
+      wa[i * k + j] = widen(dtype, a[i * ars + j * acs]);
+  for (int64_t i = 0; i < k; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      wb[i * n + j] = widen(dtype, b[i * brs + j * bcs]);
+  gemm<float>(m, n, k, wa.data(), k, 1, wb.data(), n, 1, c, crs, ccs,
+              overwrite);
+}
+
 } // namespace
 
 namespace {
+/// Added to the 16-bit dtype of a widening matmul's A and B inside this
+/// file, so that runMatmul tells it from a plain one.
+constexpr int32_t kWidening = 1000;
+
 void runMatmul(int32_t dtype, int64_t batch, int64_t m, int64_t n, int64_t k,
                int64_t a, int64_t aBatchStride, int64_t aRowStride,
                int64_t aColStride, int64_t b, int64_t bBatchStride,
@@ -180,11 +211,22 @@ void runMatmul(int32_t dtype, int64_t batch, int64_t m, int64_t n, int64_t k,
                           aColStride, b, bBatchStride, bRowStride, bColStride,
                           c, cBatchStride, cRowStride, cColStride, overwrite);
     break;
+  case TRELLIS_RT_BF16 + kWidening:
+  case TRELLIS_RT_F16 + kWidening:
+    for (int64_t i = 0; i < batch; ++i)
+      widenedGemm(dtype - kWidening, m, n, k,
+                  reinterpret_cast<const uint16_t *>(a) + i * aBatchStride,
+                  aRowStride, aColStride,
+                  reinterpret_cast<const uint16_t *>(b) + i * bBatchStride,
+                  bRowStride, bColStride,
+                  reinterpret_cast<float *>(c) + i * cBatchStride, cRowStride,
+                  cColStride, overwrite);
+    break;
   default:
     std::fprintf(stderr,
                  "trellis runtime: matmul on element type %s is not "
                  "supported\n",
-                 mlir::trellis::rt::dtypeName(dtype));
+                 mlir::trellis::rt::dtypeName(dtype % kWidening));
     std::abort();
   }
   // Matmuls show up as their own spans within compute.
@@ -221,4 +263,22 @@ extern "C" void trellis_rt_matmul_overwrite(
   runMatmul(dtype, batch, m, n, k, a, aBatchStride, aRowStride, aColStride, b,
             bBatchStride, bRowStride, bColStride, c, cBatchStride, cRowStride,
             cColStride, /*overwrite=*/true);
+}
+
+extern "C" void trellis_rt_matmul_widening(
+    int32_t dtype, int32_t overwrite, int64_t batch, int64_t m, int64_t n,
+    int64_t k, int64_t a, int64_t aBatchStride, int64_t aRowStride,
+    int64_t aColStride, int64_t b, int64_t bBatchStride, int64_t bRowStride,
+    int64_t bColStride, int64_t c, int64_t cBatchStride, int64_t cRowStride,
+    int64_t cColStride) {
+  if (dtype != TRELLIS_RT_BF16 && dtype != TRELLIS_RT_F16) {
+    std::fprintf(stderr,
+                 "trellis runtime: a widening matmul needs bf16 or f16 "
+                 "operands, got %s\n",
+                 mlir::trellis::rt::dtypeName(dtype));
+    std::abort();
+  }
+  runMatmul(dtype + kWidening, batch, m, n, k, a, aBatchStride, aRowStride,
+            aColStride, b, bBatchStride, bRowStride, bColStride, c,
+            cBatchStride, cRowStride, cColStride, overwrite != 0);
 }

@@ -35,13 +35,43 @@ func.func @batched_transposed(%a: memref<5x2x3xf64>, %b: memref<5x4x3xf64>, %c: 
   return
 }
 
-// Mixed element types and two M dimensions stay for the loop lowering.
+// bf16 or f16 A and B into an f32 C (trellis-widen-accumulation's form, or
+// a mixed linalg.matmul): the widening kernel, given the operands' type
+// (bf16 = 4, f16 = 5) and whether it overwrites C.
+// CHECK-LABEL: func.func @widening
+// CHECK: %[[BF16:.*]] = arith.constant 4 : i32
+// CHECK: %[[ACCUMULATE:.*]] = arith.constant 0 : i32
+// CHECK: call @trellis_rt_matmul_widening(%[[BF16]], %[[ACCUMULATE]],
+// CHECK: %[[F16:.*]] = arith.constant 5 : i32
+// CHECK: %[[ACCUMULATE2:.*]] = arith.constant 0 : i32
+// CHECK: call @trellis_rt_matmul_widening(%[[F16]], %[[ACCUMULATE2]],
+// CHECK-NOT: linalg.
+func.func @widening(%a: memref<2x3xbf16>, %b: memref<3x4xbf16>, %c: memref<2x4xf32>,
+                    %d: memref<2x3xf16>, %e: memref<3x4xf16>) {
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                   affine_map<(m, n, k) -> (k, n)>,
+                                   affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<2x3xbf16>, memref<3x4xbf16>) outs(%c : memref<2x4xf32>) {
+  ^bb0(%x: bf16, %y: bf16, %acc: f32):
+    %xw = arith.extf %x : bf16 to f32
+    %yw = arith.extf %y : bf16 to f32
+    %p = arith.mulf %xw, %yw : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.matmul ins(%d, %e : memref<2x3xf16>, memref<3x4xf16>) outs(%c : memref<2x4xf32>)
+  return
+}
+
+// Mixed element types the kernels do not take (bf16 into f64), and two M
+// dimensions stay for the loop lowering.
 // CHECK-LABEL: func.func @unsupported
 // CHECK: linalg.matmul
 // CHECK: linalg.generic
-func.func @unsupported(%a: memref<2x3xf16>, %b: memref<3x4xf16>, %c: memref<2x4xf32>,
+func.func @unsupported(%a: memref<2x3xbf16>, %b: memref<3x4xbf16>, %c: memref<2x4xf64>,
                        %x: memref<2x3x5xf32>, %y: memref<5x4xf32>, %z: memref<2x3x4xf32>) {
-  linalg.matmul ins(%a, %b : memref<2x3xf16>, memref<3x4xf16>) outs(%c : memref<2x4xf32>)
+  linalg.matmul ins(%a, %b : memref<2x3xbf16>, memref<3x4xbf16>) outs(%c : memref<2x4xf64>)
   linalg.generic {indexing_maps = [affine_map<(i, j, n, k) -> (i, j, k)>,
                                    affine_map<(i, j, n, k) -> (k, n)>,
                                    affine_map<(i, j, n, k) -> (i, j, n)>],

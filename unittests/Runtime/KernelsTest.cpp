@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -88,6 +89,37 @@ TEST(MatmulKernel, IntegerProductsWrapAround) {
                     address(b64.data()), 2, 1, 1, address(c64.data()), 1, 1, 1);
   // 5 + 2^63 + 2^63 = 5 modulo 2^64.
   EXPECT_EQ(c64[0], 5);
+}
+
+// bf16 and f16 A and B into an f32 C: products and sums in f32. A's
+// values 1 + 2^-7 and B's 1 + 2^-7 are exact in bf16 (and f16); their
+// product 1 + 2^-6 + 2^-14 needs f32 (bf16 products would round it away).
+// B is read transposed (row stride 1, column stride 3): strides are kept.
+TEST(MatmulKernel, WideningTakesBf16AndF16IntoF32) {
+  // bf16 bits: 1 + 2^-7 = 0x3f81, 2 = 0x4000, -1 = 0xbf80; f16: 0x3c08,
+  // 0x4000, 0xbc00.
+  for (auto [dtype, one, two, minusOne] :
+       {std::tuple<int32_t, uint16_t, uint16_t, uint16_t>{
+            TRELLIS_RT_BF16, 0x3f81, 0x4000, 0xbf80},
+        {TRELLIS_RT_F16, 0x3c08, 0x4000, 0xbc00}}) {
+    // A (1x3) = [e, 2, -1] with e = 1 + 2^-7; B (3x2) stored transposed:
+    // its columns [e, 2, -1] and [2, 2, 2].
+    std::vector<uint16_t> a = {one, two, minusOne};
+    std::vector<uint16_t> bt = {one, two, minusOne, two, two, two};
+    const double e = 1.0 + 1.0 / 128;
+    // C = A * B: [e*e + 4 + 1, 2e + 4 - 2].
+    std::vector<float> c = {100, 200};
+    trellis_rt_matmul_widening(dtype, /*overwrite=*/1, 1, 1, 2, 3,
+                               address(a.data()), 0, 3, 1, address(bt.data()),
+                               0, 1, 3, address(c.data()), 0, 2, 1);
+    EXPECT_EQ(c[0], static_cast<float>(e * e + 5)) << dtype;
+    EXPECT_EQ(c[1], static_cast<float>(2 * e + 2)) << dtype;
+    // Accumulating adds to what C holds.
+    trellis_rt_matmul_widening(dtype, /*overwrite=*/0, 1, 1, 2, 3,
+                               address(a.data()), 0, 3, 1, address(bt.data()),
+                               0, 1, 3, address(c.data()), 0, 2, 1);
+    EXPECT_EQ(c[0], static_cast<float>(2 * (e * e + 5))) << dtype;
+  }
 }
 
 } // namespace

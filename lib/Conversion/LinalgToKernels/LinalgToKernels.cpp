@@ -177,6 +177,23 @@ struct LinalgToKernelsPass
     alloc->erase();
   }
 
+  /// Whether `op` multiplies bf16 or f16 A and B into an f32 C with
+  /// nothing but extensions to f32, a product and a sum in its body.
+  static bool isWidening(linalg::LinalgOp op, Type a, Type b, Type c) {
+    if (a != b || !(a.isBF16() || a.isF16()) || !c.isF32())
+      return false;
+    for (Operation &inner : op.getBlock()->without_terminator()) {
+      if (auto ext = dyn_cast<arith::ExtFOp>(inner)) {
+        if (ext.getIn().getType() != a || !ext.getType().isF32())
+          return false;
+        continue;
+      }
+      if (!isa<arith::MulFOp, arith::AddFOp>(inner))
+        return false;
+    }
+    return true;
+  }
+
   LogicalResult lower(ModuleOp module, linalg::LinalgOp op,
                       llvm::SetVector<Value> &zeroSources) {
     FailureOr<linalg::ContractionDimensions> dims =
@@ -189,12 +206,22 @@ struct LinalgToKernelsPass
     SmallVector<Value> operands = {op.getDpsInputOperand(0)->get(),
                                    op.getDpsInputOperand(1)->get(),
                                    op.getDpsInitOperand(0)->get()};
-    Type elementType = cast<MemRefType>(operands[2].getType()).getElementType();
-    for (Value v : operands)
-      if (cast<MemRefType>(v.getType()).getElementType() != elementType)
-        return failure();
+    auto elementOf = [](Value v) {
+      return cast<MemRefType>(v.getType()).getElementType();
+    };
+    Type elementType = elementOf(operands[2]);
+    // bf16 or f16 A and B into an f32 C (trellis-widen-accumulation's
+    // form): the products and sums in f32.
+    const bool widening = isWidening(op, elementOf(operands[0]),
+                                     elementOf(operands[1]), elementType);
+    if (widening)
+      elementType = elementOf(operands[0]);
+    else
+      for (Value v : operands)
+        if (elementOf(v) != elementType)
+          return failure();
     std::optional<int32_t> dtype = trellis::getRuntimeDtype(elementType);
-    if (!dtype || !(elementType.isF32() || elementType.isF64() ||
+    if (!dtype || !(widening || elementType.isF32() || elementType.isF64() ||
                     elementType.isInteger(32) || elementType.isInteger(64)))
       return failure();
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
@@ -235,26 +262,21 @@ struct LinalgToKernelsPass
       views.push_back(view);
     }
     auto c64 = [&](int64_t v) { return trellis::i64Const(b, loc, v); };
-    SmallVector<Value> args = {trellis::i32Const(b, loc, *dtype),
-                               c64(batch ? ranges[*batch] : 1),
-                               c64(ranges[m]),
-                               c64(ranges[n]),
-                               c64(ranges[k]),
-                               views[0].address,
-                               views[0].stride(b, loc, batch),
-                               views[0].stride(b, loc, m),
-                               views[0].stride(b, loc, k),
-                               views[1].address,
-                               views[1].stride(b, loc, batch),
-                               views[1].stride(b, loc, k),
-                               views[1].stride(b, loc, n),
-                               views[2].address,
-                               views[2].stride(b, loc, batch),
-                               views[2].stride(b, loc, m),
-                               views[2].stride(b, loc, n)};
+    SmallVector<Value> args = {trellis::i32Const(b, loc, *dtype)};
+    if (widening)
+      args.push_back(trellis::i32Const(b, loc, zeroing ? 1 : 0));
+    args.append({c64(batch ? ranges[*batch] : 1), c64(ranges[m]),
+                 c64(ranges[n]), c64(ranges[k]), views[0].address,
+                 views[0].stride(b, loc, batch), views[0].stride(b, loc, m),
+                 views[0].stride(b, loc, k), views[1].address,
+                 views[1].stride(b, loc, batch), views[1].stride(b, loc, k),
+                 views[1].stride(b, loc, n), views[2].address,
+                 views[2].stride(b, loc, batch), views[2].stride(b, loc, m),
+                 views[2].stride(b, loc, n)});
     trellis::callRuntime(b, loc, module,
-                         zeroing ? trellis::RuntimeFunc::matmul_overwrite
-                                 : trellis::RuntimeFunc::matmul,
+                         widening  ? trellis::RuntimeFunc::matmul_widening
+                         : zeroing ? trellis::RuntimeFunc::matmul_overwrite
+                                   : trellis::RuntimeFunc::matmul,
                          args);
     op->erase();
     if (zeroing) {
