@@ -153,6 +153,19 @@ def ffn_collective(d):
     close(out, gelu_tanh(x @ wu) @ wd, rtol=1e-4, atol=1e-4)
 
 
+def ffn_collective_bf16(d):
+    # Computed in float64 from the same bf16 inputs: the program rounds its
+    # matmul results, every gelu op and every accumulation step to bf16,
+    # about one bf16 ulp (2^-8) of the largest value here; allow 2^-6. A
+    # wrong block or permutation is off by the values themselves.
+    x, wu, wd = (_bf16(load(d, f"arg{i}")) for i in range(3))
+    out = _bf16(load(d, "out0"))
+    expected = gelu_tanh(x @ wu) @ wd
+    bound = 2.0 ** -6 * np.abs(expected).max()
+    err = np.abs(out - expected).max()
+    expect(err <= bound, f"max error {err:.4g} over the bound {bound:.4g}")
+
+
 def moe(d):
     w, a, b, out = load(d, "arg0"), load(d, "arg1"), load(d, "arg2"), load(d, "out0")
     expect(np.all((b >= 0) & (b < w.shape[0])), "routing out of range")
