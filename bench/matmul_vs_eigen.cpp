@@ -3,7 +3,9 @@
 // Compiles a one-device program doing an N^3 f32 matmul through the same
 // path trellis-run uses (lowering, JIT, Eigen kernel, host slicing and
 // assembly), runs it, and compares its GFLOP/s with Eigen's GEMM called
-// directly on the same shape in the same process.
+// directly on the same shape in the same process. Then the same in bf16
+// (f32 accumulation, docs/Precision.md), against the same Eigen f32 GEMM:
+// the goal for bf16 is 1.5x f32.
 //
 // Usage: trellis-bench-matmul [N=1024] [REPEATS=10]
 //
@@ -38,49 +40,61 @@ static double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
+/// A one-device N^3 matmul of element type `elt` in Trellis IR.
+static std::string matmulSource(int64_t n, const std::string &elt) {
+  std::string t =
+      "tensor<" + std::to_string(n) + "x" + std::to_string(n) + "x" + elt + ">";
+  return "func.func @main(%a: " + t + ", %b: " + t + ") -> " + t + " {\n" +
+         "  %zero = arith.constant 0.0 : " + elt + "\n" +
+         "  %e = tensor.empty() : " + t + "\n" +
+         "  %c = linalg.fill ins(%zero : " + elt + ") outs(%e : " + t +
+         ") -> " + t + "\n" + "  %r = linalg.matmul ins(%a, %b : " + t + ", " +
+         t + ") outs(%c : " + t + ") -> " + t + "\n" + "  return %r : " + t +
+         "\n}\n";
+}
+
 int main(int argc, char **argv) {
   int64_t n = argc > 1 ? std::atoll(argv[1]) : 1024;
   int repeats = argc > 2 ? std::atoi(argv[2]) : 10;
-  std::string t =
-      "tensor<" + std::to_string(n) + "x" + std::to_string(n) + "xf32>";
-  std::string source = "func.func @main(%a: " + t + ", %b: " + t + ") -> " + t +
-                       " {\n"
-                       "  %zero = arith.constant 0.0 : f32\n"
-                       "  %e = tensor.empty() : " +
-                       t +
-                       "\n"
-                       "  %c = linalg.fill ins(%zero : f32) outs(%e : " +
-                       t + ") -> " + t +
-                       "\n"
-                       "  %r = linalg.matmul ins(%a, %b : " +
-                       t + ", " + t + ") outs(%c : " + t + ") -> " + t +
-                       "\n"
-                       "  return %r : " +
-                       t + "\n}\n";
 
   mlir::trellis::registerAllPasses();
   DialectRegistry registry;
   mlir::trellis::registerAllDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &context);
-  if (!module)
-    return 1;
   std::string error;
-  auto exec = Executor::create(*module, ExecutorOptions(), error);
-  if (!exec) {
-    std::fprintf(stderr, "error: %s\n", error.c_str());
+  auto compile = [&](const std::string &elt) -> std::unique_ptr<Executor> {
+    OwningOpRef<ModuleOp> module =
+        parseSourceString<ModuleOp>(matmulSource(n, elt), &context);
+    if (!module)
+      return nullptr;
+    auto exec = Executor::create(*module, ExecutorOptions(), error);
+    if (!exec)
+      std::fprintf(stderr, "error: %s\n", error.c_str());
+    return exec;
+  };
+  auto exec = compile("f32"), exec16 = compile("bf16");
+  if (!exec || !exec16)
     return 1;
-  }
-  std::vector<HostArray> inputs(2), outputs;
+  std::vector<HostArray> inputs(2), inputs16(2), outputs, outputs16;
   for (HostArray &a : inputs) {
     a.allocate(TRELLIS_RT_F32, {n, n});
     fillRandom(a, 42);
   }
+  // The bf16 inputs are the f32 ones rounded, so that both results compare
+  // with one Eigen product of the rounded values.
+  for (int k = 0; k < 2; ++k) {
+    inputs16[k].allocate(TRELLIS_RT_BF16, {n, n});
+    for (int64_t i = 0; i < n * n; ++i) {
+      inputs16[k].set(i, inputs[k].at(i));
+      inputs[k].set(i, inputs16[k].at(i));
+    }
+  }
   const double flops = 2.0 * n * n * n;
 
-  std::vector<double> trellis, eigen;
-  if (!exec->run(inputs, outputs, error)) // warm-up
+  std::vector<double> trellis, trellis16, eigen;
+  if (!exec->run(inputs, outputs, error) || // warm-up
+      !exec16->run(inputs16, outputs16, error))
     return 1;
   using Matrix =
       Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
@@ -98,19 +112,37 @@ int main(int argc, char **argv) {
     }
     trellis.push_back(seconds(start));
     start = std::chrono::steady_clock::now();
+    if (!exec16->run(inputs16, outputs16, error)) {
+      std::fprintf(stderr, "error: %s\n", error.c_str());
+      return 1;
+    }
+    trellis16.push_back(seconds(start));
+    start = std::chrono::steady_clock::now();
     c.noalias() = a * b;
     eigen.push_back(seconds(start));
   }
-  // The two results must agree.
+  // The results must agree: f32 closely, bf16 within its rounding (half an
+  // ulp of each value, 2^-9 relative, plus the f32 sums' differences).
   const float *out = reinterpret_cast<const float *>(outputs[0].data.data());
-  double maxDiff = 0;
-  for (int64_t i = 0; i < n * n; ++i)
+  double maxDiff = 0, maxRel16 = 0;
+  for (int64_t i = 0; i < n * n; ++i) {
     maxDiff = std::max<double>(maxDiff, std::abs(out[i] - c.data()[i]));
+    double e = c.data()[i];
+    if (e != 0)
+      maxRel16 =
+          std::max(maxRel16, std::abs(outputs16[0].at(i) - e) / std::abs(e));
+  }
 
   double tg = flops / median(trellis) * 1e-9, eg = flops / median(eigen) * 1e-9;
+  double tg16 = flops / median(trellis16) * 1e-9;
   std::printf(
       "| matmul %lldx%lldx%lld f32, 1 device | trellis-run %.1f GFLOP/s | "
       "Eigen %.1f GFLOP/s | ratio %.2f | max |diff| %.2g |\n",
       (long long)n, (long long)n, (long long)n, tg, eg, tg / eg, maxDiff);
+  std::printf("| matmul %lldx%lldx%lld bf16 (f32 accumulation), 1 device | "
+              "trellis-run %.1f GFLOP/s | Eigen f32 %.1f GFLOP/s | ratio %.2f "
+              "| max rel diff %.2g |\n",
+              (long long)n, (long long)n, (long long)n, tg16, eg, tg16 / eg,
+              maxRel16);
   return 0;
 }
