@@ -180,8 +180,6 @@ def TrellisPartition : Pass<"trellis-partition", "ModuleOp"> {
   ];
 }
 
-#endif // TRELLIS_CONVERSION_PASSES_TD
-
 def TrellisWidenAccumulation : Pass<"trellis-widen-accumulation"> {
   let summary = "Accumulate bf16 and f16 contractions and sums in f32";
   let description = [{
@@ -203,3 +201,5 @@ def TrellisWidenAccumulation : Pass<"trellis-widen-accumulation"> {
                            "mlir::linalg::LinalgDialect",
                            "mlir::tensor::TensorDialect"];
 }
+
+#endif // TRELLIS_CONVERSION_PASSES_TD

@@ -13,7 +13,6 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::trellis {
 #define GEN_PASS_DEF_TRELLISWIDENACCUMULATION
@@ -54,11 +53,16 @@ struct WidenAccumulator : public OpInterfaceRewritePattern<linalg::LinalgOp> {
       if (arg.getType() != initType.getElementType())
         return failure();
     bool sums = false;
+    // Only the body's own values: a value captured from outside would need
+    // its own extension.
+    auto local = [&](Value v) { return v.getParentBlock() == body; };
     for (Operation &inner : body->without_terminator()) {
-      if (!isWidenable(inner))
+      if (!isWidenable(inner) || !llvm::all_of(inner.getOperands(), local))
         return failure();
       sums |= isa<arith::AddFOp, arith::SubFOp>(inner);
     }
+    if (!llvm::all_of(body->getTerminator()->getOperands(), local))
+      return failure();
     // A max or min rounds nothing.
     if (!sums)
       return failure();
@@ -102,10 +106,16 @@ struct TrellisWidenAccumulationPass
     : public trellis::impl::TrellisWidenAccumulationBase<
           TrellisWidenAccumulationPass> {
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    patterns.add<WidenAccumulator>(&getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      signalPassFailure();
+    // One rewrite per op, nothing else touched (no folding).
+    SmallVector<linalg::LinalgOp> candidates;
+    getOperation()->walk(
+        [&](linalg::LinalgOp op) { candidates.push_back(op); });
+    WidenAccumulator pattern(&getContext());
+    PatternRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : candidates) {
+      rewriter.setInsertionPoint(op);
+      (void)pattern.matchAndRewrite(op, rewriter);
+    }
   }
 };
 

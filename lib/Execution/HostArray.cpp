@@ -815,9 +815,9 @@ void mlir::trellis::exec::fillBlock(HostArray &block,
 Tolerance mlir::trellis::exec::defaultTolerance(int32_t dtype) {
   switch (dtype) {
   case TRELLIS_RT_BF16:
-    return {0x1p-7, 0x1p-7}; // 8 significant bits
+    return {0x1p-6, 0x1p-6}; // 8 significant bits: an ulp at 1 is 2^-7
   case TRELLIS_RT_F16:
-    return {0x1p-9, 0x1p-9}; // 11 significant bits
+    return {0x1p-9, 0x1p-9}; // 11 significant bits: an ulp at 1 is 2^-10
   default:
     return {1e-4, 1e-5};
   }

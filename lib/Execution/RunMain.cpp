@@ -139,13 +139,13 @@ cl::opt<bool> reference(
 cl::opt<double> relTol("rtol",
                        cl::desc("Relative tolerance for --reference (default: "
                                 "from the element type, 1e-4 for f32/f64, "
-                                "2^-7 for bf16, 2^-9 for f16)"),
+                                "2^-6 for bf16, 2^-9 for f16)"),
                        cl::init(1e-4), cl::cat(category));
 cl::opt<double> absTol("atol",
                        cl::desc("Absolute tolerance for --reference, scaled by "
                                 "the largest expected magnitude (default: "
                                 "from the element type, 1e-5 for f32/f64, "
-                                "2^-7 for bf16, 2^-9 for f16)"),
+                                "2^-6 for bf16, 2^-9 for f16)"),
                        cl::init(1e-5), cl::cat(category));
 cl::opt<bool>
     dumpPartitioned("dump-partitioned",

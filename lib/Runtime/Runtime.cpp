@@ -84,8 +84,8 @@ const char *mlir::trellis::rt::kindName(CollectiveKind kind) {
   return "collective";
 }
 
-void mlir::trellis::rt::releaseBuffers(DeviceContext &device, bool returned) {
-  if (!returned)
+void mlir::trellis::rt::releaseBuffers(DeviceContext &device, bool free) {
+  if (free)
     for (void *ptr : device.buffers)
       std::free(ptr);
   device.buffers.clear();
@@ -729,7 +729,7 @@ bool Session::run(Entry entry, const std::vector<void **> &args,
       returned = true;
     }
     suspendCompute(device);
-    releaseBuffers(device, returned);
+    device.returned = returned;
     if (returned && hooks.after && !comm->hasFailed(nullptr))
       hooks.after(p);
     comm->deviceFinished(device);
@@ -784,7 +784,17 @@ bool Session::run(Entry entry, const std::vector<void **> &args,
     for (int64_t p : local)
       comm->collectTraceEvents(*devices_[p]);
   std::string message;
-  if (comm->hasFailed(&message)) {
+  const bool failed = comm->hasFailed(&message);
+  // A stopped device's buffers are freed only now: another device may have
+  // been copying from them when it stopped, so they wait until no device
+  // runs and, the session's own communicator destroyed (its transfer thread
+  // joined), no transfer is in flight. Under a communicator the session
+  // does not own (MPI, where a failure ends the process) they are left.
+  const bool quiescent = ownComm != nullptr;
+  ownComm.reset();
+  for (int64_t p : local)
+    releaseBuffers(*devices_[p], quiescent && !devices_[p]->returned);
+  if (failed) {
     error = message;
     return false;
   }

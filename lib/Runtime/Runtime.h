@@ -142,12 +142,14 @@ struct DeviceContext {
   /// that stops on an error unwinds past their deallocations, so the
   /// session frees them (releaseBuffers).
   std::unordered_set<void *> buffers;
+  /// Whether the device's entry returned (false: it stopped on an error).
+  bool returned = false;
 };
 
 /// Frees the buffers `device`'s code left allocated when its run stopped
-/// on an error; forgets them after a run that returned (they then belong
-/// to whoever the code handed them to).
-void releaseBuffers(DeviceContext &device, bool returned);
+/// on an error (`free`); otherwise forgets them (after a run that returned
+/// they belong to whoever the code handed them to).
+void releaseBuffers(DeviceContext &device, bool free);
 
 /// Gives up the device's compute slot while it blocks (no-op without
 /// slots); resume() takes one again, recording the queueing time.

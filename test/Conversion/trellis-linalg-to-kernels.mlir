@@ -64,13 +64,17 @@ func.func @widening(%a: memref<2x3xbf16>, %b: memref<3x4xbf16>, %c: memref<2x4xf
   return
 }
 
-// Mixed element types the kernels do not take (bf16 into f64), and two M
-// dimensions stay for the loop lowering.
+// Mixed element types the kernels do not take (bf16 into f64), two M
+// dimensions, and a bf16 product extended after the multiplication (it
+// rounds each product to bf16, which the widening kernel would not) stay
+// for the loop lowering.
 // CHECK-LABEL: func.func @unsupported
 // CHECK: linalg.matmul
 // CHECK: linalg.generic
+// CHECK: linalg.generic
 func.func @unsupported(%a: memref<2x3xbf16>, %b: memref<3x4xbf16>, %c: memref<2x4xf64>,
-                       %x: memref<2x3x5xf32>, %y: memref<5x4xf32>, %z: memref<2x3x4xf32>) {
+                       %x: memref<2x3x5xf32>, %y: memref<5x4xf32>, %z: memref<2x3x4xf32>,
+                       %w: memref<2x4xf32>) {
   linalg.matmul ins(%a, %b : memref<2x3xbf16>, memref<3x4xbf16>) outs(%c : memref<2x4xf64>)
   linalg.generic {indexing_maps = [affine_map<(i, j, n, k) -> (i, j, k)>,
                                    affine_map<(i, j, n, k) -> (k, n)>,
@@ -80,6 +84,17 @@ func.func @unsupported(%a: memref<2x3xbf16>, %b: memref<3x4xbf16>, %c: memref<2x
   ^bb0(%p: f32, %q: f32, %acc: f32):
     %m = arith.mulf %p, %q : f32
     %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                   affine_map<(m, n, k) -> (k, n)>,
+                                   affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<2x3xbf16>, memref<3x4xbf16>) outs(%w : memref<2x4xf32>) {
+  ^bb0(%p: bf16, %q: bf16, %acc: f32):
+    %m = arith.mulf %p, %q : bf16
+    %e = arith.extf %m : bf16 to f32
+    %s = arith.addf %acc, %e : f32
     linalg.yield %s : f32
   }
   return

@@ -117,3 +117,14 @@ func.func @reshard_in_cloned_region(%a: tensor<8xf32> {trellis.sharding = #trell
   %t = tensor.splat %f : tensor<8xf32>
   return %t : tensor<8xf32>
 }
+
+// -----
+
+// A partial sum is made by zeroing all but one device: element types
+// without a zero the partitioner can build are refused.
+trellis.mesh @m = <["b"=2]>
+// expected-error @below {{cannot make a value of element type 'complex<f32>' a partial sum (unreduced axes)}}
+func.func @complex_partial(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
+  %c = trellis.sharding_constraint %x to <@m, [{}], unreduced = {"b"}> : tensor<4xcomplex<f32>>
+  return %c : tensor<4xcomplex<f32>>
+}

@@ -74,3 +74,23 @@ func.func @unchanged(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>, %c: tensor<4x2xf3
   } -> tensor<16xbf16>
   return %r, %m, %e, %n : tensor<4x2xf32>, tensor<bf16>, tensor<bf16>, tensor<16xbf16>
 }
+
+// -----
+
+// A body that reads a value from outside (the scale) is left alone: that
+// value would need its own extension.
+// CHECK-LABEL: func.func @captured
+// CHECK-NOT: arith.extf
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : bf16
+#id = affine_map<(d0) -> (d0)>
+#sum = affine_map<(d0) -> ()>
+func.func @captured(%x: tensor<16xbf16>, %init: tensor<bf16>, %s: bf16) -> tensor<bf16> {
+  %e = linalg.generic {indexing_maps = [#id, #sum], iterator_types = ["reduction"]}
+      ins(%x : tensor<16xbf16>) outs(%init : tensor<bf16>) {
+  ^bb0(%in: bf16, %acc: bf16):
+    %t = arith.mulf %in, %s : bf16
+    %a = arith.addf %t, %acc : bf16
+    linalg.yield %a : bf16
+  } -> tensor<bf16>
+  return %e : tensor<bf16>
+}

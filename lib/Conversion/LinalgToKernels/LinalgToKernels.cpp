@@ -177,21 +177,36 @@ struct LinalgToKernelsPass
     alloc->erase();
   }
 
-  /// Whether `op` multiplies bf16 or f16 A and B into an f32 C with
-  /// nothing but extensions to f32, a product and a sum in its body.
+  /// Whether `op` multiplies bf16 or f16 A and B into an f32 C, its body
+  /// exactly c + extf(a) * extf(b) (in either order): products of the
+  /// extended operands, not extended products of 16-bit ones.
   static bool isWidening(linalg::LinalgOp op, Type a, Type b, Type c) {
     if (a != b || !(a.isBF16() || a.isF16()) || !c.isF32())
       return false;
-    for (Operation &inner : op.getBlock()->without_terminator()) {
-      if (auto ext = dyn_cast<arith::ExtFOp>(inner)) {
-        if (ext.getIn().getType() != a || !ext.getType().isF32())
-          return false;
-        continue;
-      }
-      if (!isa<arith::MulFOp, arith::AddFOp>(inner))
-        return false;
-    }
-    return true;
+    Block *body = op.getBlock();
+    // extf, extf, mulf, addf and the yield: nothing else.
+    if (body->getNumArguments() != 3 || body->getOperations().size() != 5)
+      return false;
+    auto yield = cast<linalg::YieldOp>(body->getTerminator());
+    auto add = yield.getNumOperands() == 1
+                   ? yield.getOperand(0).getDefiningOp<arith::AddFOp>()
+                   : nullptr;
+    if (!add)
+      return false;
+    Value acc = body->getArgument(2);
+    Value product = add.getLhs() == acc   ? add.getRhs()
+                    : add.getRhs() == acc ? add.getLhs()
+                                          : Value();
+    auto mul = product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
+    if (!mul)
+      return false;
+    auto extended = [](Value v) -> Value {
+      auto ext = v.getDefiningOp<arith::ExtFOp>();
+      return ext ? ext.getIn() : Value();
+    };
+    Value x = extended(mul.getLhs()), y = extended(mul.getRhs());
+    Value in0 = body->getArgument(0), in1 = body->getArgument(1);
+    return (x == in0 && y == in1) || (x == in1 && y == in0);
   }
 
   LogicalResult lower(ModuleOp module, linalg::LinalgOp op,

@@ -1149,6 +1149,10 @@ LogicalResult FunctionPartitioner::run() {
                                .getResult()
                          : localIn(value, resultLayouts[j]));
   spmd::YieldOp::create(b, ret.getLoc(), yields);
+  if (resharder.failed) {
+    delete entry;
+    return failure();
+  }
   b.setInsertionPointToEnd(entry);
   SmallVector<Value> results;
   for (auto [j, result] : llvm::enumerate(map.getResults()))

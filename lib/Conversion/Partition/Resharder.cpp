@@ -228,13 +228,26 @@ Value Resharder::makePartial(Location loc, Value v, ArrayRef<StringAttr> axes,
   if (kind != PartialKind::Sum)
     return v;
   auto type = cast<RankedTensorType>(v.getType());
+  Type element = type.getElementType();
+  if (!isa<IntegerType, FloatType, IndexType>(element)) {
+    mlir::emitError(loc) << "cannot make a value of element type " << element
+                         << " a partial sum (unreduced axes)";
+    failed = true;
+    return v;
+  }
   Value index =
       spmd::AxisIndexOp::create(b, loc, b.getIndexType(), axesAttr(axes));
   Value first =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, index,
                             arith::ConstantIndexOp::create(b, loc, 0));
-  Value zeros = arith::ConstantOp::create(b, loc, type,
-                                          cast<TypedAttr>(b.getZeroAttr(type)));
+  // Zeros of the value's shape, its dynamic sizes read from it.
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      sizes.push_back(tensor::DimOp::create(b, loc, v, d));
+  Value scalar = arith::ConstantOp::create(
+      b, loc, cast<TypedAttr>(b.getZeroAttr(element)));
+  Value zeros = tensor::SplatOp::create(b, loc, type, scalar, sizes);
   return arith::SelectOp::create(b, loc, first, v, zeros);
 }
 

@@ -75,6 +75,9 @@ public:
 
   /// The collectives and slices emitted so far (for statistics).
   int64_t numCollectives = 0;
+  /// Set, with an error emitted, when a reshard asked for cannot be built
+  /// (the partitioner then fails).
+  bool failed = false;
 
 private:
   Value allGather(Location loc, Value v, int64_t dim,
