@@ -63,8 +63,7 @@ void fillRandom(HostArray &array, uint64_t seed);
 /// (random = false) or fillRandom would give the elements at `offset` of
 /// an array of `globalShape`.
 void fillBlock(HostArray &block, const std::vector<int64_t> &globalShape,
-               const std::vector<int64_t> &offset, bool random,
-               uint64_t seed);
+               const std::vector<int64_t> &offset, bool random, uint64_t seed);
 
 struct Comparison {
   bool equal = true;

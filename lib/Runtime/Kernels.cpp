@@ -176,9 +176,21 @@ void widenedGemm(int32_t dtype, int64_t m, int64_t n, int64_t k,
 } // namespace
 
 namespace {
-/// Added to the 16-bit dtype of a widening matmul's A and B inside this
-/// file, so that runMatmul tells it from a plain one.
-constexpr int32_t kWidening = 1000;
+/// Matmuls show up as their own spans within compute.
+void recordMatmulSpan(double start) {
+  if (mlir::trellis::rt::DeviceContext *device =
+          mlir::trellis::rt::currentDevice())
+    if (device->tracing) {
+      double end = mlir::trellis::rt::nowUs();
+      if (start > device->lastMarkUs)
+        device->events.push_back({"compute", "compute",
+                                  device->lastMarkUs - device->originUs,
+                                  start - device->lastMarkUs, 0});
+      device->events.push_back(
+          {"matmul", "compute", start - device->originUs, end - start, 0});
+      device->lastMarkUs = end;
+    }
+}
 
 void runMatmul(int32_t dtype, int64_t batch, int64_t m, int64_t n, int64_t k,
                int64_t a, int64_t aBatchStride, int64_t aRowStride,
@@ -211,37 +223,14 @@ void runMatmul(int32_t dtype, int64_t batch, int64_t m, int64_t n, int64_t k,
                           aColStride, b, bBatchStride, bRowStride, bColStride,
                           c, cBatchStride, cRowStride, cColStride, overwrite);
     break;
-  case TRELLIS_RT_BF16 + kWidening:
-  case TRELLIS_RT_F16 + kWidening:
-    for (int64_t i = 0; i < batch; ++i)
-      widenedGemm(dtype - kWidening, m, n, k,
-                  reinterpret_cast<const uint16_t *>(a) + i * aBatchStride,
-                  aRowStride, aColStride,
-                  reinterpret_cast<const uint16_t *>(b) + i * bBatchStride,
-                  bRowStride, bColStride,
-                  reinterpret_cast<float *>(c) + i * cBatchStride, cRowStride,
-                  cColStride, overwrite);
-    break;
   default:
     std::fprintf(stderr,
                  "trellis runtime: matmul on element type %s is not "
                  "supported\n",
-                 mlir::trellis::rt::dtypeName(dtype % kWidening));
+                 mlir::trellis::rt::dtypeName(dtype));
     std::abort();
   }
-  // Matmuls show up as their own spans within compute.
-  if (mlir::trellis::rt::DeviceContext *device =
-          mlir::trellis::rt::currentDevice())
-    if (device->tracing) {
-      double end = mlir::trellis::rt::nowUs();
-      if (start > device->lastMarkUs)
-        device->events.push_back({"compute", "compute",
-                                  device->lastMarkUs - device->originUs,
-                                  start - device->lastMarkUs, 0});
-      device->events.push_back(
-          {"matmul", "compute", start - device->originUs, end - start, 0});
-      device->lastMarkUs = end;
-    }
+  recordMatmulSpan(start);
 }
 } // namespace
 
@@ -278,7 +267,13 @@ extern "C" void trellis_rt_matmul_widening(
                  mlir::trellis::rt::dtypeName(dtype));
     std::abort();
   }
-  runMatmul(dtype + kWidening, batch, m, n, k, a, aBatchStride, aRowStride,
-            aColStride, b, bBatchStride, bRowStride, bColStride, c,
-            cBatchStride, cRowStride, cColStride, overwrite != 0);
+  double start = mlir::trellis::rt::nowUs();
+  for (int64_t i = 0; i < batch; ++i)
+    widenedGemm(
+        dtype, m, n, k,
+        reinterpret_cast<const uint16_t *>(a) + i * aBatchStride, aRowStride,
+        aColStride, reinterpret_cast<const uint16_t *>(b) + i * bBatchStride,
+        bRowStride, bColStride, reinterpret_cast<float *>(c) + i * cBatchStride,
+        cRowStride, cColStride, overwrite != 0);
+  recordMatmulSpan(start);
 }

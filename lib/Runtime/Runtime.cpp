@@ -280,20 +280,22 @@ extern "C" {
 
 int32_t trellis_rt_abi_version(void) { return TRELLIS_RT_ABI_VERSION; }
 
-void *_mlir_memref_to_llvm_alloc(uint64_t size) {
-  void *ptr = std::malloc(size ? size : 1);
+/// Records `ptr` as a live buffer of the calling device, if any.
+static void *trackBuffer(void *ptr) {
   if (DeviceContext *device = currentDevice(); device && ptr)
     device->buffers.insert(ptr);
   return ptr;
 }
 
+void *_mlir_memref_to_llvm_alloc(uint64_t size) {
+  return trackBuffer(std::malloc(size ? size : 1));
+}
+
 void *_mlir_memref_to_llvm_aligned_alloc(uint64_t alignment, uint64_t size) {
   // aligned_alloc wants a size that is a multiple of the alignment.
   uint64_t rounded = (size + alignment - 1) / alignment * alignment;
-  void *ptr = std::aligned_alloc(alignment, rounded ? rounded : alignment);
-  if (DeviceContext *device = currentDevice(); device && ptr)
-    device->buffers.insert(ptr);
-  return ptr;
+  return trackBuffer(
+      std::aligned_alloc(alignment, rounded ? rounded : alignment));
 }
 
 void _mlir_memref_to_llvm_free(void *ptr) {

@@ -287,8 +287,8 @@ Value Resharder::reshard(Location loc, Value local, RankedTensorType global,
   if (!cur.unreduced.empty()) {
     SmallVector<StringAttr> pending(cur.unreduced);
     // Only sums have a reduce-scatter.
-    for (int64_t d = 0; d < rank && !pending.empty() &&
-                        cur.partialKind == PartialKind::Sum;
+    for (int64_t d = 0;
+         d < rank && !pending.empty() && cur.partialKind == PartialKind::Sum;
          ++d) {
       if (!isPrefix(cur.dims[d], to.dims[d]))
         continue;
