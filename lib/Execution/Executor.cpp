@@ -344,6 +344,8 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
     if (!toTensorInfo(type, "result #" + std::to_string(i), info, error))
       return nullptr;
     info.name = "out" + std::to_string(i);
+    if (auto attr = entry.getResultAttrOfType<StringAttr>(i, "trellis.name"))
+      info.name = attr.getValue().str();
     exec->outputs_.push_back(info);
   }
 

@@ -5,11 +5,14 @@
 #ifdef TRELLIS_HAVE_MPI
 #include "lib/Execution/MpiRun.h"
 #endif
+#include "lib/Import/Passes.h"
+#include "lib/Import/Registration.h"
 #include "lib/Pipelines/Registration.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -364,6 +367,8 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
   mlir::trellis::registerAllPasses();
   DialectRegistry registry;
   mlir::trellis::registerAllDialects(registry);
+  // A program JAX printed (StableHLO with shardings) is imported first.
+  mlir::trellis::registerImportDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
   context.disableMultithreading();
@@ -382,6 +387,12 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return finish(1);
+  if (mlir::trellis::needsStableHLOImport(*module)) {
+    PassManager importer(&context);
+    importer.addPass(mlir::trellis::createTrellisImportStableHLO());
+    if (failed(importer.run(*module)))
+      return finish(1);
+  }
 
   if (computeSlots < 0)
     return failAll("--compute-slots must be 0 (no limit) or more, got " +
@@ -547,7 +558,12 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
   }
   if (printResults || outputDir.empty()) {
     for (size_t j = 0; j < outputs.size(); ++j) {
-      llvm::outs() << "out" << j << ": " << numpyName(outputs[j].dtype)
+      llvm::outs() << "out" << j;
+      // A named result (trellis.name, e.g. from JAX's jax.result_info).
+      const std::string &name = exec->outputs()[j].name;
+      if (name != "out" + std::to_string(j))
+        llvm::outs() << " (" << name << ")";
+      llvm::outs() << ": " << numpyName(outputs[j].dtype)
                    << shapeText(outputs[j].shape) << "\n"
                    << formatArray(outputs[j]) << "\n";
     }

@@ -8,6 +8,7 @@
 #include "dialects/trellis/Interfaces/ExternalModels.h"
 #include "dialects/trellis/Transforms/Passes.h"
 #include "lib/Conversion/Passes.h"
+#include "lib/Import/Passes.h"
 #include "lib/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -30,6 +31,7 @@ void mlir::trellis::registerTrellisPasses() {
   registerTrellisShardingPasses();
   mlir::spmd::registerSpmdPasses();
   registerTrellisConversionPasses();
+  registerTrellisImportPasses();
   registerTrellisPipelines();
 }
 

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lib/Import/Registration.h"
 #include "lib/Pipelines/Registration.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -13,5 +14,6 @@
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::trellis::registerAllDialects(registry);
+  mlir::trellis::registerImportDialects(registry);
   return mlir::failed(mlir::MlirLspServerMain(argc, argv, registry));
 }

@@ -1,5 +1,6 @@
 //===- trellis-opt.cpp - The Trellis optimizer driver ---------------------===//
 
+#include "lib/Import/Registration.h"
 #include "lib/Pipelines/Registration.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -9,6 +10,8 @@ int main(int argc, char **argv) {
   mlir::trellis::registerAllPasses();
   mlir::DialectRegistry registry;
   mlir::trellis::registerAllDialects(registry);
+  // trellis-opt reads what JAX prints: --trellis-import-stablehlo.
+  mlir::trellis::registerImportDialects(registry);
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "Trellis optimizer driver\n", registry));
 }

@@ -1,0 +1,32 @@
+//===- ChloOps.td - The CHLO subset the importer reads ------*- tablegen -*-===//
+//
+// Written from the public CHLO op descriptions: the "client" ops JAX prints
+// beside StableHLO for functions StableHLO has no op for. Import-only, like
+// StablehloOps.td.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRELLIS_IMPORT_CHLO_OPS_TD
+#define TRELLIS_IMPORT_CHLO_OPS_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def Chlo_Dialect : Dialect {
+  let name = "chlo";
+  let cppNamespace = "::mlir::trellis::chlo";
+  let summary = "Import-only subset of CHLO";
+}
+
+// `chlo.erf %x : tensor<4xf32> -> tensor<4xf32>`
+class Chlo_UnaryOp<string mnemonic>
+    : Op<Chlo_Dialect, mnemonic, [Pure]> {
+  let arguments = (ins RankedTensorOf<[AnyFloat]>:$operand);
+  let results = (outs RankedTensorOf<[AnyFloat]>:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($operand) `->` type($result)";
+}
+
+def Chlo_ErfOp : Chlo_UnaryOp<"erf">;
+def Chlo_TanOp : Chlo_UnaryOp<"tan">;
+
+#endif // TRELLIS_IMPORT_CHLO_OPS_TD

@@ -1,0 +1,41 @@
+//===- ImportDialects.h - Import-only StableHLO, CHLO, Shardy ---*- C++ -*-===//
+//
+// The subsets of StableHLO, CHLO and Shardy that trellis-import-stablehlo
+// reads, written here from their public specifications. They are registered
+// only by Trellis's own tools (registerImportDialects), never by
+// registerAllDialects.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRELLIS_LIB_IMPORT_IMPORTDIALECTS_H
+#define TRELLIS_LIB_IMPORT_IMPORTDIALECTS_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "lib/Import/StablehloEnums.h.inc"
+
+#include "lib/Import/StablehloDialect.h.inc"
+#define GET_ATTRDEF_CLASSES
+#include "lib/Import/StablehloAttrs.h.inc"
+#define GET_OP_CLASSES
+#include "lib/Import/StablehloOps.h.inc"
+
+#include "lib/Import/ChloDialect.h.inc"
+#define GET_OP_CLASSES
+#include "lib/Import/ChloOps.h.inc"
+
+#include "lib/Import/SdyDialect.h.inc"
+#define GET_ATTRDEF_CLASSES
+#include "lib/Import/SdyAttrs.h.inc"
+#define GET_OP_CLASSES
+#include "lib/Import/SdyOps.h.inc"
+
+#endif // TRELLIS_LIB_IMPORT_IMPORTDIALECTS_H

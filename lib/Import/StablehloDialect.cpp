@@ -1,0 +1,533 @@
+//===- StablehloDialect.cpp - Import-only StableHLO subset ----------------===//
+//
+// The textual forms follow the StableHLO specification's pretty printing:
+// `stablehlo.add %a, %b : tensor<4xf32>`, `dims = [0, 1]`,
+// `contracting_dims = [1] x [0]`, `stablehlo.reduce(%x init: %c) applies
+// stablehlo.add across dimensions = [1]`, and so on. The generic form
+// (`"stablehlo.add"(%a, %b) : (...) -> ...`) needs nothing here.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Import/ImportDialects.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::trellis::hlo;
+
+//===----------------------------------------------------------------------===//
+// Custom directives
+//===----------------------------------------------------------------------===//
+
+/// `type` when every operand and the result have it, else a function type
+/// `(t0, t1) -> r`. `types` are the operands' then the result's.
+static ParseResult parseSameTypes(OpAsmParser &parser, ArrayRef<Type *> types) {
+  SMLoc loc = parser.getCurrentLocation();
+  if (succeeded(parser.parseOptionalLParen())) {
+    SmallVector<Type> operands;
+    Type result;
+    if ((failed(parser.parseOptionalRParen()) &&
+         (parser.parseTypeList(operands) || parser.parseRParen())) ||
+        parser.parseArrow() || parser.parseType(result))
+      return failure();
+    if (operands.size() != types.size() - 1)
+      return parser.emitError(loc) << "expected " << types.size() - 1
+                                   << " operand types, got " << operands.size();
+    for (auto [slot, type] : llvm::zip(types.drop_back(), operands))
+      *slot = type;
+    *types.back() = result;
+    return success();
+  }
+  Type type;
+  if (parser.parseType(type))
+    return failure();
+  for (Type *slot : types)
+    *slot = type;
+  return success();
+}
+
+static void printSameTypes(OpAsmPrinter &printer, ArrayRef<Type> types) {
+  if (llvm::all_equal(types)) {
+    printer << types.front();
+    return;
+  }
+  printer << '(';
+  llvm::interleaveComma(types.drop_back(), printer);
+  printer << ") -> " << types.back();
+}
+
+template <typename... Ts>
+static ParseResult parseSameOperandsAndResultType(OpAsmParser &parser,
+                                                  Ts &...types) {
+  return parseSameTypes(parser, {&types...});
+}
+
+template <typename... Ts>
+static void printSameOperandsAndResultType(OpAsmPrinter &printer, Operation *,
+                                           Ts... types) {
+  printSameTypes(printer, {types...});
+}
+
+/// `tensor<4xi1>, tensor<4xf32>` (the predicate's type, then the one type of
+/// both branches and the result), or a function type.
+static ParseResult parseSelectOpType(OpAsmParser &parser, Type &pred,
+                                     Type &onTrue, Type &onFalse,
+                                     Type &result) {
+  if (succeeded(parser.parseOptionalLParen())) {
+    if (parser.parseType(pred) || parser.parseComma() ||
+        parser.parseType(onTrue) || parser.parseComma() ||
+        parser.parseType(onFalse) || parser.parseRParen() ||
+        parser.parseArrow() || parser.parseType(result))
+      return failure();
+    return success();
+  }
+  if (parser.parseType(pred) || parser.parseComma() || parser.parseType(result))
+    return failure();
+  onTrue = onFalse = result;
+  return success();
+}
+
+static void printSelectOpType(OpAsmPrinter &printer, Operation *, Type pred,
+                              Type onTrue, Type onFalse, Type result) {
+  if (onTrue == result && onFalse == result) {
+    printer << pred << ", " << result;
+    return;
+  }
+  printer << '(' << pred << ", " << onTrue << ", " << onFalse << ") -> "
+          << result;
+}
+
+static ParseResult parseIntList(AsmParser &parser,
+                                SmallVectorImpl<int64_t> &values) {
+  return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() {
+    return parser.parseInteger(values.emplace_back());
+  });
+}
+
+static void printIntList(AsmPrinter &printer, ArrayRef<int64_t> values) {
+  printer << '[';
+  llvm::interleaveComma(values, printer);
+  printer << ']';
+}
+
+/// `[0, 1]`.
+static ParseResult parseDims(OpAsmParser &parser, DenseI64ArrayAttr &dims) {
+  SmallVector<int64_t> values;
+  if (parseIntList(parser, values))
+    return failure();
+  dims = DenseI64ArrayAttr::get(parser.getContext(), values);
+  return success();
+}
+
+static void printDims(OpAsmPrinter &printer, Operation *,
+                      DenseI64ArrayAttr dims) {
+  printIntList(printer, dims.asArrayRef());
+}
+
+/// `[start:limit(:stride)?, ...]`.
+static ParseResult parseSliceRanges(OpAsmParser &parser,
+                                    DenseI64ArrayAttr &starts,
+                                    DenseI64ArrayAttr &limits,
+                                    DenseI64ArrayAttr &strides) {
+  SmallVector<int64_t> start, limit, stride;
+  if (parser.parseCommaSeparatedList(
+          AsmParser::Delimiter::Square, [&]() -> ParseResult {
+            if (parser.parseInteger(start.emplace_back()) ||
+                parser.parseColon() ||
+                parser.parseInteger(limit.emplace_back()))
+              return failure();
+            stride.push_back(1);
+            if (succeeded(parser.parseOptionalColon()))
+              return parser.parseInteger(stride.back());
+            return success();
+          }))
+    return failure();
+  MLIRContext *ctx = parser.getContext();
+  starts = DenseI64ArrayAttr::get(ctx, start);
+  limits = DenseI64ArrayAttr::get(ctx, limit);
+  strides = DenseI64ArrayAttr::get(ctx, stride);
+  return success();
+}
+
+static void printSliceRanges(OpAsmPrinter &printer, Operation *,
+                             DenseI64ArrayAttr starts, DenseI64ArrayAttr limits,
+                             DenseI64ArrayAttr strides) {
+  printer << '[';
+  for (size_t i = 0, e = starts.size(); i < e; ++i) {
+    if (i)
+      printer << ", ";
+    printer << starts[i] << ':' << limits[i];
+    if (static_cast<int64_t>(i) < strides.size() && strides[i] != 1)
+      printer << ':' << strides[i];
+  }
+  printer << ']';
+}
+
+/// `%a, %b,` — operands each followed by a comma, before an attribute.
+static ParseResult parseVariadicOperandWithAttribute(
+    OpAsmParser &parser,
+    SmallVectorImpl<OpAsmParser::UnresolvedOperand> &operands) {
+  do {
+    OpAsmParser::UnresolvedOperand operand;
+    OptionalParseResult result = parser.parseOptionalOperand(operand);
+    if (!result.has_value())
+      return success();
+    if (failed(*result))
+      return failure();
+    operands.push_back(operand);
+  } while (succeeded(parser.parseComma()));
+  return failure();
+}
+
+static void printVariadicOperandWithAttribute(OpAsmPrinter &printer,
+                                              Operation *,
+                                              OperandRange operands) {
+  // The format prints the space before the attribute's keyword.
+  llvm::interleave(
+      operands, [&](Value operand) { printer << operand << ','; },
+      [&] { printer << ' '; });
+}
+
+/// `batching_dims = [0] x [0], contracting_dims = [2] x [1]`; either part
+/// may be missing when it is empty.
+static ParseResult parseDotDimensionNumbers(OpAsmParser &parser,
+                                            DotDimensionNumbersAttr &attr) {
+  SmallVector<int64_t> lhsBatch, rhsBatch, lhsContract, rhsContract;
+  auto parsePair = [&](SmallVectorImpl<int64_t> &lhs,
+                       SmallVectorImpl<int64_t> &rhs) -> ParseResult {
+    if (parser.parseEqual() || parseIntList(parser, lhs) ||
+        parser.parseKeyword("x") || parseIntList(parser, rhs))
+      return failure();
+    return success();
+  };
+  bool comma = false;
+  if (succeeded(parser.parseOptionalKeyword("batching_dims"))) {
+    if (parsePair(lhsBatch, rhsBatch))
+      return failure();
+    comma = succeeded(parser.parseOptionalComma());
+  }
+  if (succeeded(parser.parseOptionalKeyword("contracting_dims"))) {
+    if (parsePair(lhsContract, rhsContract))
+      return failure();
+  } else if (comma) {
+    return parser.emitError(parser.getCurrentLocation(),
+                            "expected 'contracting_dims'");
+  }
+  attr = DotDimensionNumbersAttr::get(parser.getContext(), lhsBatch, rhsBatch,
+                                      lhsContract, rhsContract);
+  return success();
+}
+
+static void printDotDimensionNumbers(OpAsmPrinter &printer, Operation *,
+                                     DotDimensionNumbersAttr attr) {
+  if (!attr.getLhsBatchingDimensions().empty() ||
+      !attr.getRhsBatchingDimensions().empty()) {
+    printer << "batching_dims = ";
+    printIntList(printer, attr.getLhsBatchingDimensions());
+    printer << " x ";
+    printIntList(printer, attr.getRhsBatchingDimensions());
+    printer << ", ";
+  }
+  printer << "contracting_dims = ";
+  printIntList(printer, attr.getLhsContractingDimensions());
+  printer << " x ";
+  printIntList(printer, attr.getRhsContractingDimensions());
+}
+
+/// `[DEFAULT, HIGHEST]`.
+static ParseResult parsePrecisionConfig(OpAsmParser &parser, ArrayAttr &attr) {
+  SmallVector<Attribute> values;
+  if (parser.parseCommaSeparatedList(
+          AsmParser::Delimiter::Square, [&]() -> ParseResult {
+            StringRef keyword;
+            SMLoc loc = parser.getCurrentLocation();
+            if (parser.parseKeyword(&keyword))
+              return failure();
+            std::optional<Precision> precision = symbolizePrecision(keyword);
+            if (!precision)
+              return parser.emitError(loc)
+                     << "unknown precision '" << keyword
+                     << "' (expected DEFAULT, HIGH or HIGHEST)";
+            values.push_back(
+                PrecisionAttr::get(parser.getContext(), *precision));
+            return success();
+          }))
+    return failure();
+  attr = ArrayAttr::get(parser.getContext(), values);
+  return success();
+}
+
+static void printPrecisionConfig(OpAsmPrinter &printer, Operation *,
+                                 ArrayAttr attr) {
+  printer << '[';
+  llvm::interleaveComma(attr, printer, [&](Attribute a) {
+    printer << stringifyPrecision(cast<PrecisionAttr>(a).getValue());
+  });
+  printer << ']';
+}
+
+//===----------------------------------------------------------------------===//
+// Generated code
+//===----------------------------------------------------------------------===//
+
+#include "lib/Import/StablehloDialect.cpp.inc"
+#include "lib/Import/StablehloEnums.cpp.inc"
+#define GET_ATTRDEF_CLASSES
+#include "lib/Import/StablehloAttrs.cpp.inc"
+#define GET_OP_CLASSES
+#include "lib/Import/StablehloOps.cpp.inc"
+
+void HloDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "lib/Import/StablehloOps.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "lib/Import/StablehloAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// DotDimensionNumbersAttr
+//===----------------------------------------------------------------------===//
+
+/// `<lhs_batching_dimensions = [0], ..., rhs_contracting_dimensions = [1]>`
+/// with empty lists left out.
+Attribute DotDimensionNumbersAttr::parse(AsmParser &parser, Type) {
+  SmallVector<int64_t> lists[4];
+  const char *names[4] = {"lhs_batching_dimensions", "rhs_batching_dimensions",
+                          "lhs_contracting_dimensions",
+                          "rhs_contracting_dimensions"};
+  if (parser.parseLess())
+    return {};
+  if (failed(parser.parseOptionalGreater())) {
+    do {
+      StringRef key;
+      SMLoc loc = parser.getCurrentLocation();
+      if (parser.parseKeyword(&key) || parser.parseEqual())
+        return {};
+      auto *it = llvm::find(names, key);
+      if (it == std::end(names)) {
+        parser.emitError(loc)
+            << "unknown dot dimension numbers field '" << key << "'";
+        return {};
+      }
+      if (parseIntList(parser, lists[it - std::begin(names)]))
+        return {};
+    } while (succeeded(parser.parseOptionalComma()));
+    if (parser.parseGreater())
+      return {};
+  }
+  return get(parser.getContext(), lists[0], lists[1], lists[2], lists[3]);
+}
+
+void DotDimensionNumbersAttr::print(AsmPrinter &printer) const {
+  std::pair<const char *, ArrayRef<int64_t>> fields[] = {
+      {"lhs_batching_dimensions", getLhsBatchingDimensions()},
+      {"rhs_batching_dimensions", getRhsBatchingDimensions()},
+      {"lhs_contracting_dimensions", getLhsContractingDimensions()},
+      {"rhs_contracting_dimensions", getRhsContractingDimensions()}};
+  printer << '<';
+  bool first = true;
+  for (auto [name, values] : fields) {
+    if (values.empty())
+      continue;
+    printer << (first ? "" : ", ") << name << " = ";
+    printIntList(printer, values);
+    first = false;
+  }
+  printer << '>';
+}
+
+//===----------------------------------------------------------------------===//
+// ConstantOp
+//===----------------------------------------------------------------------===//
+
+/// `stablehlo.constant dense<1.0> : tensor<f32>`.
+ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
+  if (parser.parseOptionalAttrDict(result.attributes))
+    return failure();
+  SMLoc loc = parser.getCurrentLocation();
+  Attribute value;
+  if (parser.parseAttribute(value))
+    return failure();
+  auto elements = dyn_cast<ElementsAttr>(value);
+  if (!elements)
+    return parser.emitError(loc, "expected a tensor constant (dense<...> : "
+                                 "tensor<...>)");
+  result.getOrAddProperties<Properties>().value = elements;
+  result.addTypes(elements.getType());
+  return success();
+}
+
+void ConstantOp::print(OpAsmPrinter &printer) {
+  printer.printOptionalAttrDict((*this)->getAttrs(), {"value"});
+  printer << ' ';
+  printer.printAttribute(getValue());
+}
+
+//===----------------------------------------------------------------------===//
+// ReduceOp
+//===----------------------------------------------------------------------===//
+
+/// Two forms:
+///   stablehlo.reduce(%x init: %c) applies stablehlo.add across
+///       dimensions = [1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
+///   stablehlo.reduce(%x init: %c), (%i init: %d) across dimensions = [1]
+///       : (...) -> (...)
+///     reducer(%a: tensor<f32>, %b: tensor<f32>) (%ai: ..., %bi: ...) {...}
+/// The reducer's block takes every accumulator, then every element: the
+/// i-th pair names block arguments i and N + i.
+ParseResult ReduceOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::UnresolvedOperand> inputs, inits;
+  do {
+    if (parser.parseLParen() || parser.parseOperand(inputs.emplace_back()) ||
+        parser.parseKeyword("init") || parser.parseColon() ||
+        parser.parseOperand(inits.emplace_back()) || parser.parseRParen())
+      return failure();
+  } while (succeeded(parser.parseOptionalComma()));
+
+  std::optional<OperationName> applied;
+  SMLoc appliedLoc = parser.getCurrentLocation();
+  if (succeeded(parser.parseOptionalKeyword("applies"))) {
+    FailureOr<OperationName> name = parser.parseCustomOperationName();
+    if (failed(name))
+      return failure();
+    applied = *name;
+  }
+  DenseI64ArrayAttr dims;
+  if (parser.parseKeyword("across") || parser.parseKeyword("dimensions") ||
+      parser.parseEqual() || parseDims(parser, dims) ||
+      parser.parseOptionalAttrDict(result.attributes) || parser.parseColon())
+    return failure();
+  result.getOrAddProperties<Properties>().dimensions = dims;
+
+  SMLoc typesLoc = parser.getCurrentLocation();
+  FunctionType type;
+  if (parser.parseType(type))
+    return failure();
+  size_t n = inputs.size();
+  if (type.getNumInputs() != 2 * n || type.getNumResults() != n)
+    return parser.emitError(typesLoc)
+           << "expected " << 2 * n << " operand types and " << n
+           << " result types";
+  SmallVector<OpAsmParser::UnresolvedOperand> operands(inputs);
+  llvm::append_range(operands, inits);
+  if (parser.resolveOperands(operands, type.getInputs(), typesLoc,
+                             result.operands))
+    return failure();
+  result.addTypes(type.getResults());
+
+  Region *body = result.addRegion();
+  if (applied) {
+    // The reducer applies one binary op to the accumulator and the element.
+    if (n != 1)
+      return parser.emitError(appliedLoc,
+                              "'applies' takes exactly one operand");
+    if (applied->getDialectNamespace() != "stablehlo")
+      return parser.emitError(appliedLoc)
+             << "'applies' names '" << applied->getStringRef()
+             << "', not a stablehlo op";
+    Type scalar = type.getInput(1);
+    Block *block = new Block();
+    body->push_back(block);
+    Location loc = parser.getEncodedSourceLoc(appliedLoc);
+    Value lhs = block->addArgument(scalar, loc);
+    Value rhs = block->addArgument(scalar, loc);
+    // The region has no parent op yet: the builder takes the context.
+    OpBuilder builder(parser.getContext());
+    builder.setInsertionPointToEnd(block);
+    OperationState state(loc, *applied);
+    state.addOperands({lhs, rhs});
+    state.addTypes(scalar);
+    Operation *combine = builder.create(state);
+    ReturnOp::create(builder, loc, combine->getResults());
+    return success();
+  }
+
+  if (parser.parseKeyword("reducer"))
+    return failure();
+  SmallVector<OpAsmParser::Argument> lhs, rhs;
+  for (size_t i = 0; i < n; ++i) {
+    if (parser.parseLParen() ||
+        parser.parseArgument(lhs.emplace_back(), /*allowType=*/true) ||
+        parser.parseComma() ||
+        parser.parseArgument(rhs.emplace_back(), /*allowType=*/true) ||
+        parser.parseRParen())
+      return failure();
+  }
+  SmallVector<OpAsmParser::Argument> arguments(lhs);
+  llvm::append_range(arguments, rhs);
+  return parser.parseRegion(*body, arguments);
+}
+
+/// The op a compact reducer applies, or null when the body is more than one
+/// binary stablehlo op on its two arguments.
+static Operation *appliedOp(ReduceOp op) {
+  if (op.getInputs().size() != 1 || !op.getBody().hasOneBlock())
+    return nullptr;
+  Block &block = op.getBody().front();
+  if (block.getNumArguments() != 2 || !llvm::hasNItems(block, 2))
+    return nullptr;
+  Operation &combine = block.front();
+  auto ret = dyn_cast<ReturnOp>(block.back());
+  if (!ret || ret->getNumOperands() != 1 ||
+      ret->getOperand(0) != combine.getResult(0) ||
+      combine.getNumResults() != 1 || combine.getNumOperands() != 2 ||
+      combine.getOperand(0) != block.getArgument(0) ||
+      combine.getOperand(1) != block.getArgument(1) ||
+      !combine.getAttrs().empty() || combine.getDialect() != op->getDialect())
+    return nullptr;
+  return &combine;
+}
+
+void ReduceOp::print(OpAsmPrinter &printer) {
+  size_t n = getInputs().size();
+  for (size_t i = 0; i < n; ++i) {
+    printer << (i ? ", (" : "(") << getInputs()[i]
+            << " init: " << getInitValues()[i] << ')';
+  }
+  Operation *applied = appliedOp(*this);
+  if (applied)
+    printer << " applies " << applied->getName();
+  printer << " across dimensions = ";
+  printIntList(printer, getDimensions());
+  printer.printOptionalAttrDict((*this)->getAttrs(), {"dimensions"});
+  printer << " : ";
+  printer.printFunctionalType(*this);
+  if (applied)
+    return;
+  Block &block = getBody().front();
+  printer.printNewline();
+  printer << " reducer";
+  for (size_t i = 0; i < n; ++i) {
+    printer << '(';
+    printer.printRegionArgument(block.getArgument(i));
+    printer << ", ";
+    printer.printRegionArgument(block.getArgument(n + i));
+    printer << ") ";
+  }
+  printer.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+}
+
+LogicalResult ReduceOp::verify() {
+  size_t n = getInputs().size();
+  if (n == 0)
+    return emitOpError("needs at least one operand");
+  if (getInitValues().size() != n || getNumResults() != n)
+    return emitOpError("needs one init value and one result per operand");
+  Block &block = getBody().front();
+  if (block.getNumArguments() != 2 * n)
+    return emitOpError("reducer takes ")
+           << block.getNumArguments() << " arguments, expected " << 2 * n;
+  auto inputType = cast<RankedTensorType>(getInputs()[0].getType());
+  for (int64_t dim : getDimensions())
+    if (dim < 0 || dim >= inputType.getRank())
+      return emitOpError("dimension ")
+             << dim << " is out of range for an operand of rank "
+             << inputType.getRank();
+  return success();
+}

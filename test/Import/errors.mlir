@@ -1,0 +1,172 @@
+// What the importer does not model stops it with an error at the op or
+// attribute, never a silent drop.
+// RUN: trellis-opt %s -split-input-file -verify-diagnostics --trellis-import-stablehlo
+
+sdy.mesh @mesh = <["x"=2]>
+// expected-error@+1 {{unknown mesh axis "z" (mesh @mesh has axes ["x"])}}
+func.func @unknown_axis(%a: tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"z"}]>}) -> tensor<4xf32> {
+  return %a : tensor<4xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["x"=2]>
+// expected-error@+1 {{sharding names an unknown mesh @other}}
+func.func @unknown_mesh(%a: tensor<4xf32> {sdy.sharding = #sdy.sharding<@other, [{"x"}]>}) -> tensor<4xf32> {
+  return %a : tensor<4xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["x"=4]>
+// expected-error@+1 {{not divisible}}
+func.func @indivisible(%a: tensor<6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> tensor<6xf32> {
+  return %a : tensor<6xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["x"=4]>
+// expected-error@+1 {{sub-axis "x":(1)2 is not supported yet}}
+func.func @sub_axis(%a: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x":(1)2}]>}) -> tensor<8xf32> {
+  return %a : tensor<8xf32>
+}
+
+// -----
+
+func.func @dot_sizes(%a: tensor<4x8xf32>, %b: tensor<6x3xf32>) -> tensor<4x3xf32> {
+  // expected-error@+1 {{lhs dimension 1 (size 8) and rhs dimension 0 (size 6) are paired but differ in size}}
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x8xf32>, tensor<6x3xf32>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+
+// -----
+
+func.func @dot_dims(%a: tensor<4x8xf32>, %b: tensor<8x3xf32>) -> tensor<4x3xf32> {
+  // expected-error@+1 {{batching and contracting dimensions must be distinct dimensions of the operands}}
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [2] x [0] : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+
+// -----
+
+func.func @dot_result(%a: tensor<4x8xf32>, %b: tensor<8x3xf32>) -> tensor<3x4xf32> {
+  // expected-error@+1 {{does not match the dot_general's shape [4, 3]}}
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+func.func @broadcast(%a: tensor<3xf32>) -> tensor<2x4xf32> {
+  // expected-error@+1 {{operand dimension 0 of size 3 cannot broadcast to size 4}}
+  %0 = stablehlo.broadcast_in_dim %a, dims = [1] : (tensor<3xf32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @dynamic(%a: tensor<?xf32>) -> tensor<?xf32> {
+  // expected-error@+1 {{dynamic shapes are not supported}}
+  %0 = stablehlo.negate %a : tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+func.func @unsigned(%a: tensor<4xui32>) -> tensor<4xui32> {
+  // expected-error@+1 {{element type 'ui32' is not supported yet}}
+  %0 = stablehlo.add %a, %a : tensor<4xui32>
+  return %0 : tensor<4xui32>
+}
+
+// -----
+
+func.func @total_order(%a: tensor<4xf32>) -> tensor<4xi1> {
+  // expected-error@+1 {{TOTALORDER comparisons are not supported yet}}
+  %0 = stablehlo.compare  LT, %a, %a,  TOTALORDER : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+
+func.func @int_power(%a: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error@+1 {{'stablehlo.power' of integers is not supported yet}}
+  %0 = stablehlo.power %a, %a : tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+func.func @interior(%a: tensor<3xf32>, %p: tensor<f32>) -> tensor<5xf32> {
+  // expected-error@+1 {{interior padding is not supported yet}}
+  %0 = stablehlo.pad %a, %p, low = [0], high = [0], interior = [1] : (tensor<3xf32>, tensor<f32>) -> tensor<5xf32>
+  return %0 : tensor<5xf32>
+}
+
+// -----
+
+func.func @reducer(%a: tensor<4x8xf32>, %c: tensor<f32>) -> tensor<4xf32> {
+  %0 = stablehlo.reduce(%a init: %c) across dimensions = [1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
+   reducer(%x: tensor<f32>, %y: tensor<f32>)  {
+    // expected-error@+1 {{'stablehlo.reshape' is not supported in a reducer}}
+    %r = stablehlo.reshape %x : (tensor<f32>) -> tensor<f32>
+    stablehlo.return %r : tensor<f32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// expected-error@+1 {{mhlo.num_partitions is 8 but mesh @mesh has 4 devices}}
+module attributes {mhlo.num_partitions = 8 : i32} {
+  sdy.mesh @mesh = <["x"=4]>
+}
+
+// -----
+
+// expected-error@+1 {{replica parallelism is not supported}}
+module attributes {mhlo.num_replicas = 2 : i32} {
+}
+
+// -----
+
+// expected-error@+1 {{Shardy round-trip attribute 'xla.sdy.meshes' is not supported yet}}
+module attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{mesh = #sdy.mesh<[\"x\"=2]>}"}} {
+}
+
+// -----
+
+// expected-error@+1 {{mesh @maximal has no axes}}
+sdy.mesh @maximal = <[], device_ids=[0]>
+
+// -----
+
+// expected-error@+1 {{GSPMD sharding "{devices=[2]<=[2]}" is not supported yet}}
+func.func @gspmd(%a: tensor<4xf32> {mhlo.sharding = "{devices=[2]<=[2]}"}) -> tensor<4xf32> {
+  return %a : tensor<4xf32>
+}
+
+// -----
+
+func.func @slice(%a: tensor<4xf32>) -> tensor<2xf32> {
+  // expected-error@+1 {{slice [3:5:1] is out of range for dimension 0}}
+  %0 = stablehlo.slice %a [3:5] : (tensor<4xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @transpose(%a: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  // expected-error@+1 {{transpose dims [0, 0] are not a permutation of the 2 dimensions}}
+  %0 = stablehlo.transpose %a, dims = [0, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
+
+// -----
+
+func.func @reduce_dims(%a: tensor<4x8xf32>, %c: tensor<f32>) -> tensor<4xf32> {
+  // expected-error@+1 {{dimension 2 is out of range for an operand of rank 2}}
+  %0 = stablehlo.reduce(%a init: %c) applies stablehlo.add across dimensions = [2] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
