@@ -8,10 +8,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lib/Import/Collectives.h"
 #include "lib/Import/Elementwise.h"
 #include "lib/Import/ImportDialects.h"
 #include "lib/Import/Passes.h"
 
+#include "dialects/spmd/IR/SpmdOps.h"
 #include "dialects/trellis/IR/ShardingUtils.h"
 #include "dialects/trellis/IR/TrellisOps.h"
 
@@ -137,6 +139,9 @@ private:
   FailureOr<SmallVector<Value>> importReduce(hlo::ReduceOp op);
   FailureOr<Value> importConstraint(Operation *op, Value input,
                                     sdy::TensorShardingAttr sharding);
+  FailureOr<SmallVector<Value>>
+  importManualComputation(sdy::ManualComputationOp op);
+  FailureOr<SmallVector<Value>> importCollective(Operation *op);
 
   ModuleOp module;
   OpBuilder b;
@@ -810,6 +815,223 @@ FailureOr<SmallVector<Value>> Importer::importReduce(hlo::ReduceOp op) {
   return SmallVector<Value>(generic->getResults());
 }
 
+//===----------------------------------------------------------------------===//
+// Manual computations and their collectives
+//===----------------------------------------------------------------------===//
+
+FailureOr<SmallVector<Value>>
+Importer::importManualComputation(sdy::ManualComputationOp op) {
+  ArrayRef<sdy::TensorShardingAttr> ins = op.getInShardings().getShardings();
+  ArrayRef<sdy::TensorShardingAttr> outs = op.getOutShardings().getShardings();
+  if (ins.size() != op.getTensors().size() ||
+      outs.size() != op->getNumResults())
+    return op.emitError("needs one in_sharding per operand and one "
+                        "out_sharding per result");
+  FlatSymbolRefAttr meshName;
+  for (sdy::TensorShardingAttr sharding :
+       llvm::concat<const sdy::TensorShardingAttr>(ins, outs)) {
+    if (meshName && sharding.getMesh() != meshName)
+      return op.emitError("in_shardings and out_shardings name meshes ")
+             << meshName << " and " << sharding.getMesh();
+    meshName = sharding.getMesh();
+  }
+  if (!meshName)
+    return op.emitError("a manual computation without operands or results "
+                        "names no mesh");
+  auto mesh = SymbolTable::lookupNearestSymbolFrom<MeshOp>(module, meshName);
+  if (!mesh)
+    return op.emitError("unknown mesh ") << meshName;
+  ArrayRef<StringAttr> manual = op.getManualAxes().getAxes();
+  for (StringAttr axis : manual)
+    if (!mesh.getAxisIndex(axis.getValue()))
+      return op.emitError("manual axis \"")
+             << axis.getValue() << "\" is not an axis of " << meshName;
+  auto toSpec = [&](sdy::TensorShardingAttr sharding) -> FailureOr<Attribute> {
+    if (!sharding.getReplicated().empty() || !sharding.getUnreduced().empty())
+      return op.emitError("replicated or unreduced axes in a manual "
+                          "computation's shardings are not supported yet");
+    SmallVector<DimShardingAttr> dims;
+    for (sdy::DimShardingAttr dim : sharding.getDims()) {
+      for (StringAttr axis : dim.getAxes())
+        if (!llvm::is_contained(manual, axis))
+          return op.emitError("sharding over non-manual axis \"")
+                 << axis.getValue()
+                 << "\" in a manual computation is not supported yet";
+      dims.push_back(DimShardingAttr::get(b.getContext(), dim.getAxes()));
+    }
+    return Attribute(SpecAttr::get(b.getContext(), dims));
+  };
+  SmallVector<Attribute> inSpecs, outSpecs;
+  for (sdy::TensorShardingAttr sharding : ins) {
+    FailureOr<Attribute> spec = toSpec(sharding);
+    if (failed(spec))
+      return failure();
+    inSpecs.push_back(*spec);
+  }
+  for (sdy::TensorShardingAttr sharding : outs) {
+    FailureOr<Attribute> spec = toSpec(sharding);
+    if (failed(spec))
+      return failure();
+    outSpecs.push_back(*spec);
+  }
+  ArrayAttr manualAxes;
+  if (manual.size() != mesh.getNumAxes()) {
+    SmallVector<Attribute> names;
+    for (Attribute name : mesh.getAxisNames())
+      if (llvm::is_contained(manual, cast<StringAttr>(name)))
+        names.push_back(name);
+    manualAxes = b.getArrayAttr(names);
+  }
+  // JAX checked the body's replication; Trellis checks it again, so an
+  // unmapped out_sharding on a varying value is an error, not one device's
+  // block.
+  auto map = spmd::ShardMapOp::create(b, op.getLoc(), op->getResultTypes(),
+                                      meshName, b.getArrayAttr(inSpecs),
+                                      b.getArrayAttr(outSpecs), manualAxes,
+                                      b.getBoolAttr(true), op.getTensors());
+  map.getBody().takeBody(op.getBody());
+  Block &body = map.getBodyBlock();
+  auto ret = cast<sdy::ReturnOp>(body.getTerminator());
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(ret);
+  spmd::YieldOp::create(b, ret.getLoc(), ret.getResults());
+  ret.erase();
+  return SmallVector<Value>(map->getResults());
+}
+
+/// The reduction a collective's region applies: one add, max or min of the
+/// two arguments.
+static FailureOr<StringRef> regionReduction(Operation *op, Region &region) {
+  Block &block = region.front();
+  auto fail = [&]() {
+    return op->emitError("the reduction must be one stablehlo.add, "
+                         "maximum or minimum of the two arguments");
+  };
+  if (block.getNumArguments() != 2 || !llvm::hasNItems(block, 2))
+    return fail();
+  Operation &combine = block.front();
+  auto ret = dyn_cast<hlo::ReturnOp>(block.back());
+  if (!ret || ret->getNumOperands() != 1 ||
+      ret->getOperand(0).getDefiningOp() != &combine ||
+      combine.getNumOperands() != 2 ||
+      !llvm::is_contained(combine.getOperands(), block.getArgument(0)) ||
+      !llvm::is_contained(combine.getOperands(), block.getArgument(1)))
+    return fail();
+  if (isa<hlo::AddOp>(combine))
+    return StringRef("sum");
+  if (isa<hlo::MaximumOp>(combine))
+    return StringRef("max");
+  if (isa<hlo::MinimumOp>(combine))
+    return StringRef("min");
+  return fail();
+}
+
+FailureOr<SmallVector<Value>> Importer::importCollective(Operation *op) {
+  auto map = op->getParentOfType<spmd::ShardMapOp>();
+  if (!map)
+    return op->emitError("'")
+           << op->getName()
+           << "' outside an sdy.manual_computation is not supported";
+  MeshOp mesh = map.getMeshOp();
+  SmallVector<StringAttr> manual = map.getAllManualAxes();
+  Location loc = op->getLoc();
+  auto axesAttr = [&](ArrayRef<StringAttr> axes) {
+    return b.getArrayAttr(SmallVector<Attribute>(axes.begin(), axes.end()));
+  };
+  auto groupsOf = [&](Attribute attr) -> FailureOr<SmallVector<StringAttr>> {
+    return decodeReplicaGroups(op, mesh, manual,
+                               cast<DenseIntElementsAttr>(attr));
+  };
+  SmallVector<Value> results;
+  if (auto allReduce = dyn_cast<hlo::AllReduceOp>(op)) {
+    FailureOr<StringRef> kind = regionReduction(op, allReduce.getComputation());
+    if (failed(kind))
+      return failure();
+    FailureOr<SmallVector<StringAttr>> axes =
+        groupsOf(allReduce.getReplicaGroups());
+    if (failed(axes))
+      return failure();
+    for (Value operand : allReduce.getOperands()) {
+      ArrayAttr over = axesAttr(*axes);
+      Type type = operand.getType();
+      if (axes->empty())
+        results.push_back(operand);
+      else if (*kind == "sum")
+        results.push_back(spmd::PsumOp::create(b, loc, type, operand, over));
+      else if (*kind == "max")
+        results.push_back(spmd::PmaxOp::create(b, loc, type, operand, over));
+      else
+        results.push_back(spmd::PminOp::create(b, loc, type, operand, over));
+    }
+    return results;
+  }
+  if (auto gather = dyn_cast<hlo::AllGatherOp>(op)) {
+    FailureOr<SmallVector<StringAttr>> axes =
+        groupsOf(gather.getReplicaGroups());
+    if (failed(axes))
+      return failure();
+    for (auto [operand, result] :
+         llvm::zip(gather.getOperands(), op->getResults())) {
+      if (axes->empty()) {
+        results.push_back(operand);
+        continue;
+      }
+      results.push_back(spmd::AllGatherOp::create(
+          b, loc, result.getType(), operand, axesAttr(*axes),
+          gather.getAllGatherDimAttr(), b.getUnitAttr()));
+    }
+    return results;
+  }
+  if (auto scatter = dyn_cast<hlo::ReduceScatterOp>(op)) {
+    FailureOr<StringRef> kind = regionReduction(op, scatter.getComputation());
+    if (failed(kind))
+      return failure();
+    if (*kind != "sum")
+      return op->emitError("only sum reduce_scatters are supported");
+    FailureOr<SmallVector<StringAttr>> axes =
+        groupsOf(scatter.getReplicaGroups());
+    if (failed(axes))
+      return failure();
+    if (axes->empty())
+      return SmallVector<Value>{scatter.getOperand()};
+    results.push_back(spmd::PsumScatterOp::create(
+        b, loc, op->getResult(0).getType(), scatter.getOperand(),
+        axesAttr(*axes), scatter.getScatterDimensionAttr(), b.getUnitAttr()));
+    return results;
+  }
+  if (auto allToAll = dyn_cast<hlo::AllToAllOp>(op)) {
+    FailureOr<SmallVector<StringAttr>> axes =
+        groupsOf(allToAll.getReplicaGroups());
+    if (failed(axes))
+      return failure();
+    if (mesh.getAxesSize(*axes) != allToAll.getSplitCount())
+      return op->emitError("split_count ")
+             << allToAll.getSplitCount() << " differs from the group size "
+             << mesh.getAxesSize(*axes);
+    for (auto [operand, result] :
+         llvm::zip(allToAll.getOperands(), op->getResults())) {
+      if (axes->empty()) {
+        results.push_back(operand);
+        continue;
+      }
+      results.push_back(spmd::AllToAllOp::create(
+          b, loc, result.getType(), operand, axesAttr(*axes),
+          allToAll.getSplitDimensionAttr(), allToAll.getConcatDimensionAttr()));
+    }
+    return results;
+  }
+  auto permute = cast<hlo::CollectivePermuteOp>(op);
+  auto decoded = decodeSourceTargetPairs(
+      op, mesh, manual,
+      cast<DenseIntElementsAttr>(permute.getSourceTargetPairs()));
+  if (failed(decoded))
+    return failure();
+  results.push_back(spmd::PpermuteOp::create(
+      b, loc, permute.getType(), permute.getOperand(), axesAttr(decoded->first),
+      b.getDenseI64ArrayAttr(decoded->second)));
+  return results;
+}
+
 LogicalResult Importer::importOp(Operation *op) {
   if (isa<hlo::ReturnOp, sdy::ReturnOp>(op))
     return op->emitError("'") << op->getName() << "' outside its parent op";
@@ -837,6 +1059,16 @@ LogicalResult Importer::importOp(Operation *op) {
           .Case([&](hlo::PadOp o) { return one(importPad(o)); })
           .Case([&](hlo::DotGeneralOp o) { return one(importDotGeneral(o)); })
           .Case([&](hlo::ReduceOp o) { return importReduce(o); })
+          .Case([&](sdy::ManualComputationOp o) {
+            return importManualComputation(o);
+          })
+          .Case<hlo::AllReduceOp, hlo::AllGatherOp, hlo::ReduceScatterOp,
+                hlo::AllToAllOp, hlo::CollectivePermuteOp>(
+              [&](Operation *o) { return importCollective(o); })
+          .Case([&](hlo::OptimizationBarrierOp o) -> FailureOr<Values> {
+            // A scheduling hint for XLA; Trellis schedules its own way.
+            return Values(o.getOperand());
+          })
           .Case<sdy::ShardingConstraintOp, sdy::ReshardOp>([&](Operation *o) {
             Value input = o->getOperand(0);
             auto sharding =
@@ -866,10 +1098,13 @@ LogicalResult Importer::run() {
       return failure();
   // Program order; reducer bodies are read by their reduce, not imported.
   SmallVector<Operation *> worklist;
+  // Terminators go with their parents; reducers are read by their op.
   module.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (isImportDialect(op))
+    if (isImportDialect(op) && !isa<hlo::ReturnOp, sdy::ReturnOp>(op))
       worklist.push_back(op);
-    return isa<hlo::ReduceOp>(op) ? WalkResult::skip() : WalkResult::advance();
+    return isa<hlo::ReduceOp, hlo::AllReduceOp, hlo::ReduceScatterOp>(op)
+               ? WalkResult::skip()
+               : WalkResult::advance();
   });
   for (Operation *op : worklist)
     if (failed(importOp(op)))

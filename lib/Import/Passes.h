@@ -3,6 +3,7 @@
 #ifndef TRELLIS_LIB_IMPORT_PASSES_H
 #define TRELLIS_LIB_IMPORT_PASSES_H
 
+#include "dialects/spmd/IR/SpmdDialect.h"
 #include "dialects/trellis/IR/TrellisDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -31,6 +31,7 @@ def TrellisImportStableHLO
   }];
   let dependentDialects = [
     "::mlir::trellis::TrellisDialect",
+    "::mlir::spmd::SpmdDialect",
     "::mlir::arith::ArithDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect",

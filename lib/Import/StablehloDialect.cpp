@@ -268,6 +268,22 @@ static void printPrecisionConfig(OpAsmPrinter &printer, Operation *,
   printer << ']';
 }
 
+/// `tensor<2xf32>, tensor<i32>`: the operands' types, which the results
+/// share.
+static ParseResult parsePairedTypes(OpAsmParser &parser,
+                                    SmallVectorImpl<Type> &operands,
+                                    SmallVectorImpl<Type> &results) {
+  if (parser.parseTypeList(operands))
+    return failure();
+  results.assign(operands.begin(), operands.end());
+  return success();
+}
+
+static void printPairedTypes(OpAsmPrinter &printer, Operation *,
+                             TypeRange operands, TypeRange) {
+  llvm::interleaveComma(operands, printer);
+}
+
 //===----------------------------------------------------------------------===//
 // Generated code
 //===----------------------------------------------------------------------===//

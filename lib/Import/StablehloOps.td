@@ -318,4 +318,72 @@ def Hlo_ReturnOp : Hlo_Op<"return", [Pure, Terminator]> {
   let assemblyFormat = "$results attr-dict (`:` type($results)^)?";
 }
 
+//===----------------------------------------------------------------------===//
+// Collectives (inside sdy.manual_computation; JAX prints them generically)
+//===----------------------------------------------------------------------===//
+
+// Groups and pairs are lists of partition ids: mesh positions in row-major
+// order. The importer decodes them back into mesh axes.
+
+def Hlo_AllReduceOp : Hlo_Op<"all_reduce", [SingleBlock]> {
+  let summary = "Reduces operands across each replica group";
+  let arguments = (ins Variadic<Hlo_Tensor>:$operands,
+                       I64ElementsAttr:$replica_groups,
+                       OptionalAttr<Hlo_ChannelHandleAttr>:$channel_handle,
+                       UnitAttr:$use_global_device_ids);
+  let results = (outs Variadic<Hlo_Tensor>);
+  let regions = (region SizedRegion<1>:$computation);
+}
+
+def Hlo_ReduceScatterOp : Hlo_Op<"reduce_scatter", [SingleBlock]> {
+  let summary = "Reduces across each group and scatters along a dimension";
+  let arguments = (ins Hlo_Tensor:$operand, I64Attr:$scatter_dimension,
+                       I64ElementsAttr:$replica_groups,
+                       OptionalAttr<Hlo_ChannelHandleAttr>:$channel_handle,
+                       UnitAttr:$use_global_device_ids);
+  let results = (outs Hlo_Tensor);
+  let regions = (region SizedRegion<1>:$computation);
+}
+
+def Hlo_AllGatherOp : Hlo_Op<"all_gather"> {
+  let summary = "Concatenates each group's operands along a dimension";
+  let arguments = (ins Variadic<Hlo_Tensor>:$operands, I64Attr:$all_gather_dim,
+                       I64ElementsAttr:$replica_groups,
+                       OptionalAttr<Hlo_ChannelHandleAttr>:$channel_handle,
+                       UnitAttr:$use_global_device_ids);
+  let results = (outs Variadic<Hlo_Tensor>);
+}
+
+def Hlo_AllToAllOp : Hlo_Op<"all_to_all"> {
+  let summary = "Splits, exchanges within each group and concatenates";
+  let arguments = (ins Variadic<Hlo_Tensor>:$operands,
+                       I64Attr:$split_dimension, I64Attr:$concat_dimension,
+                       I64Attr:$split_count, I64ElementsAttr:$replica_groups,
+                       OptionalAttr<Hlo_ChannelHandleAttr>:$channel_handle);
+  let results = (outs Variadic<Hlo_Tensor>);
+}
+
+def Hlo_CollectivePermuteOp : Hlo_Op<"collective_permute"> {
+  let summary = "Sends each source's operand to its target";
+  let arguments = (ins Hlo_Tensor:$operand,
+                       I64ElementsAttr:$source_target_pairs,
+                       OptionalAttr<Hlo_ChannelHandleAttr>:$channel_handle);
+  let results = (outs Hlo_Tensor);
+}
+
+def Hlo_PartitionIdOp : Hlo_Op<"partition_id", [Pure]> {
+  let summary = "This device's partition id (its row-major mesh position)";
+  let results = (outs RankedTensorOf<[UI32]>);
+  let assemblyFormat = "attr-dict `:` type(results)";
+}
+
+def Hlo_OptimizationBarrierOp : Hlo_Op<"optimization_barrier", [Pure]> {
+  let summary = "Returns its operands (a scheduling barrier for XLA)";
+  let arguments = (ins Variadic<Hlo_Tensor>:$operand);
+  let results = (outs Variadic<Hlo_Tensor>:$result);
+  let assemblyFormat = [{
+    attr-dict ($operand^ `:` custom<PairedTypes>(type($operand), type($result)))?
+  }];
+}
+
 #endif // TRELLIS_IMPORT_STABLEHLO_OPS_TD

@@ -36,7 +36,16 @@ def mlp(d):
     close("out0", load(d, "out0"), np.maximum(x @ w1 + b1, 0) @ w2)
 
 
-CHECKS = {"mlp": mlp}
+def gelu_tanh(h):
+    return 0.5 * h * (1 + np.tanh(0.7978845608028654 * (h + 0.044715 * h**3)))
+
+
+def ffn_shard_map(d):
+    x, w_up, w_down = args(d, 3)
+    close("out0", load(d, "out0"), gelu_tanh(x @ w_up) @ w_down)
+
+
+CHECKS = {"mlp": mlp, "ffn_shard_map": ffn_shard_map}
 
 if __name__ == "__main__":
     CHECKS[sys.argv[1]](sys.argv[2])

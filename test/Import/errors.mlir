@@ -170,3 +170,91 @@ func.func @reduce_dims(%a: tensor<4x8xf32>, %c: tensor<f32>) -> tensor<4xf32> {
   %0 = stablehlo.reduce(%a init: %c) applies stablehlo.add across dimensions = [2] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+sdy.mesh @mesh = <["x"=2, "y"=2]>
+func.func @groups(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = sdy.manual_computation(%a) in_shardings=[<@mesh, [{}]>] out_shardings=[<@mesh, [{}]>] manual_axes={"x", "y"} (%b: tensor<4xf32>) {
+    // expected-error@+1 {{replica groups [[0, 3], [1, 2]] are not the groups of a set of mesh axes of @mesh}}
+    %1 = "stablehlo.all_reduce"(%b) <{replica_groups = dense<[[0, 3], [1, 2]]> : tensor<2x2xi64>, use_global_device_ids}> ({
+    ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+      %s = stablehlo.add %x, %y : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }) : (tensor<4xf32>) -> tensor<4xf32>
+    sdy.return %1 : tensor<4xf32>
+  } : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["x"=2, "y"=2]>
+func.func @not_manual(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = sdy.manual_computation(%a) in_shardings=[<@mesh, [{}]>] out_shardings=[<@mesh, [{}]>] manual_axes={"x"} (%b: tensor<4xf32>) {
+    // expected-error@+1 {{the collective runs over mesh axis "y", which is not manual here}}
+    %1 = "stablehlo.all_gather"(%b) <{all_gather_dim = 0 : i64, replica_groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>, use_global_device_ids}> : (tensor<4xf32>) -> tensor<8xf32>
+    sdy.return %b : tensor<4xf32>
+  } : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["x"=4]>
+func.func @pairs(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = sdy.manual_computation(%a) in_shardings=[<@mesh, [{}]>] out_shardings=[<@mesh, [{}]>] manual_axes={"x"} (%b: tensor<4xf32>) {
+    // expected-error@+1 {{source-target pairs [[0, 1], [2, 0], [3, 4]] are not one permutation along mesh axes of @mesh}}
+    %1 = "stablehlo.collective_permute"(%b) <{source_target_pairs = dense<[[0, 1], [2, 0], [3, 4]]> : tensor<3x2xi64>}> : (tensor<4xf32>) -> tensor<4xf32>
+    sdy.return %1 : tensor<4xf32>
+  } : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["x"=2, "y"=2]>
+func.func @pairs_differ(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = sdy.manual_computation(%a) in_shardings=[<@mesh, [{}]>] out_shardings=[<@mesh, [{}]>] manual_axes={"x", "y"} (%b: tensor<4xf32>) {
+    // A different permutation in each group along "y".
+    // expected-error@+1 {{are not one permutation along mesh axes of @mesh, repeated in every group}}
+    %1 = "stablehlo.collective_permute"(%b) <{source_target_pairs = dense<[[0, 1], [1, 0], [2, 2]]> : tensor<3x2xi64>}> : (tensor<4xf32>) -> tensor<4xf32>
+    sdy.return %1 : tensor<4xf32>
+  } : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["x"=2]>
+func.func @product(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = sdy.manual_computation(%a) in_shardings=[<@mesh, [{}]>] out_shardings=[<@mesh, [{}]>] manual_axes={"x"} (%b: tensor<4xf32>) {
+    // expected-error@+1 {{the reduction must be one stablehlo.add, maximum or minimum of the two arguments}}
+    %1 = "stablehlo.all_reduce"(%b) <{replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, use_global_device_ids}> ({
+    ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+      %s = stablehlo.multiply %x, %y : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }) : (tensor<4xf32>) -> tensor<4xf32>
+    sdy.return %1 : tensor<4xf32>
+  } : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @outside(%a: tensor<4xf32>) -> tensor<8xf32> {
+  // expected-error@+1 {{'stablehlo.all_gather' outside an sdy.manual_computation is not supported}}
+  %1 = "stablehlo.all_gather"(%a) <{all_gather_dim = 0 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, use_global_device_ids}> : (tensor<4xf32>) -> tensor<8xf32>
+  return %1 : tensor<8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["x"=2, "y"=2]>
+func.func @free_axis(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{sharding over non-manual axis "y" in a manual computation is not supported yet}}
+  %0 = sdy.manual_computation(%a) in_shardings=[<@mesh, [{"y"}]>] out_shardings=[<@mesh, [{}]>] manual_axes={"x"} (%b: tensor<2xf32>) {
+    sdy.return %b : tensor<2xf32>
+  } : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
