@@ -6,6 +6,7 @@ DIR holds trellis-run's --output-dir (outN.npy) and --save-inputs (argN.npy).
 Every expected value is computed here with numpy from what the JAX program
 computes (the Python in each example's header), independently of Trellis.
 """
+import math
 import os
 import sys
 
@@ -45,7 +46,50 @@ def ffn_shard_map(d):
     close("out0", load(d, "out0"), gelu_tanh(x @ w_up) @ w_down)
 
 
-CHECKS = {"mlp": mlp, "ffn_shard_map": ffn_shard_map}
+def mlp_train_step(d):
+    w1, w2, x, y = args(d, 4)
+    # Gradients worked out by hand (not by the program's own formulas).
+    z = x @ w1
+    h = np.maximum(z, 0)
+    r = h @ w2 - y
+    loss = np.mean(r**2)
+    dout = 2 * r / r.size
+    g2 = h.T @ dout
+    g1 = x.T @ ((dout @ w2.T) * (z > 0))
+    close("out0", load(d, "out0"), w1 - 0.1 * g1)
+    close("out1", load(d, "out1"), w2 - 0.1 * g2)
+    close("out2", load(d, "out2"), np.array(loss))
+    # The update moved the loss down (a gradient, not just numbers that
+    # match): the loss at the new weights is smaller.
+    w1n, w2n = load(d, "out0"), load(d, "out1")
+    after = np.mean((np.maximum(x @ w1n, 0) @ w2n - y) ** 2)
+    if not after < loss:
+        sys.exit(f"FAIL: loss {loss} -> {after} did not decrease")
+    print(f"ok loss {loss:.6f} -> {after:.6f}")
+
+
+def transformer_block(d):
+    x, wq, wk, wv, wo, w1, w2, g1, g2 = args(d, 9)
+    erf = np.vectorize(math.erf)
+
+    def rmsnorm(v, g):
+        return v / np.sqrt(np.mean(v * v, -1, keepdims=True) + 1e-6) * g
+
+    h = rmsnorm(x, g1)
+    q, k, v = (np.einsum("bsd,dhk->bshk", h, w) for w in (wq, wk, wv))
+    s = np.einsum("bshk,bthk->bhst", q, k) / np.sqrt(8.0)
+    p = np.exp(s - s.max(-1, keepdims=True))
+    p /= p.sum(-1, keepdims=True)
+    a = np.einsum("bhst,bthk->bshk", p, v)
+    x = x + np.einsum("bshk,hkd->bsd", a, wo)
+    f = rmsnorm(x, g2) @ w1
+    f = 0.5 * f * (1 + erf(f / np.sqrt(2.0)))
+    close("out0", load(d, "out0"), x + f @ w2, rtol=2e-4)
+
+
+CHECKS = {"mlp": mlp, "ffn_shard_map": ffn_shard_map,
+          "mlp_train_step": mlp_train_step,
+          "transformer_block": transformer_block}
 
 if __name__ == "__main__":
     CHECKS[sys.argv[1]](sys.argv[2])
