@@ -880,8 +880,9 @@ bool Executor::runLocal(int64_t position, std::vector<HostArray> &blocks,
     return false;
   }
   results.resize(deviceResultShapes_.size());
+  // A fresh HostArray already has a 0-d shape: allocate it all the same.
   for (size_t r = 0; r < results.size(); ++r)
-    if (results[r].shape != deviceResultShapes_[r] ||
+    if (results[r].data.empty() || results[r].shape != deviceResultShapes_[r] ||
         results[r].dtype != deviceResultTypes_[r])
       results[r].allocate(deviceResultTypes_[r], deviceResultShapes_[r]);
   std::vector<std::vector<int64_t>> descriptors;
