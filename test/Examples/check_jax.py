@@ -87,7 +87,15 @@ def transformer_block(d):
     close("out0", load(d, "out0"), x + f @ w2, rtol=2e-4)
 
 
-CHECKS = {"mlp": mlp, "ffn_shard_map": ffn_shard_map,
+def moe_all_to_all(d):
+    w, a = args(d, 2)
+    b = load(d, "arg2")
+    # The seed's goal, token by token.
+    expected = np.stack([a[i] @ w[b[i]] for i in range(len(b))])
+    close("out0", load(d, "out0"), expected)
+
+
+CHECKS = {"mlp": mlp, "moe_all_to_all": moe_all_to_all, "ffn_shard_map": ffn_shard_map,
           "mlp_train_step": mlp_train_step,
           "transformer_block": transformer_block}
 
