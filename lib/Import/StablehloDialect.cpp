@@ -547,3 +547,71 @@ LogicalResult ReduceOp::verify() {
              << inputType.getRank();
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// WhileOp
+//===----------------------------------------------------------------------===//
+
+/// `(%iterArg = %init, ...) : types cond { ... } do { ... }`; the names are
+/// the block arguments of both regions.
+ParseResult WhileOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::Argument> arguments;
+  SmallVector<OpAsmParser::UnresolvedOperand> operands;
+  if (parser.parseLParen())
+    return failure();
+  if (failed(parser.parseOptionalRParen())) {
+    do {
+      if (parser.parseArgument(arguments.emplace_back()) ||
+          parser.parseEqual() || parser.parseOperand(operands.emplace_back()))
+        return failure();
+    } while (succeeded(parser.parseOptionalComma()));
+    if (parser.parseRParen())
+      return failure();
+  }
+  SmallVector<Type> types;
+  SMLoc typesLoc = parser.getCurrentLocation();
+  if (!operands.empty() && (parser.parseColon() || parser.parseTypeList(types)))
+    return failure();
+  if (types.size() != operands.size())
+    return parser.emitError(typesLoc)
+           << "expected " << operands.size() << " types";
+  for (auto [argument, type] : llvm::zip(arguments, types))
+    argument.type = type;
+  if (parser.resolveOperands(operands, types, typesLoc, result.operands))
+    return failure();
+  result.addTypes(types);
+  if (succeeded(parser.parseOptionalKeyword("attributes")) &&
+      parser.parseOptionalAttrDict(result.attributes))
+    return failure();
+  Region *cond = result.addRegion();
+  Region *body = result.addRegion();
+  if (parser.parseKeyword("cond") || parser.parseRegion(*cond, arguments) ||
+      parser.parseKeyword("do") || parser.parseRegion(*body, arguments))
+    return failure();
+  return success();
+}
+
+void WhileOp::print(OpAsmPrinter &printer) {
+  printer << '(';
+  Block &cond = getCond().front();
+  for (auto [i, operand] : llvm::enumerate(getOperand())) {
+    if (i)
+      printer << ", ";
+    printer.printOperand(cond.getArgument(i));
+    printer << " = " << operand;
+  }
+  printer << ')';
+  if (!getOperand().empty()) {
+    printer << " : ";
+    llvm::interleaveComma(getOperand().getTypes(), printer);
+  }
+  if (!(*this)->getAttrs().empty()) {
+    printer << " attributes";
+    printer.printOptionalAttrDict((*this)->getAttrs());
+  }
+  printer.printNewline();
+  printer << " cond ";
+  printer.printRegion(getCond(), /*printEntryBlockArgs=*/false);
+  printer << " do ";
+  printer.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+}

@@ -386,4 +386,36 @@ def Hlo_OptimizationBarrierOp : Hlo_Op<"optimization_barrier", [Pure]> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// Control flow (fori_loop, scan, while_loop, cond, switch)
+//===----------------------------------------------------------------------===//
+
+def Hlo_WhileOp : Hlo_Op<"while", [RecursiveMemoryEffects]> {
+  let summary = "Runs body while cond holds, on loop-carried values";
+  let description = [{
+    `stablehlo.while(%i = %c0, %x = %a) : tensor<i32>, tensor<4xf32>
+    cond { ... stablehlo.return %p : tensor<i1> } do { ...
+    stablehlo.return %i1, %x1 : tensor<i32>, tensor<4xf32> }`
+  }];
+  let arguments = (ins Variadic<Hlo_Tensor>:$operand);
+  let results = (outs Variadic<Hlo_Tensor>);
+  let regions = (region SizedRegion<1>:$cond, SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+}
+
+def Hlo_IfOp : Hlo_Op<"if", [RecursiveMemoryEffects]> {
+  let summary = "Runs one of two regions on a boolean";
+  let arguments = (ins RankedTensorOf<[I1]>:$pred);
+  let results = (outs Variadic<Hlo_Tensor>);
+  let regions = (region SizedRegion<1>:$true_branch,
+                        SizedRegion<1>:$false_branch);
+}
+
+def Hlo_CaseOp : Hlo_Op<"case", [RecursiveMemoryEffects]> {
+  let summary = "Runs the index-th region (the last one when out of range)";
+  let arguments = (ins RankedTensorOf<[I32]>:$index);
+  let results = (outs Variadic<Hlo_Tensor>);
+  let regions = (region VariadicRegion<SizedRegion<1>>:$branches);
+}
+
 #endif // TRELLIS_IMPORT_STABLEHLO_OPS_TD

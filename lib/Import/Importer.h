@@ -1,0 +1,91 @@
+//===- Importer.h - The StableHLO importer's state and helpers --*- C++ -*-===//
+//
+// Private to lib/Import: the importer is one class whose methods live in
+// one file per family (shardings and the driver, compute ops, manual
+// computations, control flow).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRELLIS_LIB_IMPORT_IMPORTER_H
+#define TRELLIS_LIB_IMPORT_IMPORTER_H
+
+#include "lib/Import/ImportDialects.h"
+
+#include "dialects/trellis/IR/TrellisOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace mlir::trellis::import {
+
+inline constexpr StringLiteral kSdySharding = "sdy.sharding";
+inline constexpr StringLiteral kTrellisSharding = "trellis.sharding";
+inline constexpr StringLiteral kTrellisName = "trellis.name";
+
+/// Whether `op` belongs to one of the import-only dialects.
+bool isImportDialect(Operation *op);
+
+/// Checks that `op`'s operands and results are static tensors of supported
+/// element types.
+LogicalResult checkTypes(Operation *op);
+
+Value emptyOf(OpBuilder &b, Location loc, RankedTensorType type);
+
+/// The scalar in a 0-d tensor: a scalar constant when the tensor is a
+/// constant (so a zero init is recognisably zero), else a tensor.extract.
+Value scalarOf(OpBuilder &b, Location loc, Value tensor);
+
+/// `value` (a 0-d tensor) broadcast to `type`; other values unchanged.
+Value broadcastScalar(OpBuilder &b, Location loc, Value value,
+                      RankedTensorType type);
+
+/// Whether `values` holds each of 0..bound-1 at most once, all in range.
+bool areDistinctDims(ArrayRef<int64_t> values, int64_t bound);
+
+/// Rewrites one module, op by op in program order.
+class Importer {
+public:
+  explicit Importer(ModuleOp module) : module(module), b(module.getContext()) {}
+
+  LogicalResult run();
+
+private:
+  LogicalResult importModuleAttributes();
+  LogicalResult importMesh(sdy::MeshOp op);
+  FailureOr<ShardingAttr>
+  importSharding(Location where, sdy::TensorShardingAttr sharding, Type type);
+  LogicalResult importSignature(func::FuncOp func);
+  LogicalResult importOp(Operation *op);
+  LogicalResult importResultShardings(Operation *op,
+                                      MutableArrayRef<Value> results);
+
+  FailureOr<Value> importElementwise(Operation *op);
+  FailureOr<Value> importConstant(hlo::ConstantOp op);
+  FailureOr<Value> importIota(hlo::IotaOp op);
+  FailureOr<Value> importBroadcastInDim(hlo::BroadcastInDimOp op);
+  FailureOr<Value> importReshape(hlo::ReshapeOp op);
+  FailureOr<Value> importTranspose(hlo::TransposeOp op);
+  FailureOr<Value> importReverse(hlo::ReverseOp op);
+  FailureOr<Value> importSlice(hlo::SliceOp op);
+  FailureOr<Value> importConcatenate(hlo::ConcatenateOp op);
+  FailureOr<Value> importPad(hlo::PadOp op);
+  FailureOr<Value> importDotGeneral(hlo::DotGeneralOp op);
+  FailureOr<SmallVector<Value>> importReduce(hlo::ReduceOp op);
+  FailureOr<Value> importConstraint(Operation *op, Value input,
+                                    sdy::TensorShardingAttr sharding);
+  FailureOr<SmallVector<Value>>
+  importManualComputation(sdy::ManualComputationOp op);
+  FailureOr<SmallVector<Value>> importCollective(Operation *op);
+
+  ModuleOp module;
+  OpBuilder b;
+  /// Mesh sizes by name, for checking shardings.
+  llvm::StringMap<int64_t> meshDevices;
+};
+
+} // namespace mlir::trellis::import
+
+#endif // TRELLIS_LIB_IMPORT_IMPORTER_H
