@@ -154,6 +154,7 @@ private:
   LogicalResult partitionFallback(Operation *op);
   LogicalResult partitionFor(scf::ForOp op);
   LogicalResult partitionIf(scf::IfOp op);
+  LogicalResult partitionWhile(scf::WhileOp op);
   LogicalResult partitionShardMap(spmd::ShardMapOp op);
   LogicalResult partitionAxisRegion(Operation *op);
 
@@ -332,6 +333,8 @@ LogicalResult FunctionPartitioner::partitionOp(Operation *op) {
     return partitionFor(forOp);
   if (auto ifOp = dyn_cast<scf::IfOp>(op))
     return partitionIf(ifOp);
+  if (auto whileOp = dyn_cast<scf::WhileOp>(op))
+    return partitionWhile(whileOp);
   if (auto map = dyn_cast<spmd::ShardMapOp>(op))
     return partitionShardMap(map);
   if (isa<AutoAxesOp, ExplicitAxesOp>(op))
@@ -883,6 +886,79 @@ LogicalResult FunctionPartitioner::partitionFor(scf::ForOp op) {
       setLocal(result, newFor.getResult(k), carry[k]);
     else
       mapping.map(result, newFor.getResult(k));
+  }
+  return success();
+}
+
+/// Like a for: every carried tensor keeps one layout (its declared one, else
+/// its init's) through both regions; what the condition forwards and the
+/// body yields is resharded to it. The condition is a scalar, the same on
+/// every device, so every device runs the same trips.
+LogicalResult FunctionPartitioner::partitionWhile(scf::WhileOp op) {
+  if (TypeRange(op.getBeforeArguments()) != op.getResultTypes() ||
+      TypeRange(op.getAfterArguments()) != op.getResultTypes())
+    return op.emitOpError("carries values whose types change between the "
+                          "condition and the body; the partitioner needs "
+                          "one type per carried value");
+  SmallVector<Layout> carry;
+  SmallVector<Value> inits;
+  SmallVector<Type> types;
+  for (auto [result, init] : llvm::zip(op.getResults(), op.getInits())) {
+    auto type = dyn_cast<RankedTensorType>(result.getType());
+    if (!type) {
+      carry.push_back(Layout());
+      inits.push_back(mapping.lookupOrDefault(init));
+      types.push_back(result.getType());
+      continue;
+    }
+    Layout layout =
+        declaredSharding(result)
+            ? desiredLayout(result)
+            : (layouts.count(init) ? layouts[init]
+                                   : Layout::replicated(type.getRank()));
+    layout.unreduced.clear();
+    carry.push_back(layout);
+    inits.push_back(localIn(init, layout));
+    types.push_back(inits.back().getType());
+  }
+  auto newWhile = scf::WhileOp::create(b, op.getLoc(), types, inits);
+  auto fillRegion = [&](Region &from, Region &to) -> LogicalResult {
+    OpBuilder::InsertionGuard guard(b);
+    Block *block = b.createBlock(&to);
+    for (auto [k, arg] : llvm::enumerate(from.front().getArguments())) {
+      Value local = block->addArgument(types[k], arg.getLoc());
+      if (isa<RankedTensorType>(arg.getType()))
+        setLocal(arg, local, carry[k]);
+      else
+        mapping.map(arg, local);
+    }
+    if (failed(partitionBlock(from.front())))
+      return failure();
+    Operation *terminator = from.front().getTerminator();
+    ValueRange carried = terminator->getOperands();
+    if (auto condition = dyn_cast<scf::ConditionOp>(terminator))
+      carried = condition.getArgs();
+    SmallVector<Value> locals;
+    for (auto [k, value] : llvm::enumerate(carried))
+      locals.push_back(isa<RankedTensorType>(value.getType())
+                           ? localIn(value, carry[k])
+                           : mapping.lookupOrDefault(value));
+    if (auto condition = dyn_cast<scf::ConditionOp>(terminator))
+      scf::ConditionOp::create(
+          b, condition.getLoc(),
+          mapping.lookupOrDefault(condition.getCondition()), locals);
+    else
+      scf::YieldOp::create(b, terminator->getLoc(), locals);
+    return success();
+  };
+  if (failed(fillRegion(op.getBefore(), newWhile.getBefore())) ||
+      failed(fillRegion(op.getAfter(), newWhile.getAfter())))
+    return failure();
+  for (auto [k, result] : llvm::enumerate(op.getResults())) {
+    if (isa<RankedTensorType>(result.getType()))
+      setLocal(result, newWhile.getResult(k), carry[k]);
+    else
+      mapping.map(result, newWhile.getResult(k));
   }
   return success();
 }
