@@ -346,6 +346,9 @@ LogicalResult Importer::importOp(Operation *op) {
           .Case<hlo::AllReduceOp, hlo::AllGatherOp, hlo::ReduceScatterOp,
                 hlo::AllToAllOp, hlo::CollectivePermuteOp>(
               [&](Operation *o) { return importCollective(o); })
+          .Case([&](hlo::WhileOp o) { return importWhile(o); })
+          .Case([&](hlo::IfOp o) { return importIf(o); })
+          .Case([&](hlo::CaseOp o) { return importCase(o); })
           .Case([&](hlo::OptimizationBarrierOp o) -> FailureOr<Values> {
             // A scheduling hint for XLA; Trellis schedules its own way.
             return Values(o.getOperand());
@@ -388,7 +391,7 @@ LogicalResult Importer::run() {
                : WalkResult::advance();
   });
   for (Operation *op : worklist)
-    if (failed(importOp(op)))
+    if (!erased.contains(op) && failed(importOp(op)))
       return failure();
   // Discardable Shardy attributes on ops that are not imported (func.call).
   WalkResult leftover = module.walk([&](Operation *op) {

@@ -79,11 +79,17 @@ private:
   FailureOr<SmallVector<Value>>
   importManualComputation(sdy::ManualComputationOp op);
   FailureOr<SmallVector<Value>> importCollective(Operation *op);
+  FailureOr<SmallVector<Value>> importWhile(hlo::WhileOp op);
+  FailureOr<SmallVector<Value>> importIf(hlo::IfOp op);
+  FailureOr<SmallVector<Value>> importCase(hlo::CaseOp op);
 
   ModuleOp module;
   OpBuilder b;
   /// Mesh sizes by name, for checking shardings.
   llvm::StringMap<int64_t> meshDevices;
+  /// Ops of the original module erased before their turn (the condition of
+  /// a while that became an scf.for): skipped.
+  llvm::DenseSet<Operation *> erased;
 };
 
 } // namespace mlir::trellis::import

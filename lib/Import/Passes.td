@@ -35,6 +35,7 @@ def TrellisImportStableHLO
     "::mlir::arith::ArithDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect",
+    "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect",
     "::mlir::func::FuncDialect",
   ];

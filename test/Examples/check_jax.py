@@ -95,7 +95,13 @@ def moe_all_to_all(d):
     close("out0", load(d, "out0"), expected)
 
 
-CHECKS = {"mlp": mlp, "moe_all_to_all": moe_all_to_all, "ffn_shard_map": ffn_shard_map,
+def fori_loop_ring(d):
+    (x,) = args(d, 1)
+    total = x.reshape(4, 2).sum(0)
+    close("out0", load(d, "out0"), np.tile(total, 4))
+
+
+CHECKS = {"mlp": mlp, "fori_loop_ring": fori_loop_ring, "moe_all_to_all": moe_all_to_all, "ffn_shard_map": ffn_shard_map,
           "mlp_train_step": mlp_train_step,
           "transformer_block": transformer_block}
 
