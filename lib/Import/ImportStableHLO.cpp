@@ -346,6 +346,12 @@ LogicalResult Importer::importOp(Operation *op) {
           .Case<hlo::AllReduceOp, hlo::AllGatherOp, hlo::ReduceScatterOp,
                 hlo::AllToAllOp, hlo::CollectivePermuteOp>(
               [&](Operation *o) { return importCollective(o); })
+          .Case([&](hlo::GatherOp o) { return one(importGather(o)); })
+          .Case(
+              [&](hlo::DynamicSliceOp o) { return one(importDynamicSlice(o)); })
+          .Case([&](hlo::DynamicUpdateSliceOp o) {
+            return one(importDynamicUpdateSlice(o));
+          })
           .Case([&](hlo::WhileOp o) { return importWhile(o); })
           .Case([&](hlo::IfOp o) { return importIf(o); })
           .Case([&](hlo::CaseOp o) { return importCase(o); })

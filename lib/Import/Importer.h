@@ -79,6 +79,9 @@ private:
   FailureOr<SmallVector<Value>>
   importManualComputation(sdy::ManualComputationOp op);
   FailureOr<SmallVector<Value>> importCollective(Operation *op);
+  FailureOr<Value> importGather(hlo::GatherOp op);
+  FailureOr<Value> importDynamicSlice(hlo::DynamicSliceOp op);
+  FailureOr<Value> importDynamicUpdateSlice(hlo::DynamicUpdateSliceOp op);
   FailureOr<SmallVector<Value>> importWhile(hlo::WhileOp op);
   FailureOr<SmallVector<Value>> importIf(hlo::IfOp op);
   FailureOr<SmallVector<Value>> importCase(hlo::CaseOp op);

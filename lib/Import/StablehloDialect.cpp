@@ -359,6 +359,68 @@ void DotDimensionNumbersAttr::print(AsmPrinter &printer) const {
 }
 
 //===----------------------------------------------------------------------===//
+// GatherDimensionNumbersAttr
+//===----------------------------------------------------------------------===//
+
+/// `<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0],
+/// index_vector_dim = 1>`, empty lists left out.
+Attribute GatherDimensionNumbersAttr::parse(AsmParser &parser, Type) {
+  const char *names[5] = {"offset_dims", "collapsed_slice_dims",
+                          "operand_batching_dims",
+                          "start_indices_batching_dims", "start_index_map"};
+  SmallVector<int64_t> lists[5];
+  std::optional<int64_t> indexVectorDim;
+  if (parser.parseLess())
+    return {};
+  do {
+    StringRef key;
+    SMLoc loc = parser.getCurrentLocation();
+    if (parser.parseKeyword(&key) || parser.parseEqual())
+      return {};
+    if (key == "index_vector_dim") {
+      if (parser.parseInteger(indexVectorDim.emplace()))
+        return {};
+      continue;
+    }
+    auto *it = llvm::find(names, key);
+    if (it == std::end(names)) {
+      parser.emitError(loc)
+          << "unknown gather dimension numbers field '" << key << "'";
+      return {};
+    }
+    if (parseIntList(parser, lists[it - std::begin(names)]))
+      return {};
+  } while (succeeded(parser.parseOptionalComma()));
+  if (parser.parseGreater())
+    return {};
+  if (!indexVectorDim) {
+    parser.emitError(parser.getCurrentLocation(),
+                     "gather dimension numbers need index_vector_dim");
+    return {};
+  }
+  return get(parser.getContext(), lists[0], lists[1], lists[2], lists[3],
+             lists[4], *indexVectorDim);
+}
+
+void GatherDimensionNumbersAttr::print(AsmPrinter &printer) const {
+  std::pair<const char *, ArrayRef<int64_t>> fields[] = {
+      {"offset_dims", getOffsetDims()},
+      {"collapsed_slice_dims", getCollapsedSliceDims()},
+      {"operand_batching_dims", getOperandBatchingDims()},
+      {"start_indices_batching_dims", getStartIndicesBatchingDims()},
+      {"start_index_map", getStartIndexMap()}};
+  printer << '<';
+  for (auto [name, values] : fields) {
+    if (values.empty())
+      continue;
+    printer << name << " = ";
+    printIntList(printer, values);
+    printer << ", ";
+  }
+  printer << "index_vector_dim = " << getIndexVectorDim() << '>';
+}
+
+//===----------------------------------------------------------------------===//
 // ConstantOp
 //===----------------------------------------------------------------------===//
 

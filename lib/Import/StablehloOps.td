@@ -94,6 +94,21 @@ def Hlo_DotDimensionNumbersAttr : AttrDef<Hlo_Dialect, "DotDimensionNumbers"> {
   let hasCustomAssemblyFormat = 1;
 }
 
+def Hlo_GatherDimensionNumbersAttr
+    : AttrDef<Hlo_Dialect, "GatherDimensionNumbers"> {
+  let mnemonic = "gather";
+  let summary = "How a gather's indices pick slices of its operand";
+  let parameters = (ins
+    OptionalArrayRefParameter<"int64_t">:$offsetDims,
+    OptionalArrayRefParameter<"int64_t">:$collapsedSliceDims,
+    OptionalArrayRefParameter<"int64_t">:$operandBatchingDims,
+    OptionalArrayRefParameter<"int64_t">:$startIndicesBatchingDims,
+    OptionalArrayRefParameter<"int64_t">:$startIndexMap,
+    "int64_t":$indexVectorDim
+  );
+  let hasCustomAssemblyFormat = 1;
+}
+
 def Hlo_ChannelHandleAttr : AttrDef<Hlo_Dialect, "ChannelHandle"> {
   let mnemonic = "channel_handle";
   let summary = "The channel of a cross-device collective (ignored)";
@@ -416,6 +431,38 @@ def Hlo_CaseOp : Hlo_Op<"case", [RecursiveMemoryEffects]> {
   let arguments = (ins RankedTensorOf<[I32]>:$index);
   let results = (outs Variadic<Hlo_Tensor>);
   let regions = (region VariadicRegion<SizedRegion<1>>:$branches);
+}
+
+//===----------------------------------------------------------------------===//
+// Indexing (x[idx], jnp.take, dynamic slices)
+//===----------------------------------------------------------------------===//
+
+def Hlo_GatherOp : Hlo_Op<"gather", [Pure]> {
+  let summary = "Slices of the operand at positions read from indices";
+  let arguments = (ins Hlo_Tensor:$operand, Hlo_Tensor:$start_indices,
+                       Hlo_GatherDimensionNumbersAttr:$dimension_numbers,
+                       DenseI64ArrayAttr:$slice_sizes,
+                       DefaultValuedOptionalAttr<BoolAttr, "false">:$indices_are_sorted);
+  let results = (outs Hlo_Tensor);
+}
+
+def Hlo_DynamicSliceOp : Hlo_Op<"dynamic_slice", [Pure]> {
+  let summary = "A slice at run-time start indices (clamped into range)";
+  let arguments = (ins Hlo_Tensor:$operand, Variadic<Hlo_Tensor>:$start_indices,
+                       DenseI64ArrayAttr:$slice_sizes);
+  let results = (outs Hlo_Tensor:$result);
+  let assemblyFormat = [{
+    $operand `,` custom<VariadicOperandWithAttribute>($start_indices)
+    `sizes` `=` custom<Dims>($slice_sizes) attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Hlo_DynamicUpdateSliceOp : Hlo_Op<"dynamic_update_slice", [Pure]> {
+  let summary = "The operand with update written at run-time indices";
+  let arguments = (ins Hlo_Tensor:$operand, Hlo_Tensor:$update,
+                       Variadic<Hlo_Tensor>:$start_indices);
+  let results = (outs Hlo_Tensor:$result);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
 #endif // TRELLIS_IMPORT_STABLEHLO_OPS_TD

@@ -101,7 +101,16 @@ def fori_loop_ring(d):
     close("out0", load(d, "out0"), np.tile(total, 4))
 
 
-CHECKS = {"mlp": mlp, "fori_loop_ring": fori_loop_ring, "moe_all_to_all": moe_all_to_all, "ffn_shard_map": ffn_shard_map,
+def embedding(d):
+    table, _, w = args(d, 3)
+    ids = load(d, "arg1").astype(np.int64)
+    # jnp indexing: negative ids count from the end, then gather clamps.
+    ids = np.clip(np.where(ids < 0, ids + table.shape[0], ids), 0,
+                  table.shape[0] - 1)
+    close("out0", load(d, "out0"), np.tanh(table[ids] @ w))
+
+
+CHECKS = {"mlp": mlp, "embedding": embedding, "fori_loop_ring": fori_loop_ring, "moe_all_to_all": moe_all_to_all, "ffn_shard_map": ffn_shard_map,
           "mlp_train_step": mlp_train_step,
           "transformer_block": transformer_block}
 

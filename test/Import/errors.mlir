@@ -258,3 +258,35 @@ func.func @free_axis(%a: tensor<4xf32>) -> tensor<4xf32> {
   } : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+func.func @gather_batching(%a: tensor<2x4xf32>, %i: tensor<2x1xi32>) -> tensor<2xf32> {
+  // expected-error@+1 {{gathers with batching dimensions are not supported yet}}
+  %0 = "stablehlo.gather"(%a, %i) <{dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [1], operand_batching_dims = [0], start_indices_batching_dims = [0], start_index_map = [1], index_vector_dim = 1>, slice_sizes = array<i64: 1, 1>}> : (tensor<2x4xf32>, tensor<2x1xi32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @gather_sizes(%a: tensor<8x4xf32>, %i: tensor<3x1xi32>) -> tensor<3x4xf32> {
+  // expected-error@+1 {{slice size 2 does not fit operand dimension 0}}
+  %0 = "stablehlo.gather"(%a, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 2, 4>}> : (tensor<8x4xf32>, tensor<3x1xi32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+func.func @gather_result(%a: tensor<8x4xf32>, %i: tensor<3x1xi32>) -> tensor<3x2xf32> {
+  // expected-error@+1 {{result dimension 1 must be the slice size 4}}
+  %0 = "stablehlo.gather"(%a, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 4>}> : (tensor<8x4xf32>, tensor<3x1xi32>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
+
+// -----
+
+func.func @dynamic_slice(%a: tensor<4xf32>, %i: tensor<i32>) -> tensor<5xf32> {
+  // expected-error@+1 {{size 5 does not fit dimension 0 of 'tensor<4xf32>'}}
+  %0 = stablehlo.dynamic_slice %a, %i, sizes = [5] : (tensor<4xf32>, tensor<i32>) -> tensor<5xf32>
+  return %0 : tensor<5xf32>
+}

@@ -1,0 +1,193 @@
+//===- ImportIndexing.cpp - gather and dynamic slices ---------------------===//
+//
+// gather (what x[idx], jnp.take and embedding lookups print) becomes a
+// linalg.generic over the result whose body reads the start indices and
+// the operand with tensor.extract, following the StableHLO specification:
+// batch dimensions of the result pick a start index vector, start indices
+// are clamped so the slice stays in the operand, offset dimensions walk
+// the slice. dynamic_slice and dynamic_update_slice become tensor slices
+// at clamped run-time offsets.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Import/Importer.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::trellis;
+using namespace mlir::trellis::import;
+
+/// `value` (an integer of any width) as an index clamped into [0, bound].
+static Value clampedIndex(OpBuilder &b, Location loc, Value value,
+                          int64_t bound) {
+  Value wide = value;
+  if (!value.getType().isInteger(64))
+    wide = arith::ExtSIOp::create(b, loc, b.getI64Type(), value);
+  Value lo = arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0);
+  Value hi = arith::ConstantIntOp::create(b, loc, b.getI64Type(), bound);
+  Value clamped = arith::MinSIOp::create(
+      b, loc, arith::MaxSIOp::create(b, loc, wide, lo), hi);
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), clamped);
+}
+
+FailureOr<Value> Importer::importGather(hlo::GatherOp op) {
+  auto operandType = cast<RankedTensorType>(op.getOperand().getType());
+  auto indicesType = cast<RankedTensorType>(op.getStartIndices().getType());
+  auto type = cast<RankedTensorType>(op.getType());
+  hlo::GatherDimensionNumbersAttr dn = op.getDimensionNumbers();
+  ArrayRef<int64_t> offsetDims = dn.getOffsetDims(),
+                    collapsed = dn.getCollapsedSliceDims(),
+                    startIndexMap = dn.getStartIndexMap(),
+                    sizes = op.getSliceSizes();
+  int64_t operandRank = operandType.getRank(),
+          indicesRank = indicesType.getRank(), rank = type.getRank();
+  int64_t vectorDim = dn.getIndexVectorDim();
+  auto invalid = [&](const Twine &why) { return op.emitError(why); };
+  if (!dn.getOperandBatchingDims().empty() ||
+      !dn.getStartIndicesBatchingDims().empty())
+    return invalid("gathers with batching dimensions are not supported yet");
+  if (!isa<IntegerType>(indicesType.getElementType()) ||
+      indicesType.getElementType().isInteger(1))
+    return invalid("start indices must be integers");
+  if (vectorDim < 0 || vectorDim > indicesRank)
+    return invalid("index_vector_dim is out of range");
+  int64_t vectorSize =
+      vectorDim < indicesRank ? indicesType.getDimSize(vectorDim) : 1;
+  if (static_cast<int64_t>(sizes.size()) != operandRank ||
+      static_cast<int64_t>(startIndexMap.size()) != vectorSize ||
+      !areDistinctDims(startIndexMap, operandRank) ||
+      !areDistinctDims(collapsed, operandRank) ||
+      !areDistinctDims(offsetDims, rank) || !llvm::is_sorted(offsetDims))
+    return invalid("gather dimension numbers do not fit the operand and "
+                   "start indices");
+  for (int64_t d = 0; d < operandRank; ++d)
+    if (sizes[d] < 0 || sizes[d] > operandType.getDimSize(d) ||
+        (llvm::is_contained(collapsed, d) && sizes[d] != 1))
+      return invalid("slice size ")
+             << sizes[d] << " does not fit operand dimension " << d;
+  // Operand dimensions the offsets walk, and result batch dimensions.
+  SmallVector<int64_t> offsetOperandDims, batchDims, indexBatchDims;
+  for (int64_t d = 0; d < operandRank; ++d)
+    if (!llvm::is_contained(collapsed, d))
+      offsetOperandDims.push_back(d);
+  for (int64_t d = 0; d < rank; ++d)
+    if (!llvm::is_contained(offsetDims, d))
+      batchDims.push_back(d);
+  for (int64_t d = 0; d < indicesRank; ++d)
+    if (d != vectorDim)
+      indexBatchDims.push_back(d);
+  if (offsetOperandDims.size() != offsetDims.size() ||
+      batchDims.size() != indexBatchDims.size())
+    return invalid("gather dimension numbers do not fit the result ") << type;
+  for (auto [r, d] : llvm::zip(offsetDims, offsetOperandDims))
+    if (type.getDimSize(r) != sizes[d])
+      return invalid("result dimension ")
+             << r << " must be the slice size " << sizes[d];
+  for (auto [r, d] : llvm::zip(batchDims, indexBatchDims))
+    if (type.getDimSize(r) != indicesType.getDimSize(d))
+      return invalid("result dimension ")
+             << r << " must match start indices dimension " << d;
+
+  Location loc = op.getLoc();
+  Value indices = op.getStartIndices(), operand = op.getOperand();
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, type, ValueRange(), ValueRange{emptyOf(b, loc, type)},
+      ArrayRef<AffineMap>{b.getMultiDimIdentityMap(rank)}, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange) {
+        SmallVector<Value> at;
+        for (int64_t d = 0; d < rank; ++d)
+          at.push_back(linalg::IndexOp::create(nb, nloc, d));
+        // Where the slice starts: the index vector at this batch position,
+        // clamped so the slice fits.
+        SmallVector<Value> position(operandRank);
+        for (int64_t d = 0; d < operandRank; ++d)
+          position[d] = arith::ConstantIndexOp::create(nb, nloc, 0);
+        for (auto [k, d] : llvm::enumerate(startIndexMap)) {
+          SmallVector<Value> where(indicesRank);
+          for (auto [r, i] : llvm::zip(batchDims, indexBatchDims))
+            where[i] = at[r];
+          if (vectorDim < indicesRank)
+            where[vectorDim] = arith::ConstantIndexOp::create(nb, nloc, k);
+          Value start = tensor::ExtractOp::create(nb, nloc, indices, where);
+          position[d] = clampedIndex(nb, nloc, start,
+                                     operandType.getDimSize(d) - sizes[d]);
+        }
+        for (auto [r, d] : llvm::zip(offsetDims, offsetOperandDims))
+          position[d] = arith::AddIOp::create(nb, nloc, position[d], at[r]);
+        linalg::YieldOp::create(
+            nb, nloc,
+            tensor::ExtractOp::create(nb, nloc, operand, position).getResult());
+      });
+  return generic->getResult(0);
+}
+
+/// The start indices of a dynamic slice, each a 0-d integer tensor, as
+/// indices clamped so a slice of `sizes` fits `type`.
+static FailureOr<SmallVector<OpFoldResult>>
+clampedStarts(OpBuilder &b, Operation *op, ValueRange starts,
+              RankedTensorType type, ArrayRef<int64_t> sizes) {
+  if (static_cast<int64_t>(starts.size()) != type.getRank() ||
+      static_cast<int64_t>(sizes.size()) != type.getRank())
+    return op->emitError("needs one start index and size per dimension of ")
+           << type;
+  SmallVector<OpFoldResult> offsets;
+  for (auto [d, start] : llvm::enumerate(starts)) {
+    auto startType = cast<RankedTensorType>(start.getType());
+    if (startType.getRank() != 0 ||
+        !isa<IntegerType>(startType.getElementType()) ||
+        startType.getElementType().isInteger(1))
+      return op->emitError("start indices must be 0-d integer tensors");
+    if (sizes[d] < 0 || sizes[d] > type.getDimSize(d))
+      return op->emitError("size ")
+             << sizes[d] << " does not fit dimension " << d << " of " << type;
+    Value scalar = scalarOf(b, op->getLoc(), start);
+    offsets.push_back(
+        clampedIndex(b, op->getLoc(), scalar, type.getDimSize(d) - sizes[d]));
+  }
+  return offsets;
+}
+
+FailureOr<Value> Importer::importDynamicSlice(hlo::DynamicSliceOp op) {
+  auto from = cast<RankedTensorType>(op.getOperand().getType());
+  auto type = cast<RankedTensorType>(op.getType());
+  ArrayRef<int64_t> sizes = op.getSliceSizes();
+  FailureOr<SmallVector<OpFoldResult>> offsets =
+      clampedStarts(b, op, op.getStartIndices(), from, sizes);
+  if (failed(offsets))
+    return failure();
+  if (type.getShape() != sizes)
+    return op.emitError("result type ")
+           << type << " does not match the slice sizes";
+  SmallVector<OpFoldResult> sizeAttrs, strides;
+  for (int64_t size : sizes) {
+    sizeAttrs.push_back(b.getIndexAttr(size));
+    strides.push_back(b.getIndexAttr(1));
+  }
+  return tensor::ExtractSliceOp::create(b, op.getLoc(), type, op.getOperand(),
+                                        *offsets, sizeAttrs, strides)
+      .getResult();
+}
+
+FailureOr<Value>
+Importer::importDynamicUpdateSlice(hlo::DynamicUpdateSliceOp op) {
+  auto type = cast<RankedTensorType>(op.getType());
+  auto update = cast<RankedTensorType>(op.getUpdate().getType());
+  FailureOr<SmallVector<OpFoldResult>> offsets =
+      clampedStarts(b, op, op.getStartIndices(), type, update.getShape());
+  if (failed(offsets))
+    return failure();
+  SmallVector<OpFoldResult> sizeAttrs, strides;
+  for (int64_t size : update.getShape()) {
+    sizeAttrs.push_back(b.getIndexAttr(size));
+    strides.push_back(b.getIndexAttr(1));
+  }
+  return tensor::InsertSliceOp::create(b, op.getLoc(), op.getUpdate(),
+                                       op.getOperand(), *offsets, sizeAttrs,
+                                       strides)
+      .getResult();
+}
