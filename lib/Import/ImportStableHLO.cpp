@@ -136,7 +136,7 @@ LogicalResult Importer::importModuleAttributes() {
     }
     drop.push_back(attr.getName());
   }
-  std::optional<int64_t> partitions;
+  std::optional<int64_t> &partitions = numPartitions;
   if (auto attr = module->getAttrOfType<IntegerAttr>("mhlo.num_partitions"))
     partitions = attr.getInt();
   for (StringAttr name : drop)
@@ -245,10 +245,16 @@ LogicalResult Importer::importSignature(func::FuncOp func) {
           out.set(kTrellisName, text);
       } else if (name == "mhlo.sharding") {
         auto text = dyn_cast<StringAttr>(attr.getValue());
-        if (!text ||
-            (!text.getValue().empty() && text.getValue() != "{replicated}"))
-          return mlir::emitError(loc, "GSPMD sharding ")
-                 << attr.getValue() << " is not supported yet";
+        if (!text)
+          return mlir::emitError(loc, "mhlo.sharding must be a string");
+        if (text.getValue().empty())
+          continue;
+        FailureOr<ShardingAttr> imported =
+            gspmdSharding(loc, text.getValue(), type);
+        if (failed(imported))
+          return failure();
+        if (*imported)
+          out.set(kTrellisSharding, *imported);
       } else if (name.starts_with("mhlo.") || name.starts_with("jax.") ||
                  name == "tf.aliasing_output") {
         // Layouts, memory kinds, donation: nothing Trellis acts on.
@@ -346,6 +352,7 @@ LogicalResult Importer::importOp(Operation *op) {
           .Case<hlo::AllReduceOp, hlo::AllGatherOp, hlo::ReduceScatterOp,
                 hlo::AllToAllOp, hlo::CollectivePermuteOp>(
               [&](Operation *o) { return importCollective(o); })
+          .Case([&](hlo::CustomCallOp o) { return importCustomCall(o); })
           .Case([&](hlo::GatherOp o) { return one(importGather(o)); })
           .Case(
               [&](hlo::DynamicSliceOp o) { return one(importDynamicSlice(o)); })
@@ -382,6 +389,8 @@ LogicalResult Importer::importOp(Operation *op) {
 
 LogicalResult Importer::run() {
   if (failed(importModuleAttributes()))
+    return failure();
+  if (failed(importGspmdMesh()))
     return failure();
   for (auto func : module.getOps<func::FuncOp>())
     if (failed(importSignature(func)))

@@ -79,6 +79,12 @@ private:
   FailureOr<SmallVector<Value>>
   importManualComputation(sdy::ManualComputationOp op);
   FailureOr<SmallVector<Value>> importCollective(Operation *op);
+  LogicalResult importGspmdMesh();
+  /// The Trellis sharding of GSPMD string `text` on a value of `type`;
+  /// null when the module has no GSPMD mesh (every sharding replicated).
+  FailureOr<ShardingAttr> gspmdSharding(Location loc, StringRef text,
+                                        Type type);
+  FailureOr<SmallVector<Value>> importCustomCall(hlo::CustomCallOp op);
   FailureOr<Value> importGather(hlo::GatherOp op);
   FailureOr<Value> importDynamicSlice(hlo::DynamicSliceOp op);
   FailureOr<Value> importDynamicUpdateSlice(hlo::DynamicUpdateSliceOp op);
@@ -93,6 +99,12 @@ private:
   /// Ops of the original module erased before their turn (the condition of
   /// a while that became an scf.for): skipped.
   llvm::DenseSet<Operation *> erased;
+  /// The mesh inferred from GSPMD shardings, and the axes per dimension of
+  /// each sharding string.
+  /// mhlo.num_partitions, when the module gives it.
+  std::optional<int64_t> numPartitions;
+  FlatSymbolRefAttr gspmdMesh;
+  llvm::StringMap<SmallVector<SmallVector<int64_t>>> gspmdAxes;
 };
 
 } // namespace mlir::trellis::import

@@ -677,3 +677,35 @@ void WhileOp::print(OpAsmPrinter &printer) {
   printer << " do ";
   printer.printRegion(getBody(), /*printEntryBlockArgs=*/false);
 }
+
+//===----------------------------------------------------------------------===//
+// CustomCallOp
+//===----------------------------------------------------------------------===//
+
+/// `@target(%a, %b) {attrs} : (types) -> types`.
+ParseResult CustomCallOp::parse(OpAsmParser &parser, OperationState &result) {
+  StringAttr target;
+  SmallVector<OpAsmParser::UnresolvedOperand> operands;
+  if (parser.parseSymbolName(target) ||
+      parser.parseOperandList(operands, AsmParser::Delimiter::Paren) ||
+      parser.parseOptionalAttrDict(result.attributes) || parser.parseColon())
+    return failure();
+  SMLoc typesLoc = parser.getCurrentLocation();
+  FunctionType type;
+  if (parser.parseType(type) ||
+      parser.resolveOperands(operands, type.getInputs(), typesLoc,
+                             result.operands))
+    return failure();
+  result.addTypes(type.getResults());
+  result.getOrAddProperties<Properties>().call_target_name = target;
+  return success();
+}
+
+void CustomCallOp::print(OpAsmPrinter &printer) {
+  printer << ' ';
+  printer.printSymbolName(getCallTargetName());
+  printer << '(' << getInputs() << ')';
+  printer.printOptionalAttrDict((*this)->getAttrs(), {"call_target_name"});
+  printer << " : ";
+  printer.printFunctionalType(*this);
+}

@@ -465,4 +465,27 @@ def Hlo_DynamicUpdateSliceOp : Hlo_Op<"dynamic_update_slice", [Pure]> {
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
+//===----------------------------------------------------------------------===//
+// custom_call (GSPMD's @Sharding)
+//===----------------------------------------------------------------------===//
+
+def Hlo_CustomCallOp : Hlo_Op<"custom_call"> {
+  let summary = "A call to a backend function, by name";
+  let description = [{
+    `stablehlo.custom_call @Sharding(%x) {mhlo.sharding = "{replicated}"}
+    : (tensor<8xf32>) -> tensor<8xf32>`. The importer knows `@Sharding`
+    (GSPMD's sharding constraint); every other target is an error.
+  }];
+  let arguments = (ins Variadic<AnyType>:$inputs, StrAttr:$call_target_name,
+                       OptionalAttr<BoolAttr>:$has_side_effect,
+                       OptionalAttr<AnyAttr>:$backend_config,
+                       OptionalAttr<AnyAttr>:$api_version,
+                       OptionalAttr<AnyAttr>:$called_computations,
+                       OptionalAttr<AnyAttr>:$operand_layouts,
+                       OptionalAttr<AnyAttr>:$result_layouts,
+                       OptionalAttr<AnyAttr>:$output_operand_aliases);
+  let results = (outs Variadic<AnyType>);
+  let hasCustomAssemblyFormat = 1;
+}
+
 #endif // TRELLIS_IMPORT_STABLEHLO_OPS_TD

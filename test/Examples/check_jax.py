@@ -110,7 +110,9 @@ def embedding(d):
     close("out0", load(d, "out0"), np.tanh(table[ids] @ w))
 
 
-CHECKS = {"mlp": mlp, "embedding": embedding, "fori_loop_ring": fori_loop_ring, "moe_all_to_all": moe_all_to_all, "ffn_shard_map": ffn_shard_map,
+mlp_gspmd = mlp
+
+CHECKS = {"mlp": mlp, "mlp_gspmd": mlp_gspmd, "embedding": embedding, "fori_loop_ring": fori_loop_ring, "moe_all_to_all": moe_all_to_all, "ffn_shard_map": ffn_shard_map,
           "mlp_train_step": mlp_train_step,
           "transformer_block": transformer_block}
 

@@ -142,9 +142,56 @@ sdy.mesh @maximal = <[], device_ids=[0]>
 
 // -----
 
-// expected-error@+1 {{GSPMD sharding "{devices=[2]<=[2]}" is not supported yet}}
-func.func @gspmd(%a: tensor<4xf32> {mhlo.sharding = "{devices=[2]<=[2]}"}) -> tensor<4xf32> {
+// expected-error@+1 {{GSPMD sharding "{manual}": manual shardings (SPMDFullToShardShape) are not supported yet}}
+func.func @gspmd_manual(%a: tensor<4xf32> {mhlo.sharding = "{manual}"}) -> tensor<4xf32> {
   return %a : tensor<4xf32>
+}
+
+// -----
+
+// expected-error@+1 {{cannot read GSPMD sharding "{devices=[2]<=[3]}"}}
+func.func @gspmd_garbage(%a: tensor<4xf32> {mhlo.sharding = "{devices=[2]<=[3]}"}) -> tensor<4xf32> {
+  return %a : tensor<4xf32>
+}
+
+// -----
+
+// A device order no mesh of row-major axes produces.
+// expected-error@+1 {{the module's GSPMD tile assignments are not splits of one mesh of 4 devices}}
+func.func @gspmd_order(%a: tensor<4xf32> {mhlo.sharding = "{devices=[4]0,2,3,1}"}) -> tensor<4xf32> {
+  return %a : tensor<4xf32>
+}
+
+// -----
+
+module attributes {mhlo.num_partitions = 8 : i32} {
+  // expected-error@+1 {{GSPMD tile assignments cover 4 devices but mhlo.num_partitions is 8}}
+  func.func @gspmd_count(%a: tensor<4xf32> {mhlo.sharding = "{devices=[4]<=[4]}"}) -> tensor<4xf32> {
+    return %a : tensor<4xf32>
+  }
+}
+
+// -----
+
+// expected-error@+1 {{cuts dimension 0 of size 6 into 4 pieces; uneven dimensions are not supported yet}}
+func.func @gspmd_uneven(%a: tensor<6xf32> {mhlo.sharding = "{devices=[4]<=[4]}"}) -> tensor<6xf32> {
+  return %a : tensor<6xf32>
+}
+
+// -----
+
+func.func @custom_call(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{custom_call @SPMDFullToShardShape is not supported}}
+  %0 = stablehlo.custom_call @SPMDFullToShardShape(%a) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @custom_call_manual(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{GSPMD sharding "{manual}": manual shardings (SPMDFullToShardShape) are not supported yet}}
+  %0 = stablehlo.custom_call @Sharding(%a) {mhlo.sharding = "{manual}"} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
 }
 
 // -----

@@ -1,0 +1,151 @@
+//===- ImportGspmd.cpp - GSPMD shardings and @Sharding custom calls -------===//
+//
+// Modules printed before Shardy carry `mhlo.sharding` strings on arguments
+// and results and `@Sharding` custom calls for sharding constraints. The
+// importer reads them all first, infers one mesh that expresses every tile
+// assignment (Gspmd.cpp), declares it as `trellis.mesh @gspmd_mesh` with
+// axes x0, x1, ... and turns each string into a Trellis sharding on it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Import/Gspmd.h"
+#include "lib/Import/Importer.h"
+
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace mlir::trellis;
+using namespace mlir::trellis::import;
+
+static constexpr StringLiteral kMhloSharding = "mhlo.sharding";
+
+LogicalResult Importer::importGspmdMesh() {
+  // Every GSPMD string of the module, where it was written.
+  SmallVector<std::pair<Location, StringRef>> texts;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    auto collect = [&](DictionaryAttr attrs, Location loc) {
+      if (!attrs)
+        return;
+      if (auto text = attrs.getAs<StringAttr>(kMhloSharding);
+          text && !text.getValue().empty())
+        texts.push_back({loc, text.getValue()});
+    };
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+      collect(func.getArgAttrDict(i),
+              func.isExternal() ? func.getLoc() : func.getArgument(i).getLoc());
+    for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
+      collect(func.getResultAttrDict(i), func.getLoc());
+  }
+  module.walk([&](hlo::CustomCallOp call) {
+    if (auto text = call->getAttrOfType<StringAttr>(kMhloSharding))
+      texts.push_back({call.getLoc(), text.getValue()});
+  });
+  SmallVector<GspmdSharding> shardings;
+  SmallVector<StringRef> tiled;
+  int64_t devices = 0;
+  Location first = module.getLoc();
+  for (auto [loc, text] : texts) {
+    Location where = loc;
+    FailureOr<GspmdSharding> sharding =
+        parseGspmdSharding(text, [&] { return mlir::emitError(where); });
+    if (failed(sharding))
+      return failure();
+    if (sharding->replicated || gspmdAxes.count(text) ||
+        llvm::is_contained(tiled, text))
+      continue;
+    if (!devices) {
+      devices = static_cast<int64_t>(sharding->devices.size());
+      first = loc;
+    }
+    shardings.push_back(*sharding);
+    tiled.push_back(text);
+  }
+  if (shardings.empty())
+    return success();
+  if (!module.getOps<MeshOp>().empty())
+    return mlir::emitError(first, "GSPMD shardings in a module that also "
+                                  "declares Shardy meshes");
+  if (numPartitions && *numPartitions != devices)
+    return mlir::emitError(first, "GSPMD tile assignments cover ")
+           << devices << " devices but mhlo.num_partitions is "
+           << *numPartitions;
+  FailureOr<GspmdMesh> mesh = inferGspmdMesh(
+      devices, shardings, [&] { return mlir::emitError(first); });
+  if (failed(mesh))
+    return failure();
+  for (auto [text, axes] : llvm::zip(tiled, mesh->dimAxes))
+    gspmdAxes[text] = axes;
+
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  SmallVector<Attribute> names, types;
+  for (size_t i = 0; i < mesh->axisSizes.size(); ++i) {
+    names.push_back(b.getStringAttr("x" + std::to_string(i)));
+    types.push_back(AxisTypeAttr::get(b.getContext(), AxisType::Auto));
+  }
+  auto meshOp = MeshOp::create(b, first, b.getStringAttr("gspmd_mesh"),
+                               b.getArrayAttr(names),
+                               b.getDenseI64ArrayAttr(mesh->axisSizes),
+                               b.getArrayAttr(types), DenseI64ArrayAttr());
+  gspmdMesh = FlatSymbolRefAttr::get(meshOp.getSymNameAttr());
+  return success();
+}
+
+FailureOr<ShardingAttr> Importer::gspmdSharding(Location loc, StringRef text,
+                                                Type type) {
+  if (!gspmdMesh)
+    return ShardingAttr(); // nothing is split: the module has no mesh
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return mlir::emitError(loc, "mhlo.sharding on a non-tensor");
+  SmallVector<DimShardingAttr> dims;
+  auto it = gspmdAxes.find(text);
+  if (it == gspmdAxes.end()) {
+    // Replicated (or maximal): no dimension is split.
+    dims.assign(tensor.getRank(),
+                DimShardingAttr::get(b.getContext(), ArrayRef<StringAttr>()));
+  } else {
+    if (static_cast<int64_t>(it->second.size()) != tensor.getRank())
+      return mlir::emitError(loc, "GSPMD sharding \"")
+             << text << "\" has " << it->second.size()
+             << " tile dimensions for a tensor of rank " << tensor.getRank();
+    for (auto [d, axes] : llvm::enumerate(it->second)) {
+      SmallVector<StringAttr> names;
+      for (int64_t axis : axes)
+        names.push_back(b.getStringAttr("x" + std::to_string(axis)));
+      int64_t pieces = 1;
+      for (int64_t axis : axes)
+        pieces *= cast<MeshOp>(SymbolTable::lookupSymbolIn(module, gspmdMesh))
+                      .getAxisSizes()[axis];
+      if (tensor.getDimSize(d) % pieces != 0)
+        return mlir::emitError(loc, "GSPMD sharding \"")
+               << text << "\" cuts dimension " << d << " of size "
+               << tensor.getDimSize(d) << " into " << pieces
+               << " pieces; uneven dimensions are not supported yet";
+      dims.push_back(DimShardingAttr::get(b.getContext(), names));
+    }
+  }
+  return ShardingAttr::get(b.getContext(), gspmdMesh, dims);
+}
+
+FailureOr<SmallVector<Value>> Importer::importCustomCall(hlo::CustomCallOp op) {
+  if (op.getCallTargetName() != "Sharding")
+    return op.emitError("custom_call @")
+           << op.getCallTargetName() << " is not supported";
+  auto text = op->getAttrOfType<StringAttr>(kMhloSharding);
+  if (op->getNumOperands() != 1 || op->getNumResults() != 1 || !text ||
+      op->getOperand(0).getType() != op->getResult(0).getType())
+    return op.emitError("custom_call @Sharding takes one tensor and an "
+                        "mhlo.sharding string");
+  Value input = op->getOperand(0);
+  FailureOr<ShardingAttr> sharding =
+      gspmdSharding(op.getLoc(), text.getValue(), input.getType());
+  if (failed(sharding))
+    return failure();
+  if (!*sharding)
+    return SmallVector<Value>{input};
+  return SmallVector<Value>{ShardingConstraintOp::create(b, op.getLoc(),
+                                                         input.getType(), input,
+                                                         *sharding)
+                                .getResult()};
+}
