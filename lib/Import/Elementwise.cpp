@@ -47,6 +47,7 @@ struct Emitter {
   OpBuilder &b;
   Location loc;
   Type type; // of the operands (and of the result, but for compare)
+  bool isUnsigned = false;
 
   Type element() const { return getElementTypeOrSelf(type); }
   bool isFloat() const { return isa<FloatType>(element()); }
@@ -66,6 +67,13 @@ struct Emitter {
   /// MIN % -1 = 0.
   Value divide(Value x, Value y, bool remainder) const {
     Value zero = c(0), minusOne = c(-1);
+    if (isUnsigned) { // x / 0 = all ones, x % 0 = x
+      Value byZero = eq(y, zero);
+      Value safe = select(byZero, c(1), y);
+      if (remainder)
+        return select(byZero, x, arith::RemUIOp::create(b, loc, x, safe));
+      return select(byZero, minusOne, arith::DivUIOp::create(b, loc, x, safe));
+    }
     Value min = ci(APInt::getSignedMinValue(width()));
     Value byZero = eq(y, zero);
     Value overflow = arith::AndIOp::create(b, loc, eq(x, min), eq(y, minusOne));
@@ -138,9 +146,10 @@ FailureOr<Value> emitCompare(const Emitter &e, hlo::CompareOp op, Value x,
   hlo::ComparisonType kind =
       op.getCompareType().value_or(hlo::ComparisonType::NOTYPE);
   if (kind == hlo::ComparisonType::NOTYPE)
-    kind = e.isFloat()                ? hlo::ComparisonType::FLOAT
-           : e.element().isInteger(1) ? hlo::ComparisonType::UNSIGNED
-                                      : hlo::ComparisonType::SIGNED;
+    kind = e.isFloat() ? hlo::ComparisonType::FLOAT
+           : e.element().isInteger(1) || e.isUnsigned
+               ? hlo::ComparisonType::UNSIGNED
+               : hlo::ComparisonType::SIGNED;
   if (kind == hlo::ComparisonType::TOTALORDER)
     return op.emitError("TOTALORDER comparisons are not supported yet");
   if ((kind == hlo::ComparisonType::FLOAT) != e.isFloat())
@@ -170,8 +179,17 @@ Value mlir::trellis::constantOf(OpBuilder &b, Location loc, Type type,
   return intConstant(b, loc, type, bits);
 }
 
+bool mlir::trellis::wasUnsigned(Operation *op, unsigned i, bool result) {
+  auto flags = op->getAttrOfType<DenseBoolArrayAttr>(kUnsignedAttr);
+  if (!flags)
+    return false;
+  unsigned at = result ? op->getNumOperands() + i : i;
+  return at < flags.size() && flags[at];
+}
+
 Value mlir::trellis::convertElements(OpBuilder &b, Location loc, Value value,
-                                     Type to) {
+                                     Type to, bool fromUnsigned,
+                                     bool toUnsigned) {
   Type type = value.getType();
   Type from = getElementTypeOrSelf(type);
   if (from == to)
@@ -200,13 +218,22 @@ Value mlir::trellis::convertElements(OpBuilder &b, Location loc, Value value,
                ? arith::ExtFOp::create(b, loc, result, value).getResult()
                : arith::TruncFOp::create(b, loc, result, value).getResult();
   }
-  if (!fromFloat && !toFloat)
-    return fromBits < toBits
-               ? arith::ExtSIOp::create(b, loc, result, value).getResult()
-               : arith::TruncIOp::create(b, loc, result, value).getResult();
+  if (!fromFloat && !toFloat) {
+    if (fromBits == toBits)
+      return value; // signed <-> unsigned of one width: the same bits
+    if (fromBits > toBits)
+      return arith::TruncIOp::create(b, loc, result, value);
+    return fromUnsigned
+               ? arith::ExtUIOp::create(b, loc, result, value).getResult()
+               : arith::ExtSIOp::create(b, loc, result, value).getResult();
+  }
   if (toFloat)
-    return arith::SIToFPOp::create(b, loc, result, value);
-  return arith::FPToSIOp::create(b, loc, result, value);
+    return fromUnsigned
+               ? arith::UIToFPOp::create(b, loc, result, value).getResult()
+               : arith::SIToFPOp::create(b, loc, result, value).getResult();
+  return toUnsigned
+             ? arith::FPToUIOp::create(b, loc, result, value).getResult()
+             : arith::FPToSIOp::create(b, loc, result, value).getResult();
 }
 
 bool mlir::trellis::isImportElementwise(Operation *op) {
@@ -230,7 +257,8 @@ FailureOr<Value> mlir::trellis::emitElementwise(OpBuilder &b, Operation *op,
   Location loc = op->getLoc();
   // select's first operand is the predicate; its type is the branches'.
   Value typed = isa<hlo::SelectOp>(op) ? operands[1] : operands[0];
-  Emitter e{b, loc, typed.getType()};
+  Emitter e{b, loc, typed.getType(),
+            wasUnsigned(op, isa<hlo::SelectOp, hlo::ClampOp>(op) ? 1 : 0)};
   bool isFloat = e.isFloat();
   bool isBool = e.element().isInteger(1);
   Value x = operands[0];
@@ -294,11 +322,15 @@ FailureOr<Value> mlir::trellis::emitElementwise(OpBuilder &b, Operation *op,
       .Case([&](hlo::MaximumOp) -> FailureOr<Value> {
         if (isBool)
           return arith::OrIOp::create(b, loc, x, y).getResult();
+        if (e.isUnsigned)
+          return arith::MaxUIOp::create(b, loc, x, y).getResult();
         return pick(arith::MaximumFOp(), arith::MaxSIOp());
       })
       .Case([&](hlo::MinimumOp) -> FailureOr<Value> {
         if (isBool)
           return arith::AndIOp::create(b, loc, x, y).getResult();
+        if (e.isUnsigned)
+          return arith::MinUIOp::create(b, loc, x, y).getResult();
         return pick(arith::MinimumFOp(), arith::MinSIOp());
       })
       .Case([&](hlo::PowerOp) -> FailureOr<Value> {
@@ -351,12 +383,16 @@ FailureOr<Value> mlir::trellis::emitElementwise(OpBuilder &b, Operation *op,
           return math::AbsFOp::create(b, loc, x).getResult();
         if (isBool)
           return unsupported("of booleans is not supported");
+        if (e.isUnsigned)
+          return x;
         return math::AbsIOp::create(b, loc, x).getResult();
       })
       .Case([&](hlo::SignOp) -> FailureOr<Value> {
         if (isBool)
           return unsupported("of booleans is not supported");
         Value zero = e.c(0);
+        if (e.isUnsigned)
+          return e.select(e.eq(x, zero), zero, e.c(1));
         Value positive, negative;
         if (isFloat) {
           positive =
@@ -407,7 +443,8 @@ FailureOr<Value> mlir::trellis::emitElementwise(OpBuilder &b, Operation *op,
             .getResult();
       })
       .Case([&](hlo::ConvertOp) -> FailureOr<Value> {
-        return convertElements(b, loc, x, getElementTypeOrSelf(resultType));
+        return convertElements(b, loc, x, getElementTypeOrSelf(resultType),
+                               e.isUnsigned, wasUnsigned(op, 0, true));
       })
       .Case([&](hlo::BitcastConvertOp) -> FailureOr<Value> {
         Type to = getElementTypeOrSelf(resultType);
@@ -422,6 +459,10 @@ FailureOr<Value> mlir::trellis::emitElementwise(OpBuilder &b, Operation *op,
         Emitter ev{b, loc, operands[1].getType()};
         if (ev.element().isInteger(1))
           return unsupported("of booleans is not supported");
+        if (e.isUnsigned) {
+          Value low = arith::MaxUIOp::create(b, loc, operands[1], x);
+          return arith::MinUIOp::create(b, loc, low, operands[2]).getResult();
+        }
         if (ev.isFloat()) {
           Value low = arith::MaximumFOp::create(b, loc, operands[1], x);
           return arith::MinimumFOp::create(b, loc, low, operands[2])

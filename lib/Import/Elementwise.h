@@ -21,8 +21,20 @@ FailureOr<Value> emitElementwise(OpBuilder &b, Operation *op,
                                  ValueRange operands, Type resultType);
 
 /// `value` (scalar or tensor) converted to element type `to` with
-/// StableHLO `convert` semantics (booleans are zero / non-zero).
-Value convertElements(OpBuilder &b, Location loc, Value value, Type to);
+/// StableHLO `convert` semantics (booleans are zero / non-zero). Integers
+/// are signless; `fromUnsigned` / `toUnsigned` say which were unsigned in
+/// the source program.
+Value convertElements(OpBuilder &b, Location loc, Value value, Type to,
+                      bool fromUnsigned = false, bool toUnsigned = false);
+
+/// Attribute the importer puts on a StableHLO op before it makes every
+/// unsigned integer type signless: one bool per operand, then one per
+/// result, true where the type was unsigned.
+inline constexpr StringLiteral kUnsignedAttr = "trellis.import.unsigned";
+
+/// Whether operand `i` of `op` (or, with `result`, result `i`) had an
+/// unsigned element type.
+bool wasUnsigned(Operation *op, unsigned i, bool result = false);
 
 /// A constant of `type` (a scalar type, or a tensor type for a splat) equal
 /// to `value`.

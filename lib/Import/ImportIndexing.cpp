@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lib/Import/Elementwise.h"
 #include "lib/Import/Importer.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -22,10 +23,10 @@ using namespace mlir::trellis::import;
 
 /// `value` (an integer of any width) as an index clamped into [0, bound].
 static Value clampedIndex(OpBuilder &b, Location loc, Value value,
-                          int64_t bound) {
+                          int64_t bound, bool isUnsigned) {
   Value wide = value;
   if (!value.getType().isInteger(64))
-    wide = arith::ExtSIOp::create(b, loc, b.getI64Type(), value);
+    wide = convertElements(b, loc, value, b.getI64Type(), isUnsigned);
   Value lo = arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0);
   Value hi = arith::ConstantIntOp::create(b, loc, b.getI64Type(), bound);
   Value clamped = arith::MinSIOp::create(
@@ -115,7 +116,8 @@ FailureOr<Value> Importer::importGather(hlo::GatherOp op) {
             where[vectorDim] = arith::ConstantIndexOp::create(nb, nloc, k);
           Value start = tensor::ExtractOp::create(nb, nloc, indices, where);
           position[d] = clampedIndex(nb, nloc, start,
-                                     operandType.getDimSize(d) - sizes[d]);
+                                     operandType.getDimSize(d) - sizes[d],
+                                     wasUnsigned(op, 1));
         }
         for (auto [r, d] : llvm::zip(offsetDims, offsetOperandDims))
           position[d] = arith::AddIOp::create(nb, nloc, position[d], at[r]);
@@ -130,7 +132,8 @@ FailureOr<Value> Importer::importGather(hlo::GatherOp op) {
 /// indices clamped so a slice of `sizes` fits `type`.
 static FailureOr<SmallVector<OpFoldResult>>
 clampedStarts(OpBuilder &b, Operation *op, ValueRange starts,
-              RankedTensorType type, ArrayRef<int64_t> sizes) {
+              unsigned firstStart, RankedTensorType type,
+              ArrayRef<int64_t> sizes) {
   if (static_cast<int64_t>(starts.size()) != type.getRank() ||
       static_cast<int64_t>(sizes.size()) != type.getRank())
     return op->emitError("needs one start index and size per dimension of ")
@@ -146,8 +149,9 @@ clampedStarts(OpBuilder &b, Operation *op, ValueRange starts,
       return op->emitError("size ")
              << sizes[d] << " does not fit dimension " << d << " of " << type;
     Value scalar = scalarOf(b, op->getLoc(), start);
-    offsets.push_back(
-        clampedIndex(b, op->getLoc(), scalar, type.getDimSize(d) - sizes[d]));
+    offsets.push_back(clampedIndex(b, op->getLoc(), scalar,
+                                   type.getDimSize(d) - sizes[d],
+                                   wasUnsigned(op, firstStart + d)));
   }
   return offsets;
 }
@@ -157,7 +161,7 @@ FailureOr<Value> Importer::importDynamicSlice(hlo::DynamicSliceOp op) {
   auto type = cast<RankedTensorType>(op.getType());
   ArrayRef<int64_t> sizes = op.getSliceSizes();
   FailureOr<SmallVector<OpFoldResult>> offsets =
-      clampedStarts(b, op, op.getStartIndices(), from, sizes);
+      clampedStarts(b, op, op.getStartIndices(), 1, from, sizes);
   if (failed(offsets))
     return failure();
   if (type.getShape() != sizes)
@@ -178,7 +182,7 @@ Importer::importDynamicUpdateSlice(hlo::DynamicUpdateSliceOp op) {
   auto type = cast<RankedTensorType>(op.getType());
   auto update = cast<RankedTensorType>(op.getUpdate().getType());
   FailureOr<SmallVector<OpFoldResult>> offsets =
-      clampedStarts(b, op, op.getStartIndices(), type, update.getShape());
+      clampedStarts(b, op, op.getStartIndices(), 2, type, update.getShape());
   if (failed(offsets))
     return failure();
   SmallVector<OpFoldResult> sizeAttrs, strides;

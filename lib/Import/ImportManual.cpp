@@ -11,6 +11,9 @@
 
 #include "dialects/spmd/IR/SpmdOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
 using namespace mlir;
 using namespace mlir::trellis;
 using namespace mlir::trellis::import;
@@ -227,4 +230,26 @@ FailureOr<SmallVector<Value>> Importer::importCollective(Operation *op) {
       b, loc, permute.getType(), permute.getOperand(), axesAttr(decoded->first),
       b.getDenseI64ArrayAttr(decoded->second)));
   return results;
+}
+
+/// The row-major mesh position: in a body manual over every axis, the
+/// device's index over all axes in mesh order.
+FailureOr<Value> Importer::importPartitionId(hlo::PartitionIdOp op) {
+  auto map = op->getParentOfType<spmd::ShardMapOp>();
+  if (!map)
+    return op.emitError("'stablehlo.partition_id' outside an "
+                        "sdy.manual_computation is not supported");
+  MeshOp mesh = map.getMeshOp();
+  if (map.getAllManualAxes().size() != mesh.getNumAxes())
+    return op.emitError("'stablehlo.partition_id' in a computation manual "
+                        "over only some axes is not supported: its value "
+                        "depends on the other axes too");
+  Location loc = op.getLoc();
+  Value index =
+      spmd::AxisIndexOp::create(b, loc, b.getIndexType(), mesh.getAxisNames());
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  Value scalar =
+      arith::IndexCastOp::create(b, loc, type.getElementType(), index);
+  return tensor::FromElementsOp::create(b, loc, type, ValueRange{scalar})
+      .getResult();
 }

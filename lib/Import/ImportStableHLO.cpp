@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -353,6 +354,7 @@ LogicalResult Importer::importOp(Operation *op) {
                 hlo::AllToAllOp, hlo::CollectivePermuteOp>(
               [&](Operation *o) { return importCollective(o); })
           .Case([&](hlo::CustomCallOp o) { return importCustomCall(o); })
+          .Case([&](hlo::PartitionIdOp o) { return one(importPartitionId(o)); })
           .Case([&](hlo::GatherOp o) { return one(importGather(o)); })
           .Case(
               [&](hlo::DynamicSliceOp o) { return one(importDynamicSlice(o)); })
@@ -387,8 +389,63 @@ LogicalResult Importer::importOp(Operation *op) {
   return success();
 }
 
+static bool isUnsignedElement(Type type) {
+  auto integer = dyn_cast<IntegerType>(getElementTypeOrSelf(type));
+  return integer && integer.isUnsigned();
+}
+
+static Type signlessOf(Type type) {
+  auto integer = cast<IntegerType>(getElementTypeOrSelf(type));
+  Type element = IntegerType::get(type.getContext(), integer.getWidth());
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    return shaped.clone(element);
+  return element;
+}
+
+LogicalResult Importer::makeSignless() {
+  for (auto func : module.getOps<func::FuncOp>()) {
+    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
+      if (isUnsignedElement(type))
+        return mlir::emitError(func.isExternal() ? func.getLoc()
+                                                 : func.getArgument(i).getLoc())
+               << "unsigned arguments are not supported yet: " << type;
+    for (Type type : func.getResultTypes())
+      if (isUnsignedElement(type))
+        return func.emitError("unsigned results are not supported yet: ")
+               << type;
+  }
+  MLIRContext *ctx = module.getContext();
+  module.walk([&](Operation *op) {
+    if (!isImportDialect(op))
+      return;
+    SmallVector<bool> flags;
+    for (Type type :
+         llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
+      flags.push_back(isUnsignedElement(type));
+    if (llvm::is_contained(flags, true))
+      op->setAttr(kUnsignedAttr, DenseBoolArrayAttr::get(ctx, flags));
+  });
+  module.walk([&](Operation *op) {
+    for (Value result : op->getResults())
+      if (isUnsignedElement(result.getType()))
+        result.setType(signlessOf(result.getType()));
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (isUnsignedElement(arg.getType()))
+            arg.setType(signlessOf(arg.getType()));
+    if (auto constant = dyn_cast<hlo::ConstantOp>(op)) {
+      auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+      if (dense && isUnsignedElement(dense.getType()))
+        constant.setValueAttr(
+            dense.bitcast(getElementTypeOrSelf(signlessOf(dense.getType()))));
+    }
+  });
+  return success();
+}
+
 LogicalResult Importer::run() {
-  if (failed(importModuleAttributes()))
+  if (failed(importModuleAttributes()) || failed(makeSignless()))
     return failure();
   if (failed(importGspmdMesh()))
     return failure();

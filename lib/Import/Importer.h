@@ -79,6 +79,10 @@ private:
   FailureOr<SmallVector<Value>>
   importManualComputation(sdy::ManualComputationOp op);
   FailureOr<SmallVector<Value>> importCollective(Operation *op);
+  /// Makes every unsigned integer type signless, recording on each
+  /// StableHLO op which of its operands and results were unsigned.
+  LogicalResult makeSignless();
+  FailureOr<Value> importPartitionId(hlo::PartitionIdOp op);
   LogicalResult importGspmdMesh();
   /// The Trellis sharding of GSPMD string `text` on a value of `type`;
   /// null when the module has no GSPMD mesh (every sharding replicated).

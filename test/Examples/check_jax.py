@@ -112,7 +112,14 @@ def embedding(d):
 
 mlp_gspmd = mlp
 
-CHECKS = {"mlp": mlp, "mlp_gspmd": mlp_gspmd, "embedding": embedding, "fori_loop_ring": fori_loop_ring, "moe_all_to_all": moe_all_to_all, "ffn_shard_map": ffn_shard_map,
+
+def collective_matmul(d):
+    lhs, rhs = args(d, 2)
+    close("out0", load(d, "out0"), lhs @ rhs)
+
+
+CHECKS = {"mlp": mlp, "mlp_gspmd": mlp_gspmd,
+          "collective_matmul": collective_matmul, "embedding": embedding, "fori_loop_ring": fori_loop_ring, "moe_all_to_all": moe_all_to_all, "ffn_shard_map": ffn_shard_map,
           "mlp_train_step": mlp_train_step,
           "transformer_block": transformer_block}
 

@@ -74,10 +74,10 @@ func.func @dynamic(%a: tensor<?xf32>) -> tensor<?xf32> {
 
 // -----
 
-func.func @unsigned(%a: tensor<4xui32>) -> tensor<4xui32> {
-  // expected-error@+1 {{element type 'ui32' is not supported yet}}
-  %0 = stablehlo.add %a, %a : tensor<4xui32>
-  return %0 : tensor<4xui32>
+func.func @complex(%a: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
+  // expected-error@+1 {{element type 'complex<f32>' is not supported yet}}
+  %0 = stablehlo.add %a, %a : tensor<4xcomplex<f32>>
+  return %0 : tensor<4xcomplex<f32>>
 }
 
 // -----
@@ -336,4 +336,33 @@ func.func @dynamic_slice(%a: tensor<4xf32>, %i: tensor<i32>) -> tensor<5xf32> {
   // expected-error@+1 {{size 5 does not fit dimension 0 of 'tensor<4xf32>'}}
   %0 = stablehlo.dynamic_slice %a, %i, sizes = [5] : (tensor<4xf32>, tensor<i32>) -> tensor<5xf32>
   return %0 : tensor<5xf32>
+}
+
+// -----
+
+// expected-error@+1 {{unsigned arguments are not supported yet: 'tensor<4xui32>'}}
+func.func @unsigned_arg(%a: tensor<4xui32>) -> tensor<4xi32> {
+  %0 = stablehlo.convert %a : (tensor<4xui32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["x"=2, "y"=2]>
+func.func @pid_partial(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = sdy.manual_computation(%a) in_shardings=[<@mesh, [{}]>] out_shardings=[<@mesh, [{}]>] manual_axes={"x"} (%b: tensor<4xf32>) {
+    // expected-error@+1 {{'stablehlo.partition_id' in a computation manual over only some axes is not supported}}
+    %p = stablehlo.partition_id : tensor<ui32>
+    sdy.return %b : tensor<4xf32>
+  } : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @pid_global() -> tensor<i32> {
+  // expected-error@+1 {{'stablehlo.partition_id' outside an sdy.manual_computation is not supported}}
+  %p = stablehlo.partition_id : tensor<ui32>
+  %c = stablehlo.convert %p : (tensor<ui32>) -> tensor<i32>
+  return %c : tensor<i32>
 }
