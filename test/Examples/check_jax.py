@@ -113,12 +113,35 @@ def embedding(d):
 mlp_gspmd = mlp
 
 
+def _bf16(raw):
+    """bf16 as trellis-run writes it ('<V2'): the top half of an f32."""
+    return (raw.view(np.uint16).astype(np.uint32) << 16).view(np.float32) \
+        .astype(np.float64)
+
+
+def _round_bf16(x):
+    bits = np.asarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16 << 16
+    return bits.astype(np.uint32).view(np.float32).astype(np.float64)
+
+
+def mlp_bf16(d):
+    x, w1, w2 = (_bf16(load(d, f"arg{i}")) for i in range(3))
+    h = np.maximum(_round_bf16(x @ w1), 0)
+    # The products of bf16 values are exact in f32; the hidden layer's
+    # rounding to bf16 can flip by one ulp (2^-8) where f32 accumulation
+    # order differs from numpy's, so allow 2^-6 of the result's scale.
+    expected = h @ w2
+    close("out0", load(d, "out0"), expected, rtol=0,
+          atol=2.0**-6 * np.abs(expected).max())
+
+
 def collective_matmul(d):
     lhs, rhs = args(d, 2)
     close("out0", load(d, "out0"), lhs @ rhs)
 
 
-CHECKS = {"mlp": mlp, "mlp_gspmd": mlp_gspmd,
+CHECKS = {"mlp": mlp, "mlp_gspmd": mlp_gspmd, "mlp_bf16": mlp_bf16,
           "collective_matmul": collective_matmul, "embedding": embedding, "fori_loop_ring": fori_loop_ring, "moe_all_to_all": moe_all_to_all, "ffn_shard_map": ffn_shard_map,
           "mlp_train_step": mlp_train_step,
           "transformer_block": transformer_block}
