@@ -1,16 +1,29 @@
 // RUN: trellis-opt %s --split-input-file --verify-diagnostics --trellis-partition
 
 trellis.mesh @m = <["x"=2]>
-func.func @while_loop(%a: tensor<8xf32> {trellis.sharding = #trellis.sharding<@m, [{"x"}]>}) -> tensor<8xf32> {
-  // expected-error @below {{'scf.while' op has regions the partitioner does not know how to partition}}
-  %r = scf.while (%v = %a) : (tensor<8xf32>) -> tensor<8xf32> {
-    %c = arith.constant true
-    scf.condition(%c) %v : tensor<8xf32>
-  } do {
-  ^bb0(%v: tensor<8xf32>):
-    scf.yield %v : tensor<8xf32>
+func.func @execute_region(%a: tensor<8xf32> {trellis.sharding = #trellis.sharding<@m, [{"x"}]>}) -> tensor<8xf32> {
+  // expected-error @below {{'scf.execute_region' op has regions the partitioner does not know how to partition}}
+  %r = scf.execute_region -> tensor<8xf32> {
+    scf.yield %a : tensor<8xf32>
   }
   return %r : tensor<8xf32>
+}
+
+// -----
+
+trellis.mesh @m = <["x"=2]>
+func.func @while_types(%a: tensor<8xf32> {trellis.sharding = #trellis.sharding<@m, [{"x"}]>}) -> tensor<4xf32> {
+  // expected-error @below {{'scf.while' op carries values whose types change between the condition and the body}}
+  %r = scf.while (%v = %a) : (tensor<8xf32>) -> tensor<4xf32> {
+    %c = arith.constant true
+    %s = tensor.extract_slice %v[0] [4] [1] : tensor<8xf32> to tensor<4xf32>
+    scf.condition(%c) %s : tensor<4xf32>
+  } do {
+  ^bb0(%w: tensor<4xf32>):
+    %e = tensor.empty() : tensor<8xf32>
+    scf.yield %e : tensor<8xf32>
+  }
+  return %r : tensor<4xf32>
 }
 
 // -----
