@@ -15,7 +15,9 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
 using namespace mlir::trellis;
@@ -194,4 +196,177 @@ Importer::importDynamicUpdateSlice(hlo::DynamicUpdateSliceOp op) {
                                        op.getOperand(), *offsets, sizeAttrs,
                                        strides)
       .getResult();
+}
+
+/// scatter (`.at[idx].add(v)`, `.at[idx].set(v)`, embedding gradients): a
+/// loop over the update elements; each one whose window fits in the
+/// operand is combined into the result with the update computation
+/// (windows that do not fit are skipped, as XLA and JAX's default
+/// FILL_OR_DROP mode do).
+FailureOr<Value> Importer::importScatter(hlo::ScatterOp op) {
+  if (op.getInputs().size() != 1)
+    return op.emitError("scatters of several operands are not supported yet");
+  Value operand = op.getInputs()[0], indices = op.getScatterIndices(),
+        updates = op.getUpdates()[0];
+  auto operandType = cast<RankedTensorType>(operand.getType());
+  auto indicesType = cast<RankedTensorType>(indices.getType());
+  auto updatesType = cast<RankedTensorType>(updates.getType());
+  hlo::ScatterDimensionNumbersAttr dn = op.getScatterDimensionNumbers();
+  ArrayRef<int64_t> windowDims = dn.getUpdateWindowDims(),
+                    inserted = dn.getInsertedWindowDims(),
+                    toOperand = dn.getScatterDimsToOperandDims();
+  int64_t operandRank = operandType.getRank(),
+          indicesRank = indicesType.getRank(),
+          updatesRank = updatesType.getRank();
+  int64_t vectorDim = dn.getIndexVectorDim();
+  auto invalid = [&](const Twine &why) { return op.emitError(why); };
+  if (!dn.getInputBatchingDims().empty() ||
+      !dn.getScatterIndicesBatchingDims().empty())
+    return invalid("scatters with batching dimensions are not supported yet");
+  if (!isa<IntegerType>(indicesType.getElementType()) ||
+      indicesType.getElementType().isInteger(1))
+    return invalid("scatter indices must be integers");
+  if (vectorDim < 0 || vectorDim > indicesRank)
+    return invalid("index_vector_dim is out of range");
+  int64_t vectorSize =
+      vectorDim < indicesRank ? indicesType.getDimSize(vectorDim) : 1;
+  SmallVector<int64_t> windowOperandDims, scatterDims, indexBatchDims;
+  for (int64_t d = 0; d < operandRank; ++d)
+    if (!llvm::is_contained(inserted, d))
+      windowOperandDims.push_back(d);
+  for (int64_t d = 0; d < updatesRank; ++d)
+    if (!llvm::is_contained(windowDims, d))
+      scatterDims.push_back(d);
+  for (int64_t d = 0; d < indicesRank; ++d)
+    if (d != vectorDim)
+      indexBatchDims.push_back(d);
+  if (static_cast<int64_t>(toOperand.size()) != vectorSize ||
+      !areDistinctDims(toOperand, operandRank) ||
+      !areDistinctDims(inserted, operandRank) ||
+      !areDistinctDims(windowDims, updatesRank) ||
+      !llvm::is_sorted(windowDims) ||
+      windowOperandDims.size() != windowDims.size() ||
+      scatterDims.size() != indexBatchDims.size() ||
+      operandType.getElementType() != updatesType.getElementType() ||
+      op->getResult(0).getType() != operandType)
+    return invalid("scatter dimension numbers do not fit the operand, "
+                   "indices and updates");
+  SmallVector<int64_t> windowSize(operandRank, 1);
+  for (auto [u, d] : llvm::zip(windowDims, windowOperandDims)) {
+    windowSize[d] = updatesType.getDimSize(u);
+    if (windowSize[d] > operandType.getDimSize(d))
+      return invalid("update window dimension ")
+             << u << " is larger than operand dimension " << d;
+  }
+  for (auto [u, i] : llvm::zip(scatterDims, indexBatchDims))
+    if (updatesType.getDimSize(u) != indicesType.getDimSize(i))
+      return invalid("updates dimension ")
+             << u << " must match indices dimension " << i;
+  Block &combiner = op.getUpdateComputation().front();
+  if (combiner.getNumArguments() != 2 ||
+      !isa<hlo::ReturnOp>(combiner.getTerminator()) ||
+      combiner.getTerminator()->getNumOperands() != 1)
+    return invalid("the update computation must take two scalars and "
+                   "return one");
+
+  Location loc = op.getLoc();
+  Type element = operandType.getElementType();
+  auto cIndex = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  auto loop = scf::ForOp::create(b, loc, cIndex(0),
+                                 cIndex(updatesType.getNumElements()),
+                                 cIndex(1), ValueRange{operand});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  if (!loop.getBody()->empty() && loop.getBody()->mightHaveTerminator())
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+  Value acc = loop.getRegionIterArgs()[0];
+  // The update's index, row-major.
+  SmallVector<Value> at(updatesRank);
+  Value rest = loop.getInductionVar();
+  for (int64_t d = updatesRank - 1; d >= 0; --d) {
+    Value size = cIndex(updatesType.getDimSize(d));
+    at[d] = arith::RemUIOp::create(b, loc, rest, size);
+    rest = arith::DivUIOp::create(b, loc, rest, size);
+  }
+  // Where its window starts in the operand, and whether it fits.
+  Type i64 = b.getI64Type();
+  SmallVector<Value> start(operandRank);
+  for (int64_t d = 0; d < operandRank; ++d)
+    start[d] = arith::ConstantIntOp::create(b, loc, i64, 0);
+  for (auto [k, d] : llvm::enumerate(toOperand)) {
+    SmallVector<Value> where(indicesRank);
+    for (auto [u, i] : llvm::zip(scatterDims, indexBatchDims))
+      where[i] = at[u];
+    if (vectorDim < indicesRank)
+      where[vectorDim] = cIndex(k);
+    Value index = tensor::ExtractOp::create(b, loc, indices, where);
+    start[d] = convertElements(b, loc, index, i64, wasUnsigned(op, 1));
+  }
+  Value fits = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  SmallVector<Value> position(operandRank);
+  for (int64_t d = 0; d < operandRank; ++d) {
+    Value nonNegative =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, start[d],
+                              arith::ConstantIntOp::create(b, loc, i64, 0));
+    Value inside = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::sle, start[d],
+        arith::ConstantIntOp::create(
+            b, loc, i64, operandType.getDimSize(d) - windowSize[d]));
+    fits = arith::AndIOp::create(
+        b, loc, fits, arith::AndIOp::create(b, loc, nonNegative, inside));
+    position[d] =
+        arith::IndexCastOp::create(b, loc, b.getIndexType(), start[d]);
+  }
+  for (auto [u, d] : llvm::zip(windowDims, windowOperandDims))
+    position[d] = arith::AddIOp::create(b, loc, position[d], at[u]);
+  bool bodyFailed = false;
+  auto branch = scf::IfOp::create(
+      b, loc, fits,
+      [&](OpBuilder &nb, Location nloc) {
+        Value old = tensor::ExtractOp::create(nb, nloc, acc, position);
+        Value update = tensor::ExtractOp::create(nb, nloc, updates, at);
+        IRMapping scalars;
+        scalars.map(combiner.getArgument(0), old);
+        scalars.map(combiner.getArgument(1), update);
+        for (Operation &inner : combiner.without_terminator()) {
+          FailureOr<Value> value = failure();
+          if (isImportElementwise(&inner)) {
+            SmallVector<Value> args;
+            for (Value v : inner.getOperands())
+              args.push_back(scalars.lookup(v));
+            value = emitElementwise(nb, &inner, args, element);
+          } else {
+            inner.emitError("'")
+                << inner.getName()
+                << "' is not supported in a scatter's update computation";
+          }
+          if (failed(value)) {
+            bodyFailed = true;
+            break;
+          }
+          scalars.map(inner.getResult(0), *value);
+        }
+        Value combined = bodyFailed
+                             ? old
+                             : scalars.lookupOrDefault(
+                                   combiner.getTerminator()->getOperand(0));
+        scf::YieldOp::create(
+            nb, nloc,
+            tensor::InsertOp::create(nb, nloc, combined, acc, position)
+                .getResult());
+      },
+      [&](OpBuilder &nb, Location nloc) {
+        scf::YieldOp::create(nb, nloc, acc);
+      });
+  if (bodyFailed) {
+    loop->erase();
+    return failure();
+  }
+  if (loop.getBody()->mightHaveTerminator())
+    loop.getBody()->getTerminator()->erase();
+  b.setInsertionPointToEnd(loop.getBody());
+  scf::YieldOp::create(b, loc, branch.getResult(0));
+  return loop.getResult(0);
 }

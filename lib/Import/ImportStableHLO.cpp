@@ -356,6 +356,7 @@ LogicalResult Importer::importOp(Operation *op) {
           .Case([&](hlo::CustomCallOp o) { return importCustomCall(o); })
           .Case([&](hlo::PartitionIdOp o) { return one(importPartitionId(o)); })
           .Case([&](hlo::GatherOp o) { return one(importGather(o)); })
+          .Case([&](hlo::ScatterOp o) { return one(importScatter(o)); })
           .Case(
               [&](hlo::DynamicSliceOp o) { return one(importDynamicSlice(o)); })
           .Case([&](hlo::DynamicUpdateSliceOp o) {
@@ -458,7 +459,8 @@ LogicalResult Importer::run() {
   module.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isImportDialect(op) && !isa<hlo::ReturnOp, sdy::ReturnOp>(op))
       worklist.push_back(op);
-    return isa<hlo::ReduceOp, hlo::AllReduceOp, hlo::ReduceScatterOp>(op)
+    return isa<hlo::ReduceOp, hlo::AllReduceOp, hlo::ReduceScatterOp,
+               hlo::ScatterOp>(op)
                ? WalkResult::skip()
                : WalkResult::advance();
   });

@@ -90,6 +90,7 @@ private:
                                         Type type);
   FailureOr<SmallVector<Value>> importCustomCall(hlo::CustomCallOp op);
   FailureOr<Value> importGather(hlo::GatherOp op);
+  FailureOr<Value> importScatter(hlo::ScatterOp op);
   FailureOr<Value> importDynamicSlice(hlo::DynamicSliceOp op);
   FailureOr<Value> importDynamicUpdateSlice(hlo::DynamicUpdateSliceOp op);
   FailureOr<SmallVector<Value>> importWhile(hlo::WhileOp op);

@@ -421,6 +421,73 @@ void GatherDimensionNumbersAttr::print(AsmPrinter &printer) const {
 }
 
 //===----------------------------------------------------------------------===//
+// ScatterDimensionNumbersAttr
+//===----------------------------------------------------------------------===//
+
+Attribute ScatterDimensionNumbersAttr::parse(AsmParser &parser, Type) {
+  const char *names[5] = {
+      "update_window_dims", "inserted_window_dims", "input_batching_dims",
+      "scatter_indices_batching_dims", "scatter_dims_to_operand_dims"};
+  SmallVector<int64_t> lists[5];
+  std::optional<int64_t> indexVectorDim;
+  if (parser.parseLess())
+    return {};
+  do {
+    StringRef key;
+    SMLoc loc = parser.getCurrentLocation();
+    if (parser.parseKeyword(&key) || parser.parseEqual())
+      return {};
+    if (key == "index_vector_dim") {
+      if (parser.parseInteger(indexVectorDim.emplace()))
+        return {};
+      continue;
+    }
+    auto *it = llvm::find(names, key);
+    if (it == std::end(names)) {
+      parser.emitError(loc)
+          << "unknown scatter dimension numbers field '" << key << "'";
+      return {};
+    }
+    if (parseIntList(parser, lists[it - std::begin(names)]))
+      return {};
+  } while (succeeded(parser.parseOptionalComma()));
+  if (parser.parseGreater())
+    return {};
+  if (!indexVectorDim) {
+    parser.emitError(parser.getCurrentLocation(),
+                     "scatter dimension numbers need index_vector_dim");
+    return {};
+  }
+  return get(parser.getContext(), lists[0], lists[1], lists[2], lists[3],
+             lists[4], *indexVectorDim);
+}
+
+void ScatterDimensionNumbersAttr::print(AsmPrinter &printer) const {
+  std::pair<const char *, ArrayRef<int64_t>> fields[] = {
+      {"update_window_dims", getUpdateWindowDims()},
+      {"inserted_window_dims", getInsertedWindowDims()},
+      {"input_batching_dims", getInputBatchingDims()},
+      {"scatter_indices_batching_dims", getScatterIndicesBatchingDims()},
+      {"scatter_dims_to_operand_dims", getScatterDimsToOperandDims()}};
+  printer << '<';
+  for (auto [name, values] : fields) {
+    if (values.empty())
+      continue;
+    printer << name << " = ";
+    printIntList(printer, values);
+    printer << ", ";
+  }
+  printer << "index_vector_dim = " << getIndexVectorDim() << '>';
+}
+
+LogicalResult ScatterOp::verify() {
+  if (getInputs().size() != getUpdates().size() ||
+      getInputs().size() != getNumResults())
+    return emitOpError("needs one update and one result per input");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // ConstantOp
 //===----------------------------------------------------------------------===//
 

@@ -109,6 +109,21 @@ def Hlo_GatherDimensionNumbersAttr
   let hasCustomAssemblyFormat = 1;
 }
 
+def Hlo_ScatterDimensionNumbersAttr
+    : AttrDef<Hlo_Dialect, "ScatterDimensionNumbers"> {
+  let mnemonic = "scatter";
+  let summary = "How a scatter's indices place update windows";
+  let parameters = (ins
+    OptionalArrayRefParameter<"int64_t">:$updateWindowDims,
+    OptionalArrayRefParameter<"int64_t">:$insertedWindowDims,
+    OptionalArrayRefParameter<"int64_t">:$inputBatchingDims,
+    OptionalArrayRefParameter<"int64_t">:$scatterIndicesBatchingDims,
+    OptionalArrayRefParameter<"int64_t">:$scatterDimsToOperandDims,
+    "int64_t":$indexVectorDim
+  );
+  let hasCustomAssemblyFormat = 1;
+}
+
 def Hlo_ChannelHandleAttr : AttrDef<Hlo_Dialect, "ChannelHandle"> {
   let mnemonic = "channel_handle";
   let summary = "The channel of a cross-device collective (ignored)";
@@ -444,6 +459,19 @@ def Hlo_GatherOp : Hlo_Op<"gather", [Pure]> {
                        DenseI64ArrayAttr:$slice_sizes,
                        DefaultValuedOptionalAttr<BoolAttr, "false">:$indices_are_sorted);
   let results = (outs Hlo_Tensor);
+}
+
+def Hlo_ScatterOp : Hlo_Op<"scatter", [RecursiveMemoryEffects,
+                                       SameVariadicOperandSize]> {
+  let summary = "Combines update windows into the operand at indices";
+  let arguments = (ins Variadic<Hlo_Tensor>:$inputs, Hlo_Tensor:$scatter_indices,
+                       Variadic<Hlo_Tensor>:$updates,
+                       Hlo_ScatterDimensionNumbersAttr:$scatter_dimension_numbers,
+                       DefaultValuedOptionalAttr<BoolAttr, "false">:$indices_are_sorted,
+                       DefaultValuedOptionalAttr<BoolAttr, "false">:$unique_indices);
+  let results = (outs Variadic<Hlo_Tensor>);
+  let regions = (region SizedRegion<1>:$update_computation);
+  let hasVerifier = 1;
 }
 
 def Hlo_DynamicSliceOp : Hlo_Op<"dynamic_slice", [Pure]> {
