@@ -365,6 +365,50 @@ FailureOr<Value> Importer::importDotGeneral(hlo::DotGeneralOp op) {
   return generic->getResult(0);
 }
 
+FailureOr<SmallVector<Value>>
+mlir::trellis::import::emitScalarRegion(OpBuilder &b, Operation *owner,
+                                        Block &block, ValueRange args) {
+  IRMapping scalars;
+  for (auto [arg, value] : llvm::zip(block.getArguments(), args))
+    scalars.map(arg, value);
+  for (Operation &inner : block) {
+    if (auto ret = dyn_cast<hlo::ReturnOp>(inner)) {
+      if (ret.getResults().size() * 2 != block.getNumArguments())
+        return owner->emitError("the reducer returns ")
+               << ret.getResults().size() << " values for "
+               << block.getNumArguments() << " arguments";
+      return llvm::map_to_vector(ret.getResults(),
+                                 [&](Value v) { return scalars.lookup(v); });
+    }
+    FailureOr<Value> value = failure();
+    if (auto constant = dyn_cast<hlo::ConstantOp>(inner)) {
+      auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+      if (dense && dense.isSplat())
+        value = arith::ConstantOp::create(b, inner.getLoc(),
+                                          dense.getSplatValue<TypedAttr>())
+                    .getResult();
+      else
+        inner.emitError("reducer constants must be scalars");
+    } else if (isImportElementwise(&inner)) {
+      SmallVector<Value> operands;
+      for (Value v : inner.getOperands())
+        operands.push_back(scalars.lookup(v));
+      value =
+          emitElementwise(b, &inner, operands,
+                          getElementTypeOrSelf(inner.getResult(0).getType()));
+    } else {
+      inner.emitError("'")
+          << inner.getName()
+          << "' is not supported in a reducer (elementwise ops, compare, "
+             "select and constants are)";
+    }
+    if (failed(value))
+      return failure();
+    scalars.map(inner.getResult(0), *value);
+  }
+  return owner->emitError("the reducer has no stablehlo.return");
+}
+
 FailureOr<SmallVector<Value>> Importer::importReduce(hlo::ReduceOp op) {
   size_t n = op.getInputs().size();
   auto inputType = cast<RankedTensorType>(op.getInputs()[0].getType());
@@ -413,65 +457,123 @@ FailureOr<SmallVector<Value>> Importer::importReduce(hlo::ReduceOp op) {
                             ? utils::IteratorType::reduction
                             : utils::IteratorType::parallel);
 
-  // The reducer's block takes (accumulators..., elements...); the generic's
-  // body takes (elements..., accumulators...).
+  // The generic's body takes (elements..., accumulators...).
   Block &reducer = op.getBody().front();
   bool bodyFailed = false;
   auto generic = linalg::GenericOp::create(
       b, loc, resultTypes, op.getInputs(), inits, maps, iterators,
       [&](OpBuilder &nb, Location nloc, ValueRange args) {
-        IRMapping scalars;
-        for (size_t i = 0; i < n; ++i) {
-          scalars.map(reducer.getArgument(i), args[n + i]);
-          scalars.map(reducer.getArgument(n + i), args[i]);
-        }
-        SmallVector<Value> yielded;
-        for (Operation &inner : reducer) {
-          if (auto ret = dyn_cast<hlo::ReturnOp>(inner)) {
-            for (Value v : ret.getResults())
-              yielded.push_back(scalars.lookup(v));
-            continue;
-          }
-          FailureOr<Value> value = failure();
-          if (auto constant = dyn_cast<hlo::ConstantOp>(inner)) {
-            auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
-            if (dense && dense.isSplat())
-              value = arith::ConstantOp::create(
-                          nb, inner.getLoc(), dense.getSplatValue<TypedAttr>())
-                          .getResult();
-            else
-              inner.emitError("reducer constants must be scalars");
-          } else if (isImportElementwise(&inner)) {
-            SmallVector<Value> operands;
-            for (Value v : inner.getOperands())
-              operands.push_back(scalars.lookup(v));
-            value = emitElementwise(
-                nb, &inner, operands,
-                getElementTypeOrSelf(inner.getResult(0).getType()));
-          } else {
-            inner.emitError("'")
-                << inner.getName()
-                << "' is not supported in a reducer (elementwise ops, "
-                   "compare, select and constants are)";
-          }
-          if (failed(value)) {
-            bodyFailed = true;
-            break;
-          }
-          scalars.map(inner.getResult(0), *value);
-        }
-        if (bodyFailed || yielded.size() != n) {
-          // Keep the op well-formed until it is erased.
-          yielded.assign(args.begin() + n, args.end());
-          if (!bodyFailed)
-            op.emitError("reducer returns the wrong number of values");
-          bodyFailed = true;
-        }
-        linalg::YieldOp::create(nb, nloc, yielded);
+        // The reducer's block takes (accumulators..., elements...).
+        SmallVector<Value> blockArgs(args.begin() + n, args.end());
+        blockArgs.append(args.begin(), args.begin() + n);
+        FailureOr<SmallVector<Value>> yielded =
+            emitScalarRegion(nb, op, reducer, blockArgs);
+        bodyFailed = failed(yielded);
+        // Keep the op well-formed until it is erased.
+        linalg::YieldOp::create(
+            nb, nloc,
+            bodyFailed ? SmallVector<Value>(args.begin() + n, args.end())
+                       : *yielded);
       });
   if (bodyFailed) {
     generic->erase();
     return failure();
   }
   return SmallVector<Value>(generic->getResults());
+}
+
+/// reduce_window (jnp.cumsum, pooling): the operand padded with the init
+/// value, then a linalg.generic over (result dims, window dims) reading
+/// `out * stride + window` and reducing the window dims with the reducer.
+/// A window-shaped empty tensor gives the window loops their bounds.
+FailureOr<Value> Importer::importReduceWindow(hlo::ReduceWindowOp op) {
+  if (op.getInputs().size() != 1)
+    return op.emitError(
+        "reduce_window over several operands is not supported yet");
+  Value input = op.getInputs()[0];
+  auto inputType = cast<RankedTensorType>(input.getType());
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  int64_t rank = inputType.getRank();
+  ArrayRef<int64_t> window = op.getWindowDimensions();
+  SmallVector<int64_t> strides(rank, 1), low(rank, 0), high(rank, 0);
+  auto ones = [](std::optional<ArrayRef<int64_t>> values) {
+    return !values || llvm::all_of(*values, [](int64_t v) { return v == 1; });
+  };
+  if (!ones(op.getBaseDilations()) || !ones(op.getWindowDilations()))
+    return op.emitError("dilated reduce_windows are not supported yet");
+  if (auto s = op.getWindowStrides())
+    strides.assign(s->begin(), s->end());
+  if (auto padding = op.getPadding()) {
+    SmallVector<int64_t> flat = llvm::to_vector(padding->getValues<int64_t>());
+    if (static_cast<int64_t>(flat.size()) != 2 * rank)
+      return op.emitError("padding needs a [low, high] pair per dimension");
+    for (int64_t d = 0; d < rank; ++d) {
+      low[d] = flat[2 * d];
+      high[d] = flat[2 * d + 1];
+    }
+  }
+  if (static_cast<int64_t>(window.size()) != rank ||
+      static_cast<int64_t>(strides.size()) != rank || type.getRank() != rank ||
+      type.getElementType() != inputType.getElementType())
+    return op.emitError("window dimensions and strides need one entry per "
+                        "dimension of ")
+           << inputType;
+  SmallVector<int64_t> padded(rank);
+  for (int64_t d = 0; d < rank; ++d) {
+    padded[d] = inputType.getDimSize(d) + low[d] + high[d];
+    if (low[d] < 0 || high[d] < 0 || window[d] < 1 || strides[d] < 1 ||
+        window[d] > padded[d] ||
+        type.getDimSize(d) != (padded[d] - window[d]) / strides[d] + 1)
+      return op.emitError("window ")
+             << window[d] << ", stride " << strides[d] << " and padding ["
+             << low[d] << ", " << high[d] << "] of dimension " << d
+             << " do not give the result's size " << type.getDimSize(d);
+  }
+  Location loc = op.getLoc();
+  Value init = scalarOf(b, loc, op.getInitValues()[0]);
+  if (llvm::any_of(llvm::concat<const int64_t>(low, high),
+                   [](int64_t v) { return v != 0; })) {
+    SmallVector<OpFoldResult> lows, highs;
+    for (int64_t d = 0; d < rank; ++d) {
+      lows.push_back(b.getIndexAttr(low[d]));
+      highs.push_back(b.getIndexAttr(high[d]));
+    }
+    input = tensor::PadOp::create(
+        b, loc, RankedTensorType::get(padded, type.getElementType()), input,
+        lows, highs, init);
+  }
+  SmallVector<AffineExpr> in, win, out;
+  for (int64_t d = 0; d < rank; ++d) {
+    in.push_back(b.getAffineDimExpr(d) * strides[d] +
+                 b.getAffineDimExpr(rank + d));
+    win.push_back(b.getAffineDimExpr(rank + d));
+    out.push_back(b.getAffineDimExpr(d));
+  }
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineMap> maps = {AffineMap::get(2 * rank, 0, in, ctx),
+                                 AffineMap::get(2 * rank, 0, win, ctx),
+                                 AffineMap::get(2 * rank, 0, out, ctx)};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  iterators.append(rank, utils::IteratorType::reduction);
+  Value windowShape =
+      tensor::EmptyOp::create(b, loc, window, type.getElementType());
+  Value filled =
+      linalg::FillOp::create(b, loc, init, emptyOf(b, loc, type)).getResult(0);
+  Block &reducer = op.getBody().front();
+  bool bodyFailed = false;
+  auto generic = linalg::GenericOp::create(
+      b, loc, type, ValueRange{input, windowShape}, ValueRange{filled}, maps,
+      iterators, [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        FailureOr<SmallVector<Value>> yielded =
+            emitScalarRegion(nb, op, reducer, {args[2], args[0]});
+        bodyFailed = failed(yielded);
+        linalg::YieldOp::create(nb, nloc,
+                                bodyFailed ? Value(args[2]) : (*yielded)[0]);
+      });
+  if (bodyFailed) {
+    generic->erase();
+    return failure();
+  }
+  return generic->getResult(0);
 }

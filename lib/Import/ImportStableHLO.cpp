@@ -347,6 +347,8 @@ LogicalResult Importer::importOp(Operation *op) {
           .Case([&](hlo::PadOp o) { return one(importPad(o)); })
           .Case([&](hlo::DotGeneralOp o) { return one(importDotGeneral(o)); })
           .Case([&](hlo::ReduceOp o) { return importReduce(o); })
+          .Case(
+              [&](hlo::ReduceWindowOp o) { return one(importReduceWindow(o)); })
           .Case([&](sdy::ManualComputationOp o) {
             return importManualComputation(o);
           })
@@ -460,7 +462,7 @@ LogicalResult Importer::run() {
     if (isImportDialect(op) && !isa<hlo::ReturnOp, sdy::ReturnOp>(op))
       worklist.push_back(op);
     return isa<hlo::ReduceOp, hlo::AllReduceOp, hlo::ReduceScatterOp,
-               hlo::ScatterOp>(op)
+               hlo::ScatterOp, hlo::ReduceWindowOp>(op)
                ? WalkResult::skip()
                : WalkResult::advance();
   });

@@ -45,6 +45,13 @@ Value broadcastScalar(OpBuilder &b, Location loc, Value value,
 /// Whether `values` holds each of 0..bound-1 at most once, all in range.
 bool areDistinctDims(ArrayRef<int64_t> values, int64_t bound);
 
+/// Emits a reducer region's ops (elementwise ops, compare, select, scalar
+/// constants) on scalars: `args` stand for the block's arguments (the
+/// accumulators, then the elements). Returns the values it returns; emits
+/// an error at the op and fails on anything else.
+FailureOr<SmallVector<Value>> emitScalarRegion(OpBuilder &b, Operation *owner,
+                                               Block &block, ValueRange args);
+
 /// Rewrites one module, op by op in program order.
 class Importer {
 public:
@@ -74,6 +81,7 @@ private:
   FailureOr<Value> importPad(hlo::PadOp op);
   FailureOr<Value> importDotGeneral(hlo::DotGeneralOp op);
   FailureOr<SmallVector<Value>> importReduce(hlo::ReduceOp op);
+  FailureOr<Value> importReduceWindow(hlo::ReduceWindowOp op);
   FailureOr<Value> importConstraint(Operation *op, Value input,
                                     sdy::TensorShardingAttr sharding);
   FailureOr<SmallVector<Value>>

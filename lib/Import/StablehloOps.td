@@ -343,6 +343,20 @@ def Hlo_ReduceOp : Hlo_Op<"reduce", [
   let hasVerifier = 1;
 }
 
+def Hlo_ReduceWindowOp : Hlo_Op<"reduce_window", [
+    RecursiveMemoryEffects, SameVariadicOperandSize]> {
+  let summary = "Reduces each window of the operands (cumsum, pooling)";
+  let arguments = (ins Variadic<Hlo_Tensor>:$inputs,
+                       Variadic<Hlo_Tensor>:$init_values,
+                       DenseI64ArrayAttr:$window_dimensions,
+                       OptionalAttr<DenseI64ArrayAttr>:$window_strides,
+                       OptionalAttr<DenseI64ArrayAttr>:$base_dilations,
+                       OptionalAttr<DenseI64ArrayAttr>:$window_dilations,
+                       OptionalAttr<I64ElementsAttr>:$padding);
+  let results = (outs Variadic<Hlo_Tensor>);
+  let regions = (region SizedRegion<1>:$body);
+}
+
 def Hlo_ReturnOp : Hlo_Op<"return", [Pure, Terminator]> {
   let arguments = (ins Variadic<AnyType>:$results);
   let assemblyFormat = "$results attr-dict (`:` type($results)^)?";

@@ -1,0 +1,30 @@
+// reduce_window as JAX prints jnp.cumsum (a window the length of the axis,
+// padded in front) and 2x2 max pooling with stride 2, on operands split
+// over a 2-device mesh; against values worked out by hand for iota inputs
+// and against the unpartitioned program.
+// RUN: trellis-run %s --iota --reference 2>&1 | FileCheck %s
+// CHECK: out0: float32[2,4]
+// CHECK-NEXT: {{\[}}[ 0.  1.  3.  6.]
+// CHECK-NEXT:  [ 4.  9. 15. 22.]]
+// CHECK: out1: float32[2,2]
+// CHECK-NEXT: {{\[}}[ 5.  7.]
+// CHECK-NEXT:  [13. 15.]]
+// CHECK-COUNT-2: match
+module @jit_f attributes {mhlo.num_partitions = 2 : i32} {
+  sdy.mesh @mesh = <["x"=2]>
+  func.func public @main(%x: tensor<2x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}, %y: tensor<4x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>}) -> (tensor<2x4xf32>, tensor<2x2xf32>) {
+    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %0 = "stablehlo.reduce_window"(%x, %cst) <{padding = dense<[[0, 0], [3, 0]]> : tensor<2x2xi64>, window_dimensions = array<i64: 1, 4>}> ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }) : (tensor<2x4xf32>, tensor<f32>) -> tensor<2x4xf32>
+    %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+    %1 = "stablehlo.reduce_window"(%y, %ninf) <{window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 2>}> ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %m = stablehlo.maximum %a, %b : tensor<f32>
+      stablehlo.return %m : tensor<f32>
+    }) : (tensor<4x4xf32>, tensor<f32>) -> tensor<2x2xf32>
+    return %0, %1 : tensor<2x4xf32>, tensor<2x2xf32>
+  }
+}
