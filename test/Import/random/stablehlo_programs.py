@@ -6,7 +6,8 @@ Usage: stablehlo_programs.py TRELLIS_RUN WORKDIR COUNT SEED
 Each program is what JAX could print: an sdy.mesh, arguments with random
 Shardy shardings, a random chain of elementwise ops, broadcasts,
 transposes, reshapes, reductions, dot_generals, slices, concatenations,
-selects and sharding constraints. This script computes every value with
+selects, sharding constraints, gathers (x[ids] with out-of-range ids),
+cumsums (reduce_window), fori_loops (counted whiles) and bf16 round trips. This script computes every value with
 numpy as it writes the op (from the StableHLO specification, not from
 Trellis), runs the program partitioned with `trellis-run --reference`, and
 compares each result with both the unpartitioned run and numpy. Prints one
@@ -25,6 +26,15 @@ MESHES = [[("a", 2)], [("a", 4)], [("a", 2), ("b", 2)], [("a", 2), ("b", 4)]]
 
 def ttype(shape):
     return "tensor<" + "".join(f"{d}x" for d in shape) + "f32>"
+
+
+def to_bf16(x):
+    """Round to the nearest bf16, ties to even, as float64."""
+    x = np.asarray(x, np.float32)
+    bits = np.atleast_1d(x).view(np.uint32).astype(np.uint64)
+    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16 << 16
+    return bits.astype(np.uint32).view(np.float32).astype(np.float64) \
+        .reshape(x.shape)
 
 
 class Program:
@@ -77,7 +87,8 @@ class Program:
         t = ttype(shape)
         kind = r.choice(["unary", "binary", "binary", "broadcast", "transpose",
                          "reshape", "reduce", "dot", "slice", "concat",
-                         "select", "constraint"])
+                         "select", "constraint", "take", "cumsum", "fori",
+                         "bf16"])
         if kind == "unary":
             op = r.choice(["tanh", "sine", "cosine", "abs", "negate", "logistic"])
             f = {"tanh": np.tanh, "sine": np.sin, "cosine": np.cos, "abs": np.abs,
@@ -163,6 +174,70 @@ class Program:
             new[d] *= 2
             return self.emit(f"stablehlo.concatenate {name}, {name}, dim = {d} : "
                              f"({t}, {t}) -> {ttype(new)}", new, np.concatenate([v, v], d))
+        if kind == "take" and shape:
+            # x[idx] along dimension 0 with constant ids, some out of range
+            # (gather clamps them).
+            n = r.choice([2, 3])
+            ids = [r.randrange(-2, shape[0] + 2) for _ in range(n)]
+            new = [n] + list(shape[1:])
+            c = f"%i{self.count}"
+            self.lines.append(f"    {c} = stablehlo.constant dense<{[[i] for i in ids]}> : "
+                              f"tensor<{n}x1xi32>")
+            offset = list(range(1, len(shape)))
+            sizes = [1] + list(shape[1:])
+            value = v[np.clip(ids, 0, shape[0] - 1)]
+            return self.emit(
+                f'"stablehlo.gather"({name}, {c}) <{{dimension_numbers = #stablehlo.gather<'
+                + (f"offset_dims = {offset}, " if offset else "")
+                + f"collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, "
+                f"indices_are_sorted = false, slice_sizes = array<i64: {', '.join(map(str, sizes))}>}}> : "
+                f"({t}, tensor<{n}x1xi32>) -> {ttype(new)}", new, value)
+        if kind == "cumsum" and shape:
+            d = r.randrange(len(shape))
+            window = [shape[d] if i == d else 1 for i in range(len(shape))]
+            pad = [[shape[d] - 1, 0] if i == d else [0, 0] for i in range(len(shape))]
+            c = f"%c{self.count}"
+            self.lines.append(f"    {c} = stablehlo.constant dense<0.000000e+00> : tensor<f32>")
+            return self.emit(
+                f'"stablehlo.reduce_window"({name}, {c}) <{{padding = dense<{pad}> : '
+                f"tensor<{len(shape)}x2xi64>, window_dimensions = array<i64: "
+                f"{', '.join(map(str, window))}>}}> ({{\n    ^bb0(%ra: tensor<f32>, %rb: tensor<f32>):\n"
+                f"      %rs = stablehlo.add %ra, %rb : tensor<f32>\n"
+                f"      stablehlo.return %rs : tensor<f32>\n    }}) : ({t}, tensor<f32>) -> {t}",
+                shape, np.cumsum(v, d))
+        if kind == "fori":
+            # fori_loop(0, n, lambda i, x: x * 0.5 + 0.25, v)
+            n = r.randrange(0, 4)
+            k = self.count
+            value = v.copy()
+            for _ in range(n):
+                value = value * 0.5 + 0.25
+            self.lines.append(f"    %z{k} = stablehlo.constant dense<0> : tensor<i32>")
+            text = (f"stablehlo.while(%it{k} = %z{k}, %ix{k} = {name}) : tensor<i32>, {t}\n"
+                    f"     cond {{\n"
+                    f"      %n{k} = stablehlo.constant dense<{n}> : tensor<i32>\n"
+                    f"      %p{k} = stablehlo.compare  LT, %it{k}, %n{k},  SIGNED : "
+                    f"(tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+                    f"      stablehlo.return %p{k} : tensor<i1>\n"
+                    f"    }} do {{\n"
+                    f"      %h{k} = stablehlo.constant dense<5.000000e-01> : {t}\n"
+                    f"      %q{k} = stablehlo.constant dense<2.500000e-01> : {t}\n"
+                    f"      %m{k} = stablehlo.multiply %ix{k}, %h{k} : {t}\n"
+                    f"      %a{k} = stablehlo.add %m{k}, %q{k} : {t}\n"
+                    f"      %o{k} = stablehlo.constant dense<1> : tensor<i32>\n"
+                    f"      %j{k} = stablehlo.add %it{k}, %o{k} : tensor<i32>\n"
+                    f"      stablehlo.return %j{k}, %a{k} : tensor<i32>, {t}\n"
+                    f"    }}")
+            name2 = f"%v{self.count}"
+            self.count += 1
+            self.lines.append(f"    {name2}:2 = {text}")
+            self.values.append((f"{name2}#1", tuple(shape), value))
+            return self.values[-1]
+        if kind == "bf16":
+            tb = t.replace("f32>", "bf16>")
+            b = f"%b{self.count}"
+            self.lines.append(f"    {b} = stablehlo.convert {name} : ({t}) -> {tb}")
+            return self.emit(f"stablehlo.convert {b} : ({tb}) -> {t}", shape, to_bf16(v))
         if kind == "constraint":
             return self.emit(f"sdy.sharding_constraint {name} {self.sharding(shape)} : {t}",
                              shape, v)
