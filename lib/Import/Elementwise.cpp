@@ -18,6 +18,8 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::trellis;
 
@@ -231,9 +233,39 @@ Value mlir::trellis::convertElements(OpBuilder &b, Location loc, Value value,
     return fromUnsigned
                ? arith::UIToFPOp::create(b, loc, result, value).getResult()
                : arith::SIToFPOp::create(b, loc, result, value).getResult();
-  return toUnsigned
-             ? arith::FPToUIOp::create(b, loc, result, value).getResult()
-             : arith::FPToSIOp::create(b, loc, result, value).getResult();
+  // Float to integer saturates, NaN gives 0 (as XLA converts); LLVM's
+  // fptosi/fptoui would be poison there. Halves compare in f32, where the
+  // limits (powers of two) are exact and f16's range does not end first.
+  if (fromBits < 32) {
+    type = withElement(type, b.getF32Type());
+    value = arith::ExtFOp::create(b, loc, type, value);
+  }
+  auto limit = [&](double v) { return constantOf(b, loc, type, v); };
+  double top =
+      toUnsigned ? std::ldexp(1.0, toBits) : std::ldexp(1.0, toBits - 1);
+  double bottom = toUnsigned ? 0.0 : -std::ldexp(1.0, toBits - 1);
+  Value tooBig = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, value,
+                                       limit(top));
+  Value tooSmall = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
+                                         value, limit(bottom));
+  Value isNan =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, value, value);
+  Value outside = arith::OrIOp::create(
+      b, loc, arith::OrIOp::create(b, loc, tooBig, tooSmall), isNan);
+  Value safe = arith::SelectOp::create(b, loc, outside, limit(0), value);
+  Value converted =
+      toUnsigned ? arith::FPToUIOp::create(b, loc, result, safe).getResult()
+                 : arith::FPToSIOp::create(b, loc, result, safe).getResult();
+  APInt maxBits = toUnsigned ? APInt::getMaxValue(toBits)
+                             : APInt::getSignedMaxValue(toBits);
+  APInt minBits =
+      toUnsigned ? APInt::getZero(toBits) : APInt::getSignedMinValue(toBits);
+  converted = arith::SelectOp::create(
+      b, loc, tooBig, intConstant(b, loc, result, maxBits), converted);
+  converted = arith::SelectOp::create(
+      b, loc, tooSmall, intConstant(b, loc, result, minBits), converted);
+  return arith::SelectOp::create(
+      b, loc, isNan, intConstant(b, loc, result, APInt(toBits, 0)), converted);
 }
 
 bool mlir::trellis::isImportElementwise(Operation *op) {

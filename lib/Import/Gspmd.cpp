@@ -5,8 +5,10 @@
 // row-major). JAX makes every one of them from a named mesh, so each is a
 // split of the devices' row-major index into mixed-radix digits. The mesh
 // found here has one axis per prime factor of the device count; for each
-// ordering of those axes it looks for, per sharding, an order of the axes
-// whose consecutive groups are the tensor dimensions' pieces.
+// ordering of those axes it reads, per sharding, the order of the axes off
+// the device list (the device of each piece is the stride of the next
+// fastest axis) and checks that its consecutive groups are the tensor
+// dimensions' pieces.
 //
 //===----------------------------------------------------------------------===//
 
@@ -100,17 +102,39 @@ SmallVector<int64_t> primeFactors(int64_t n) {
 }
 
 /// The axes of each dimension of `sharding` on a mesh of `sizes`, or
-/// nothing when no order of the axes produces its devices.
+/// nothing when no order of the axes produces its devices. `budget` counts
+/// down the shardings tried.
 std::optional<SmallVector<SmallVector<int64_t>>>
-matchSharding(const GspmdSharding &sharding, ArrayRef<int64_t> sizes) {
+matchSharding(const GspmdSharding &sharding, ArrayRef<int64_t> sizes,
+              int64_t &budget) {
   size_t k = sizes.size();
   SmallVector<int64_t> strides(k, 1);
   for (int64_t i = static_cast<int64_t>(k) - 2; i >= 0; --i)
     strides[i] = strides[i + 1] * sizes[i + 1];
   SmallVector<int64_t> dims(sharding.tiles);
   dims.push_back(sharding.copies);
-  SmallVector<int64_t> order = llvm::to_vector(llvm::seq<int64_t>(0, k));
-  do {
+  // The pieces are numbered row-major over the axes in one order, so the
+  // device of piece m (m the product of the sizes of the fastest axes found
+  // so far) is the stride of the next axis: read the order off directly.
+  const SmallVector<int64_t> &devices = sharding.devices;
+  if (--budget < 0 || devices.empty() || devices[0] != 0)
+    return std::nullopt;
+  SmallVector<int64_t> order;
+  SmallVector<bool> used(k, false);
+  for (int64_t m = 1; order.size() < k;) {
+    if (m >= static_cast<int64_t>(devices.size()))
+      return std::nullopt;
+    int64_t axis = -1;
+    for (size_t a = 0; a < k && axis < 0; ++a)
+      if (!used[a] && strides[a] == devices[m])
+        axis = a;
+    if (axis < 0)
+      return std::nullopt;
+    used[axis] = true;
+    order.insert(order.begin(), axis);
+    m *= sizes[axis];
+  }
+  {
     // Consecutive groups of `order` whose sizes multiply to each dim.
     SmallVector<SmallVector<int64_t>> groups(dims.size());
     size_t next = 0;
@@ -122,7 +146,7 @@ matchSharding(const GspmdSharding &sharding, ArrayRef<int64_t> sizes) {
       fits = size == dims[d];
     }
     if (!fits || next != k)
-      continue;
+      return std::nullopt;
     // Every piece on the device the axes say.
     bool same = true;
     SmallVector<int64_t> coords(dims.size(), 0);
@@ -144,12 +168,11 @@ matchSharding(const GspmdSharding &sharding, ArrayRef<int64_t> sizes) {
         coords[d] = 0;
       }
     }
-    if (same) {
-      groups.pop_back(); // the copies
-      return groups;
-    }
-  } while (std::next_permutation(order.begin(), order.end()));
-  return std::nullopt;
+    if (!same)
+      return std::nullopt;
+    groups.pop_back(); // the copies
+    return groups;
+  }
 }
 
 } // namespace
@@ -238,6 +261,9 @@ mlir::trellis::inferGspmdMesh(int64_t devices,
                          << devices;
   SmallVector<int64_t> primes = primeFactors(devices);
   llvm::sort(primes);
+  // The search tries orders of the mesh's prime axes (few distinct ones:
+  // equal primes are interchangeable); bounded all the same.
+  int64_t budget = 1000000;
   do {
     GspmdMesh mesh;
     mesh.axisSizes = primes;
@@ -248,7 +274,7 @@ mlir::trellis::inferGspmdMesh(int64_t devices,
         continue;
       }
       std::optional<SmallVector<SmallVector<int64_t>>> axes =
-          matchSharding(sharding, primes);
+          matchSharding(sharding, primes, budget);
       if (!axes) {
         all = false;
         break;
@@ -258,6 +284,9 @@ mlir::trellis::inferGspmdMesh(int64_t devices,
     if (all)
       return mesh;
   } while (std::next_permutation(primes.begin(), primes.end()));
+  if (budget < 0)
+    return emitError() << "gave up inferring a mesh of " << devices
+                       << " devices from the module's GSPMD tile assignments";
   return emitError() << "the module's GSPMD tile assignments are not splits "
                         "of one mesh of "
                      << devices << " devices";

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lib/Import/Elementwise.h"
 #include "lib/Import/Importer.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -47,7 +48,7 @@ std::optional<CountedLoop> matchCountedLoop(hlo::WhileOp op) {
   if (!ret || ret.getResults().size() != 1)
     return std::nullopt;
   auto compare = ret.getResults()[0].getDefiningOp<hlo::CompareOp>();
-  if (!compare || compare->getBlock() != &cond ||
+  if (!compare || compare->getBlock() != &cond || wasUnsigned(compare, 0) ||
       compare.getComparisonDirection() != hlo::ComparisonDirection::LT ||
       compare.getCompareType().value_or(hlo::ComparisonType::SIGNED) !=
           hlo::ComparisonType::SIGNED)

@@ -33,6 +33,12 @@ static Value clampedIndex(OpBuilder &b, Location loc, Value value,
   Value hi = arith::ConstantIntOp::create(b, loc, b.getI64Type(), bound);
   Value clamped = arith::MinSIOp::create(
       b, loc, arith::MaxSIOp::create(b, loc, wide, lo), hi);
+  if (isUnsigned && value.getType().isInteger(64)) {
+    // A ui64 index at or past 2^63 reads as negative: it is past the end.
+    Value huge =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, wide, lo);
+    clamped = arith::SelectOp::create(b, loc, huge, hi, clamped);
+  }
   return arith::IndexCastOp::create(b, loc, b.getIndexType(), clamped);
 }
 
@@ -327,31 +333,10 @@ FailureOr<Value> Importer::importScatter(hlo::ScatterOp op) {
       [&](OpBuilder &nb, Location nloc) {
         Value old = tensor::ExtractOp::create(nb, nloc, acc, position);
         Value update = tensor::ExtractOp::create(nb, nloc, updates, at);
-        IRMapping scalars;
-        scalars.map(combiner.getArgument(0), old);
-        scalars.map(combiner.getArgument(1), update);
-        for (Operation &inner : combiner.without_terminator()) {
-          FailureOr<Value> value = failure();
-          if (isImportElementwise(&inner)) {
-            SmallVector<Value> args;
-            for (Value v : inner.getOperands())
-              args.push_back(scalars.lookup(v));
-            value = emitElementwise(nb, &inner, args, element);
-          } else {
-            inner.emitError("'")
-                << inner.getName()
-                << "' is not supported in a scatter's update computation";
-          }
-          if (failed(value)) {
-            bodyFailed = true;
-            break;
-          }
-          scalars.map(inner.getResult(0), *value);
-        }
-        Value combined = bodyFailed
-                             ? old
-                             : scalars.lookupOrDefault(
-                                   combiner.getTerminator()->getOperand(0));
+        FailureOr<SmallVector<Value>> combinedValues =
+            emitScalarRegion(nb, op, combiner, {old, update});
+        bodyFailed = failed(combinedValues);
+        Value combined = bodyFailed ? old : (*combinedValues)[0];
         scf::YieldOp::create(
             nb, nloc,
             tensor::InsertOp::create(nb, nloc, combined, acc, position)

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/Import/Collectives.h"
+#include "lib/Import/Elementwise.h"
 #include "lib/Import/Importer.h"
 
 #include "dialects/spmd/IR/SpmdOps.h"
@@ -98,6 +99,12 @@ Importer::importManualComputation(sdy::ManualComputationOp op) {
   return SmallVector<Value>(map->getResults());
 }
 
+/// Whether `mesh` numbers its devices other than row-major.
+static bool hasDeviceOrder(MeshOp mesh) {
+  std::optional<ArrayRef<int64_t>> ids = mesh.getDeviceIds();
+  return ids && !llvm::equal(*ids, llvm::seq<int64_t>(0, ids->size()));
+}
+
 /// The reduction a collective's region applies: one add, max or min of the
 /// two arguments.
 static FailureOr<StringRef> regionReduction(Operation *op, Region &region) {
@@ -118,6 +125,9 @@ static FailureOr<StringRef> regionReduction(Operation *op, Region &region) {
     return fail();
   if (isa<hlo::AddOp>(combine))
     return StringRef("sum");
+  if (isa<hlo::MaximumOp, hlo::MinimumOp>(combine) && wasUnsigned(&combine, 0))
+    return op->emitError("max and min reductions of unsigned integers are "
+                         "not supported yet");
   if (isa<hlo::MaximumOp>(combine))
     return StringRef("max");
   if (isa<hlo::MinimumOp>(combine))
@@ -134,6 +144,22 @@ FailureOr<SmallVector<Value>> Importer::importCollective(Operation *op) {
   MeshOp mesh = map.getMeshOp();
   SmallVector<StringAttr> manual = map.getAllManualAxes();
   Location loc = op->getLoc();
+  // Ids are partition ids, which JAX numbers as row-major mesh positions;
+  // on a mesh with another device order that reading is unverified.
+  if (hasDeviceOrder(mesh))
+    return op->emitError("collectives on a mesh with device_ids are not "
+                         "supported yet");
+  // Without these, groups are of replicas, not partitions.
+  bool global = isa<hlo::AllToAllOp, hlo::CollectivePermuteOp>(op)
+                    ? op->hasAttr("channel_handle")
+                    : op->hasAttr("use_global_device_ids");
+  if (!global)
+    return op->emitError("'")
+           << op->getName() << "' without "
+           << (isa<hlo::AllToAllOp, hlo::CollectivePermuteOp>(op)
+                   ? "a channel_handle"
+                   : "use_global_device_ids")
+           << " runs across replicas, which are not supported";
   auto axesAttr = [&](ArrayRef<StringAttr> axes) {
     return b.getArrayAttr(SmallVector<Attribute>(axes.begin(), axes.end()));
   };
@@ -240,6 +266,9 @@ FailureOr<Value> Importer::importPartitionId(hlo::PartitionIdOp op) {
     return op.emitError("'stablehlo.partition_id' outside an "
                         "sdy.manual_computation is not supported");
   MeshOp mesh = map.getMeshOp();
+  if (hasDeviceOrder(mesh))
+    return op.emitError("'stablehlo.partition_id' on a mesh with device_ids "
+                        "is not supported yet");
   if (map.getAllManualAxes().size() != mesh.getNumAxes())
     return op.emitError("'stablehlo.partition_id' in a computation manual "
                         "over only some axes is not supported: its value "

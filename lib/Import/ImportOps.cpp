@@ -296,6 +296,14 @@ FailureOr<Value> Importer::importDotGeneral(hlo::DotGeneralOp op) {
     return op.emitError("dot_general of ")
            << lhsType.getElementType() << " and " << rhsType.getElementType()
            << " into " << element << " is not supported";
+  if (element.getIntOrFloatBitWidth() <
+      lhsType.getElementType().getIntOrFloatBitWidth())
+    return op.emitError("dot_general into ")
+           << element << ", narrower than its " << lhsType.getElementType()
+           << " operands, is not supported (XLA accumulates wider and "
+              "rounds once)";
+  // Unsigned operands widen with zeros; products and sums wrap alike.
+  bool lhsUnsigned = wasUnsigned(op, 0), rhsUnsigned = wasUnsigned(op, 1);
 
   // Loops: batch, lhs free, rhs free, contracting.
   int64_t nb = lb.size(), nc = lc.size();
@@ -351,8 +359,8 @@ FailureOr<Value> Importer::importDotGeneral(hlo::DotGeneralOp op) {
       maps, iterators, [&](OpBuilder &nb, Location nloc, ValueRange args) {
         // Products and sums in the result type: bf16 x bf16 -> f32
         // accumulates in f32, as StableHLO specifies.
-        Value x = convertElements(nb, nloc, args[0], element);
-        Value y = convertElements(nb, nloc, args[1], element);
+        Value x = convertElements(nb, nloc, args[0], element, lhsUnsigned);
+        Value y = convertElements(nb, nloc, args[1], element, rhsUnsigned);
         Value sum;
         if (isFloat)
           sum = arith::AddFOp::create(nb, nloc, args[2],
@@ -377,8 +385,14 @@ mlir::trellis::import::emitScalarRegion(OpBuilder &b, Operation *owner,
         return owner->emitError("the reducer returns ")
                << ret.getResults().size() << " values for "
                << block.getNumArguments() << " arguments";
-      return llvm::map_to_vector(ret.getResults(),
-                                 [&](Value v) { return scalars.lookup(v); });
+      SmallVector<Value> results;
+      for (Value v : ret.getResults()) {
+        results.push_back(scalars.lookupOrNull(v));
+        if (!results.back())
+          return ret.emitError("the reducer returns a value from outside "
+                               "its region; that is not supported");
+      }
+      return results;
     }
     FailureOr<Value> value = failure();
     if (auto constant = dyn_cast<hlo::ConstantOp>(inner)) {
@@ -392,7 +406,10 @@ mlir::trellis::import::emitScalarRegion(OpBuilder &b, Operation *owner,
     } else if (isImportElementwise(&inner)) {
       SmallVector<Value> operands;
       for (Value v : inner.getOperands())
-        operands.push_back(scalars.lookup(v));
+        operands.push_back(scalars.lookupOrNull(v));
+      if (llvm::is_contained(operands, Value()))
+        return inner.emitError("a reducer using a value from outside its "
+                               "region is not supported");
       value =
           emitElementwise(b, &inner, operands,
                           getElementTypeOrSelf(inner.getResult(0).getType()));

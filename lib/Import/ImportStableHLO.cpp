@@ -256,6 +256,15 @@ LogicalResult Importer::importSignature(func::FuncOp func) {
           return failure();
         if (*imported)
           out.set(kTrellisSharding, *imported);
+      } else if (name == "mhlo.frontend_attributes" &&
+                 llvm::any_of(cast<DictionaryAttr>(attr.getValue()),
+                              [](NamedAttribute entry) {
+                                return entry.getName().getValue().starts_with(
+                                    "xla.sdy.");
+                              })) {
+        return mlir::emitError(loc, "Shardy round-trip attributes "
+                                    "(xla.sdy.*) are not supported yet: print "
+                                    "the module with Shardy enabled");
       } else if (name.starts_with("mhlo.") || name.starts_with("jax.") ||
                  name == "tf.aliasing_output") {
         // Layouts, memory kinds, donation: nothing Trellis acts on.

@@ -35,7 +35,7 @@ func.func @two_axes(%a: tensor<8x4xf32>) -> (tensor<8x4xf32>, tensor<8x16xf32>) 
     // CHECK: spmd.all_gather %{{.*}} over ["y", "x"] dim 1 tiled : tensor<2x4xf32> -> tensor<2x16xf32>
     %1 = "stablehlo.all_gather"(%b) <{all_gather_dim = 1 : i64, replica_groups = dense<[[0, 2, 1, 3]]> : tensor<1x4xi64>, use_global_device_ids}> : (tensor<2x4xf32>) -> tensor<2x16xf32>
     // CHECK: spmd.all_to_all %{{.*}} over ["x", "y"] split 1 concat 0 : tensor<2x16xf32> -> tensor<8x4xf32>
-    %2 = "stablehlo.all_to_all"(%1) <{concat_dimension = 0 : i64, replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>, split_count = 4 : i64, split_dimension = 1 : i64}> : (tensor<2x16xf32>) -> tensor<8x4xf32>
+    %2 = "stablehlo.all_to_all"(%1) <{channel_handle = #stablehlo.channel_handle<handle = 4, type = 1>, concat_dimension = 0 : i64, replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>, split_count = 4 : i64, split_dimension = 1 : i64}> : (tensor<2x16xf32>) -> tensor<8x4xf32>
     // CHECK: spmd.psum_scatter %{{.*}} over ["x", "y"] dim 0 tiled : tensor<8x4xf32> -> tensor<2x4xf32>
     %3 = "stablehlo.reduce_scatter"(%2) <{replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>, scatter_dimension = 0 : i64, use_global_device_ids}> ({
     ^bb0(%x: tensor<f32>, %y: tensor<f32>):

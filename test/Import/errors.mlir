@@ -252,7 +252,7 @@ sdy.mesh @mesh = <["x"=4]>
 func.func @pairs(%a: tensor<4xf32>) -> tensor<4xf32> {
   %0 = sdy.manual_computation(%a) in_shardings=[<@mesh, [{}]>] out_shardings=[<@mesh, [{}]>] manual_axes={"x"} (%b: tensor<4xf32>) {
     // expected-error@+1 {{source-target pairs [[0, 1], [2, 0], [3, 4]] are not one permutation along mesh axes of @mesh}}
-    %1 = "stablehlo.collective_permute"(%b) <{source_target_pairs = dense<[[0, 1], [2, 0], [3, 4]]> : tensor<3x2xi64>}> : (tensor<4xf32>) -> tensor<4xf32>
+    %1 = "stablehlo.collective_permute"(%b) <{channel_handle = #stablehlo.channel_handle<handle = 3, type = 1>, source_target_pairs = dense<[[0, 1], [2, 0], [3, 4]]> : tensor<3x2xi64>}> : (tensor<4xf32>) -> tensor<4xf32>
     sdy.return %1 : tensor<4xf32>
   } : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
@@ -265,7 +265,7 @@ func.func @pairs_differ(%a: tensor<4xf32>) -> tensor<4xf32> {
   %0 = sdy.manual_computation(%a) in_shardings=[<@mesh, [{}]>] out_shardings=[<@mesh, [{}]>] manual_axes={"x", "y"} (%b: tensor<4xf32>) {
     // A different permutation in each group along "y".
     // expected-error@+1 {{are not one permutation along mesh axes of @mesh, repeated in every group}}
-    %1 = "stablehlo.collective_permute"(%b) <{source_target_pairs = dense<[[0, 1], [1, 0], [2, 2]]> : tensor<3x2xi64>}> : (tensor<4xf32>) -> tensor<4xf32>
+    %1 = "stablehlo.collective_permute"(%b) <{channel_handle = #stablehlo.channel_handle<handle = 3, type = 1>, source_target_pairs = dense<[[0, 1], [1, 0], [2, 2]]> : tensor<3x2xi64>}> : (tensor<4xf32>) -> tensor<4xf32>
     sdy.return %1 : tensor<4xf32>
   } : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
@@ -389,4 +389,81 @@ func.func @window_size(%a: tensor<8xf32>, %c: tensor<f32>) -> tensor<5xf32> {
     stablehlo.return %s : tensor<f32>
   }) : (tensor<8xf32>, tensor<f32>) -> tensor<5xf32>
   return %0 : tensor<5xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["x"=2]>
+func.func @cross_replica(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = sdy.manual_computation(%a) in_shardings=[<@mesh, [{}]>] out_shardings=[<@mesh, [{}]>] manual_axes={"x"} (%b: tensor<4xf32>) {
+    // expected-error@+1 {{'stablehlo.all_reduce' without use_global_device_ids runs across replicas, which are not supported}}
+    %1 = "stablehlo.all_reduce"(%b) <{replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>}> ({
+    ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+      %s = stablehlo.add %x, %y : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }) : (tensor<4xf32>) -> tensor<4xf32>
+    sdy.return %1 : tensor<4xf32>
+  } : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["x"=2]>
+func.func @unsigned_max(%a: tensor<4xi32>) -> tensor<4xi32> {
+  %0 = sdy.manual_computation(%a) in_shardings=[<@mesh, [{}]>] out_shardings=[<@mesh, [{}]>] manual_axes={"x"} (%b: tensor<4xi32>) {
+    %u = stablehlo.convert %b : (tensor<4xi32>) -> tensor<4xui32>
+    // expected-error@+1 {{max and min reductions of unsigned integers are not supported yet}}
+    %1 = "stablehlo.all_reduce"(%u) <{replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, use_global_device_ids}> ({
+    ^bb0(%x: tensor<ui32>, %y: tensor<ui32>):
+      %s = stablehlo.maximum %x, %y : tensor<ui32>
+      stablehlo.return %s : tensor<ui32>
+    }) : (tensor<4xui32>) -> tensor<4xui32>
+    %2 = stablehlo.convert %1 : (tensor<4xui32>) -> tensor<4xi32>
+    sdy.return %2 : tensor<4xi32>
+  } : (tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["x"=2], device_ids=[1, 0]>
+func.func @device_order(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = sdy.manual_computation(%a) in_shardings=[<@mesh, [{}]>] out_shardings=[<@mesh, [{}]>] manual_axes={"x"} (%b: tensor<4xf32>) {
+    // expected-error@+1 {{collectives on a mesh with device_ids are not supported yet}}
+    %1 = "stablehlo.all_reduce"(%b) <{replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, use_global_device_ids}> ({
+    ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+      %s = stablehlo.add %x, %y : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }) : (tensor<4xf32>) -> tensor<4xf32>
+    sdy.return %1 : tensor<4xf32>
+  } : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @dot_narrow(%a: tensor<2x2xf32>) -> tensor<2x2xbf16> {
+  // expected-error@+1 {{dot_general into 'bf16', narrower than its 'f32' operands, is not supported}}
+  %0 = stablehlo.dot_general %a, %a, contracting_dims = [1] x [0] : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xbf16>
+  return %0 : tensor<2x2xbf16>
+}
+
+// -----
+
+func.func @captured(%a: tensor<4x8xf32>, %c: tensor<f32>, %k: tensor<f32>) -> tensor<4xf32> {
+  %0 = stablehlo.reduce(%a init: %c) across dimensions = [1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
+   reducer(%x: tensor<f32>, %y: tensor<f32>)  {
+    // expected-error@+1 {{a reducer using a value from outside its region is not supported}}
+    %s = stablehlo.add %x, %k : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// expected-error@+1 {{Shardy round-trip attributes (xla.sdy.*) are not supported yet}}
+func.func @round_trip_arg(%a: tensor<4xf32> {mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding<@mesh, [{\"x\"}]>"}}) -> tensor<4xf32> {
+  return %a : tensor<4xf32>
 }

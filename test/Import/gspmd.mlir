@@ -48,3 +48,15 @@ func.func @replicated(%a: tensor<4xf32> {mhlo.sharding = "{replicated}"}) -> ten
   %0 = stablehlo.custom_call @Sharding(%a) {mhlo.sharding = "{replicated}"} : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// 1024 devices: the axis order is read off the device list, not searched.
+// CHECK: trellis.mesh @gspmd_mesh = <["x0"=2, "x1"=2, "x2"=2, "x3"=2, "x4"=2, "x5"=2, "x6"=2, "x7"=2, "x8"=2, "x9"=2]>
+// CHECK-LABEL: func.func @large
+// CHECK-SAME: [{"x5", "x6", "x7", "x8", "x9", "x0", "x1", "x2", "x3", "x4"}]
+// CHECK-SAME: [{"x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x0"}]
+func.func @large(%a: tensor<1024xf32> {mhlo.sharding = "{devices=[1024]<=[32,32]T(1,0)}"},
+                 %b: tensor<1024xf32> {mhlo.sharding = "{devices=[1024]<=[2,512]T(1,0)}"}) -> tensor<1024xf32> {
+  return %a : tensor<1024xf32>
+}
