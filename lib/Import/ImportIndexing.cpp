@@ -276,7 +276,6 @@ FailureOr<Value> Importer::importScatter(hlo::ScatterOp op) {
                    "return one");
 
   Location loc = op.getLoc();
-  Type element = operandType.getElementType();
   auto cIndex = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v).getResult();
   };
