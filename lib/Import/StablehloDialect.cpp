@@ -359,125 +359,110 @@ void DotDimensionNumbersAttr::print(AsmPrinter &printer) const {
 }
 
 //===----------------------------------------------------------------------===//
-// GatherDimensionNumbersAttr
+// GatherDimensionNumbersAttr and ScatterDimensionNumbersAttr
 //===----------------------------------------------------------------------===//
 
-/// `<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0],
-/// index_vector_dim = 1>`, empty lists left out.
-Attribute GatherDimensionNumbersAttr::parse(AsmParser &parser, Type) {
-  const char *names[5] = {"offset_dims", "collapsed_slice_dims",
-                          "operand_batching_dims",
-                          "start_indices_batching_dims", "start_index_map"};
-  SmallVector<int64_t> lists[5];
-  std::optional<int64_t> indexVectorDim;
+/// `<name0 = [..], ..., index_vector_dim = N>` with the five list fields
+/// `names` (empty ones may be left out) and index_vector_dim.
+static ParseResult parseIndexDimensionNumbers(AsmParser &parser, StringRef what,
+                                              ArrayRef<StringRef> names,
+                                              SmallVector<int64_t> (&lists)[5],
+                                              int64_t &indexVectorDim) {
+  std::optional<int64_t> vectorDim;
   if (parser.parseLess())
-    return {};
+    return failure();
   do {
     StringRef key;
     SMLoc loc = parser.getCurrentLocation();
     if (parser.parseKeyword(&key) || parser.parseEqual())
-      return {};
+      return failure();
     if (key == "index_vector_dim") {
-      if (parser.parseInteger(indexVectorDim.emplace()))
-        return {};
+      if (parser.parseInteger(vectorDim.emplace()))
+        return failure();
       continue;
     }
     auto *it = llvm::find(names, key);
-    if (it == std::end(names)) {
-      parser.emitError(loc)
-          << "unknown gather dimension numbers field '" << key << "'";
-      return {};
-    }
-    if (parseIntList(parser, lists[it - std::begin(names)]))
-      return {};
+    if (it == names.end())
+      return parser.emitError(loc)
+             << "unknown " << what << " dimension numbers field '" << key
+             << "'";
+    if (parseIntList(parser, lists[it - names.begin()]))
+      return failure();
   } while (succeeded(parser.parseOptionalComma()));
   if (parser.parseGreater())
-    return {};
-  if (!indexVectorDim) {
-    parser.emitError(parser.getCurrentLocation(),
-                     "gather dimension numbers need index_vector_dim");
-    return {};
+    return failure();
+  if (!vectorDim)
+    return parser.emitError(parser.getCurrentLocation())
+           << what << " dimension numbers need index_vector_dim";
+  indexVectorDim = *vectorDim;
+  return success();
+}
+
+static void printIndexDimensionNumbers(
+    AsmPrinter &printer,
+    ArrayRef<std::pair<StringRef, ArrayRef<int64_t>>> fields,
+    int64_t indexVectorDim) {
+  printer << '<';
+  for (auto [name, values] : fields) {
+    if (values.empty())
+      continue;
+    printer << name << " = ";
+    printIntList(printer, values);
+    printer << ", ";
   }
+  printer << "index_vector_dim = " << indexVectorDim << '>';
+}
+
+static constexpr StringRef kGatherFields[5] = {
+    "offset_dims", "collapsed_slice_dims", "operand_batching_dims",
+    "start_indices_batching_dims", "start_index_map"};
+static constexpr StringRef kScatterFields[5] = {
+    "update_window_dims", "inserted_window_dims", "input_batching_dims",
+    "scatter_indices_batching_dims", "scatter_dims_to_operand_dims"};
+
+/// `<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0],
+/// index_vector_dim = 1>`.
+Attribute GatherDimensionNumbersAttr::parse(AsmParser &parser, Type) {
+  SmallVector<int64_t> lists[5];
+  int64_t vectorDim;
+  if (parseIndexDimensionNumbers(parser, "gather", kGatherFields, lists,
+                                 vectorDim))
+    return {};
   return get(parser.getContext(), lists[0], lists[1], lists[2], lists[3],
-             lists[4], *indexVectorDim);
+             lists[4], vectorDim);
 }
 
 void GatherDimensionNumbersAttr::print(AsmPrinter &printer) const {
-  std::pair<const char *, ArrayRef<int64_t>> fields[] = {
-      {"offset_dims", getOffsetDims()},
-      {"collapsed_slice_dims", getCollapsedSliceDims()},
-      {"operand_batching_dims", getOperandBatchingDims()},
-      {"start_indices_batching_dims", getStartIndicesBatchingDims()},
-      {"start_index_map", getStartIndexMap()}};
-  printer << '<';
-  for (auto [name, values] : fields) {
-    if (values.empty())
-      continue;
-    printer << name << " = ";
-    printIntList(printer, values);
-    printer << ", ";
-  }
-  printer << "index_vector_dim = " << getIndexVectorDim() << '>';
+  printIndexDimensionNumbers(printer,
+                             {{kGatherFields[0], getOffsetDims()},
+                              {kGatherFields[1], getCollapsedSliceDims()},
+                              {kGatherFields[2], getOperandBatchingDims()},
+                              {kGatherFields[3], getStartIndicesBatchingDims()},
+                              {kGatherFields[4], getStartIndexMap()}},
+                             getIndexVectorDim());
 }
 
-//===----------------------------------------------------------------------===//
-// ScatterDimensionNumbersAttr
-//===----------------------------------------------------------------------===//
-
+/// `<update_window_dims = [1], inserted_window_dims = [0],
+/// scatter_dims_to_operand_dims = [0], index_vector_dim = 1>`.
 Attribute ScatterDimensionNumbersAttr::parse(AsmParser &parser, Type) {
-  const char *names[5] = {
-      "update_window_dims", "inserted_window_dims", "input_batching_dims",
-      "scatter_indices_batching_dims", "scatter_dims_to_operand_dims"};
   SmallVector<int64_t> lists[5];
-  std::optional<int64_t> indexVectorDim;
-  if (parser.parseLess())
+  int64_t vectorDim;
+  if (parseIndexDimensionNumbers(parser, "scatter", kScatterFields, lists,
+                                 vectorDim))
     return {};
-  do {
-    StringRef key;
-    SMLoc loc = parser.getCurrentLocation();
-    if (parser.parseKeyword(&key) || parser.parseEqual())
-      return {};
-    if (key == "index_vector_dim") {
-      if (parser.parseInteger(indexVectorDim.emplace()))
-        return {};
-      continue;
-    }
-    auto *it = llvm::find(names, key);
-    if (it == std::end(names)) {
-      parser.emitError(loc)
-          << "unknown scatter dimension numbers field '" << key << "'";
-      return {};
-    }
-    if (parseIntList(parser, lists[it - std::begin(names)]))
-      return {};
-  } while (succeeded(parser.parseOptionalComma()));
-  if (parser.parseGreater())
-    return {};
-  if (!indexVectorDim) {
-    parser.emitError(parser.getCurrentLocation(),
-                     "scatter dimension numbers need index_vector_dim");
-    return {};
-  }
   return get(parser.getContext(), lists[0], lists[1], lists[2], lists[3],
-             lists[4], *indexVectorDim);
+             lists[4], vectorDim);
 }
 
 void ScatterDimensionNumbersAttr::print(AsmPrinter &printer) const {
-  std::pair<const char *, ArrayRef<int64_t>> fields[] = {
-      {"update_window_dims", getUpdateWindowDims()},
-      {"inserted_window_dims", getInsertedWindowDims()},
-      {"input_batching_dims", getInputBatchingDims()},
-      {"scatter_indices_batching_dims", getScatterIndicesBatchingDims()},
-      {"scatter_dims_to_operand_dims", getScatterDimsToOperandDims()}};
-  printer << '<';
-  for (auto [name, values] : fields) {
-    if (values.empty())
-      continue;
-    printer << name << " = ";
-    printIntList(printer, values);
-    printer << ", ";
-  }
-  printer << "index_vector_dim = " << getIndexVectorDim() << '>';
+  printIndexDimensionNumbers(
+      printer,
+      {{kScatterFields[0], getUpdateWindowDims()},
+       {kScatterFields[1], getInsertedWindowDims()},
+       {kScatterFields[2], getInputBatchingDims()},
+       {kScatterFields[3], getScatterIndicesBatchingDims()},
+       {kScatterFields[4], getScatterDimsToOperandDims()}},
+      getIndexVectorDim());
 }
 
 LogicalResult ScatterOp::verify() {

@@ -155,6 +155,9 @@ private:
   LogicalResult partitionFor(scf::ForOp op);
   LogicalResult partitionIf(scf::IfOp op);
   LogicalResult partitionWhile(scf::WhileOp op);
+  /// The one layout a loop-carried tensor keeps: its declared sharding,
+  /// else its init's, never partial.
+  Layout carryLayout(Value result, Value init);
   LogicalResult partitionShardMap(spmd::ShardMapOp op);
   LogicalResult partitionAxisRegion(Operation *op);
 
@@ -835,6 +838,17 @@ Value FunctionPartitioner::createLocalOp(
   return clone->getNumResults() ? clone->getResult(0) : Value();
 }
 
+Layout FunctionPartitioner::carryLayout(Value result, Value init) {
+  auto type = cast<RankedTensorType>(result.getType());
+  Layout layout =
+      declaredSharding(result)
+          ? desiredLayout(result)
+          : (layouts.count(init) ? layouts[init]
+                                 : Layout::replicated(type.getRank()));
+  layout.unreduced.clear();
+  return layout;
+}
+
 LogicalResult FunctionPartitioner::partitionFor(scf::ForOp op) {
   SmallVector<Layout> carry;
   SmallVector<Value> inits;
@@ -845,12 +859,7 @@ LogicalResult FunctionPartitioner::partitionFor(scf::ForOp op) {
       inits.push_back(mapping.lookupOrDefault(init));
       continue;
     }
-    Layout layout =
-        declaredSharding(result)
-            ? desiredLayout(result)
-            : (layouts.count(init) ? layouts[init]
-                                   : Layout::replicated(type.getRank()));
-    layout.unreduced.clear();
+    Layout layout = carryLayout(result, init);
     carry.push_back(layout);
     inits.push_back(localIn(init, layout));
   }
@@ -911,12 +920,7 @@ LogicalResult FunctionPartitioner::partitionWhile(scf::WhileOp op) {
       types.push_back(result.getType());
       continue;
     }
-    Layout layout =
-        declaredSharding(result)
-            ? desiredLayout(result)
-            : (layouts.count(init) ? layouts[init]
-                                   : Layout::replicated(type.getRank()));
-    layout.unreduced.clear();
+    Layout layout = carryLayout(result, init);
     carry.push_back(layout);
     inits.push_back(localIn(init, layout));
     types.push_back(inits.back().getType());
