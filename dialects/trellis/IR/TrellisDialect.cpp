@@ -13,7 +13,6 @@ using namespace mlir::trellis;
 
 #include "dialects/trellis/IR/TrellisDialect.cpp.inc"
 
-
 void TrellisDialect::initialize() {
   registerAttributes();
   addOperations<
@@ -55,8 +54,8 @@ LogicalResult TrellisDialect::verifyOperationAttribute(Operation *op,
   if (attr.getName() == kArgShardingsAttrName) {
     auto array = dyn_cast<ArrayAttr>(attr.getValue());
     if (op->getNumRegions() != 1 || op->getRegion(0).empty())
-      return op->emitError() << "'" << kArgShardingsAttrName
-                             << "' needs an op with one region";
+      return op->emitError()
+             << "'" << kArgShardingsAttrName << "' needs an op with one region";
     Block &block = op->getRegion(0).front();
     if (!array || array.size() != block.getNumArguments())
       return op->emitError()
