@@ -87,13 +87,14 @@ mlir::trellis::decodeReplicaGroups(Operation *op, MeshOp mesh,
     return fail();
   // The axes that vary within the first group.
   SmallVector<unsigned> varying;
-  SmallVector<int64_t> first = coords.of(ids[0]);
+  SmallVector<SmallVector<int64_t>> members;
+  for (int64_t k = 0; k < size; ++k)
+    members.push_back(coords.of(ids[k]));
   for (unsigned a = 0; a < coords.sizes.size(); ++a)
-    for (int64_t k = 1; k < size; ++k)
-      if (coords.of(ids[k])[a] != first[a]) {
-        varying.push_back(a);
-        break;
-      }
+    if (llvm::any_of(members, [&](ArrayRef<int64_t> c) {
+          return c[a] != members[0][a];
+        }))
+      varying.push_back(a);
   int64_t product = 1;
   for (unsigned a : varying)
     product *= coords.sizes[a];

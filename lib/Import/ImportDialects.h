@@ -20,6 +20,15 @@
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+namespace mlir::trellis {
+/// Parses `: (operand types) -> result types`, resolves `operands` with the
+/// operand types and adds the result types to `result`.
+ParseResult
+parseFunctionalTypeOf(OpAsmParser &parser,
+                      ArrayRef<OpAsmParser::UnresolvedOperand> operands,
+                      OperationState &result);
+} // namespace mlir::trellis
+
 #include "lib/Import/StablehloEnums.h.inc"
 
 #include "lib/Import/StablehloDialect.h.inc"

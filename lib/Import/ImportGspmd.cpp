@@ -12,6 +12,7 @@
 #include "lib/Import/Importer.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 using namespace mlir::trellis;
@@ -42,6 +43,7 @@ LogicalResult Importer::importGspmdMesh() {
   });
   SmallVector<GspmdSharding> shardings;
   SmallVector<StringRef> tiled;
+  llvm::StringSet<> seen;
   int64_t devices = 0;
   Location first = module.getLoc();
   for (auto [loc, text] : texts) {
@@ -50,8 +52,7 @@ LogicalResult Importer::importGspmdMesh() {
         parseGspmdSharding(text, [&] { return mlir::emitError(where); });
     if (failed(sharding))
       return failure();
-    if (sharding->replicated || gspmdAxes.count(text) ||
-        llvm::is_contained(tiled, text))
+    if (sharding->replicated || !seen.insert(text).second)
       continue;
     if (!devices) {
       devices = static_cast<int64_t>(sharding->devices.size());
@@ -88,6 +89,7 @@ LogicalResult Importer::importGspmdMesh() {
                                b.getDenseI64ArrayAttr(mesh->axisSizes),
                                b.getArrayAttr(types), DenseI64ArrayAttr());
   gspmdMesh = FlatSymbolRefAttr::get(meshOp.getSymNameAttr());
+  gspmdAxisSizes = mesh->axisSizes;
   return success();
 }
 
@@ -115,8 +117,7 @@ FailureOr<ShardingAttr> Importer::gspmdSharding(Location loc, StringRef text,
         names.push_back(b.getStringAttr("x" + std::to_string(axis)));
       int64_t pieces = 1;
       for (int64_t axis : axes)
-        pieces *= cast<MeshOp>(SymbolTable::lookupSymbolIn(module, gspmdMesh))
-                      .getAxisSizes()[axis];
+        pieces *= gspmdAxisSizes[axis];
       if (tensor.getDimSize(d) % pieces != 0)
         return mlir::emitError(loc, "GSPMD sharding \"")
                << text << "\" cuts dimension " << d << " of size "

@@ -118,6 +118,7 @@ private:
   std::optional<int64_t> numPartitions;
   FlatSymbolRefAttr gspmdMesh;
   llvm::StringMap<SmallVector<SmallVector<int64_t>>> gspmdAxes;
+  SmallVector<int64_t> gspmdAxisSizes;
 };
 
 } // namespace mlir::trellis::import

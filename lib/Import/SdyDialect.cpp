@@ -332,15 +332,9 @@ ParseResult ManualComputationOp::parse(OpAsmParser &parser,
     return failure();
   Region *body = result.addRegion();
   if (parser.parseRegion(*body, arguments) ||
-      parser.parseOptionalAttrDict(result.attributes) || parser.parseColon())
+      parser.parseOptionalAttrDict(result.attributes) ||
+      parseFunctionalTypeOf(parser, operands, result))
     return failure();
-  SMLoc typesLoc = parser.getCurrentLocation();
-  FunctionType type;
-  if (parser.parseType(type) ||
-      parser.resolveOperands(operands, type.getInputs(), typesLoc,
-                             result.operands))
-    return failure();
-  result.addTypes(type.getResults());
   Properties &props = result.getOrAddProperties<Properties>();
   props.in_shardings = TensorShardingPerValueAttr::get(ctx, ins);
   props.out_shardings = TensorShardingPerValueAttr::get(ctx, outs);

@@ -284,6 +284,21 @@ static void printPairedTypes(OpAsmPrinter &printer, Operation *,
   llvm::interleaveComma(operands, printer);
 }
 
+ParseResult mlir::trellis::parseFunctionalTypeOf(
+    OpAsmParser &parser, ArrayRef<OpAsmParser::UnresolvedOperand> operands,
+    OperationState &result) {
+  if (parser.parseColon())
+    return failure();
+  SMLoc typesLoc = parser.getCurrentLocation();
+  FunctionType type;
+  if (parser.parseType(type) ||
+      parser.resolveOperands(operands, type.getInputs(), typesLoc,
+                             result.operands))
+    return failure();
+  result.addTypes(type.getResults());
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Generated code
 //===----------------------------------------------------------------------===//
@@ -740,15 +755,9 @@ ParseResult CustomCallOp::parse(OpAsmParser &parser, OperationState &result) {
   SmallVector<OpAsmParser::UnresolvedOperand> operands;
   if (parser.parseSymbolName(target) ||
       parser.parseOperandList(operands, AsmParser::Delimiter::Paren) ||
-      parser.parseOptionalAttrDict(result.attributes) || parser.parseColon())
+      parser.parseOptionalAttrDict(result.attributes) ||
+      parseFunctionalTypeOf(parser, operands, result))
     return failure();
-  SMLoc typesLoc = parser.getCurrentLocation();
-  FunctionType type;
-  if (parser.parseType(type) ||
-      parser.resolveOperands(operands, type.getInputs(), typesLoc,
-                             result.operands))
-    return failure();
-  result.addTypes(type.getResults());
   result.getOrAddProperties<Properties>().call_target_name = target;
   return success();
 }
