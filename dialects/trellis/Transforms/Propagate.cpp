@@ -91,7 +91,7 @@ public:
   Propagator(func::FuncOp func, MeshOp mesh, bool conservative)
       : func(func), mesh(mesh), conservative(conservative) {}
 
-  void run();
+  LogicalResult run();
 
 private:
   Value leader(Value v) { return ties.getOrInsertLeaderValue(v); }
@@ -271,7 +271,7 @@ bool Propagator::propagate(Operation *op, const ShardingRule &rule) {
   return changed;
 }
 
-void Propagator::run() {
+LogicalResult Propagator::run() {
   collect(func.getBody());
   for (Value v : values) {
     auto type = dyn_cast<RankedTensorType>(v.getType());
@@ -356,10 +356,22 @@ void Propagator::run() {
   });
 
   // Pass-through ops first, then all ops; forward then backward, to a fixed
-  // point (every change adds an axis, so this terminates).
+  // point. Every change goes through `extend`, which appends at least one
+  // axis to a dimension, and a value holds each mesh axis at most once: a
+  // round that changes something adds an axis, so there are at most
+  // (values x mesh axes) such rounds. Past that bound the reasoning above
+  // is wrong; stop with an error rather than write a half-propagated
+  // result.
+  int64_t maxRounds = 1;
+  for (auto &entry : states)
+    maxRounds += mesh.getNumAxes() * (entry.second.dims.empty() ? 0 : 1);
   for (bool passThroughOnly : {true, false}) {
     bool changed = true;
-    for (int round = 0; changed && round < 64; ++round) {
+    for (int64_t round = 0; changed; ++round) {
+      if (round > maxRounds)
+        return func.emitOpError("internal error: sharding propagation did "
+                                "not converge within ")
+               << maxRounds << " rounds";
       changed = false;
       for (auto &[op, rule] : ruleOps)
         if (!passThroughOnly || isPassThrough(op, rule))
@@ -372,6 +384,7 @@ void Propagator::run() {
     }
   }
   writeBack();
+  return success();
 }
 
 /// Across a partially-manual shard_map, an outer dimension is split by its
@@ -490,7 +503,8 @@ struct PropagatePass
         return signalPassFailure();
       if (!*mesh)
         continue;
-      Propagator(func, *mesh, conservative).run();
+      if (failed(Propagator(func, *mesh, conservative).run()))
+        return signalPassFailure();
     }
   }
 };
