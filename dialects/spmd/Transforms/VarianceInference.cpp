@@ -1,8 +1,9 @@
 //===- VarianceInference.cpp - Device-variance types (seed 001) -----------===//
 //
-// Two phases per manual region. The analysis computes, for every value (tensor
-// or scalar), the set of manual axes it may vary over, iterating loops to a
-// fixed point. The rewrite then lifts operands with `spmd.pvary` where an op
+// Two phases per manual region. The analysis (VarianceAnalysis.cpp, on MLIR's
+// data-flow framework) computes, for every value (tensor or scalar), the set
+// of manual axes it may vary over. The rewrite then lifts operands with
+// `spmd.pvary` where an op
 // needs more variance than they have (one pvary per value and axis set,
 // placed right after the value's definition), annotates every ranked tensor
 // type with `#spmd.vary`, and checks out_specs.
@@ -11,6 +12,7 @@
 
 #include "dialects/spmd/Transforms/VarianceInference.h"
 #include "dialects/spmd/IR/ManualContext.h"
+#include "dialects/spmd/Transforms/VarianceAnalysis.h"
 #include "dialects/trellis/IR/ShardingUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -19,6 +21,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/CallInterfaces.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 using namespace mlir;
 using namespace mlir::spmd;
@@ -33,25 +36,29 @@ Type mlir::spmd::withVariance(Type type, ArrayRef<StringAttr> axes) {
 
 namespace {
 
-/// A set of mesh axes, bit k for the mesh's k-th axis (so iteration order
-/// is mesh order).
-using Mask = uint64_t;
+using Mask = AxisMask;
 
-/// `op` when it is a collective typed from its operand (every collective
-/// with a variance rule except the axis queries), else null.
-CollectiveOpInterface typedCollective(Operation *op) {
-  auto collective = dyn_cast<CollectiveOpInterface>(op);
-  if (!collective || op->getNumOperands() == 0 || !collective.getVarianceRule())
-    return nullptr;
-  return collective;
-}
-
-/// `op` when it is an axis query (a collective without operands, whose
-/// result's variance its rule gives from its axes alone), else null.
-CollectiveOpInterface axisQuery(Operation *op) {
-  if (!isAxisQuery(op) || !cast<CollectiveOpInterface>(op).getVarianceRule())
-    return nullptr;
-  return cast<CollectiveOpInterface>(op);
+/// Whether `op`'s regions or results carry ranked tensors, or its regions
+/// hold spmd ops other than axis queries: what the rewrite must type.
+/// Region ops with scalars only need nothing beyond the analysis.
+bool carriesTypedValues(Operation *op) {
+  if (llvm::any_of(op->getResultTypes(), llvm::IsaPred<RankedTensorType>))
+    return true;
+  WalkResult found = op->walk([&](Operation *inner) {
+    if (inner != op && isa_and_nonnull<SpmdDialect>(inner->getDialect()) &&
+        !axisQuery(inner))
+      return WalkResult::interrupt();
+    for (Region &region : inner->getRegions())
+      for (Block &block : region)
+        if (llvm::any_of(block.getArgumentTypes(),
+                         llvm::IsaPred<RankedTensorType>))
+          return WalkResult::interrupt();
+    if (inner != op && inner->hasTrait<OpTrait::IsTerminator>() &&
+        llvm::any_of(inner->getOperandTypes(), llvm::IsaPred<RankedTensorType>))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return found.wasInterrupted();
 }
 
 /// Region ops whose regions compute on scalars only: their results follow
@@ -63,70 +70,26 @@ bool hasScalarRegions(Operation *op) {
 class Inferrer {
 public:
   Inferrer(trellis::MeshOp mesh, const VarianceOptions &options)
-      : mesh(mesh), options(options) {}
+      : axes(mesh), options(options) {}
 
-  Mask maskOf(ArrayRef<StringAttr> axes) const {
-    Mask m = 0;
-    for (StringAttr axis : axes)
-      if (std::optional<unsigned> index = mesh.getAxisIndex(axis.getValue()))
-        m |= Mask(1) << *index;
-    return m;
-  }
-  Mask maskOf(ArrayAttr axes) const {
-    return maskOf(llvm::to_vector(axes.getAsRange<StringAttr>()));
-  }
-  /// The variance of an axis query's result: its rule applied to its
-  /// axes alone.
-  Mask queryMask(CollectiveOpInterface query) const {
-    std::string ignored;
-    FailureOr<SmallVector<StringAttr>> vary =
-        query.getVarianceRule()->apply({}, query.getAxisList(), ignored);
-    return succeeded(vary) ? maskOf(*vary) : 0;
-  }
-  SmallVector<StringAttr> axesOf(Mask m) const {
-    SmallVector<StringAttr> axes;
-    for (auto [k, name] : llvm::enumerate(mesh.getAxisNames()))
-      if (m & (Mask(1) << k))
-        axes.push_back(cast<StringAttr>(name));
-    return axes;
-  }
-  std::string format(Mask m) const {
-    std::string text = "{";
-    for (auto [i, axis] : llvm::enumerate(axesOf(m)))
-      text += (i ? ", \"" : "\"") + axis.getValue().str() + "\"";
-    return text + "}";
-  }
-  std::string formatList(Mask m) const {
-    std::string text = "[";
-    for (auto [i, axis] : llvm::enumerate(axesOf(m)))
-      text += (i ? ", \"" : "\"") + axis.getValue().str() + "\"";
-    return text + "]";
+  Mask maskOf(ArrayRef<StringAttr> names) const { return axes.maskOf(names); }
+  SmallVector<StringAttr> axesOf(Mask m) const { return axes.axesOf(m); }
+
+  /// Phase 1: the variance of every value under `root`.
+  void analyze(Operation *root, Mask manual,
+               const DenseMap<Value, Mask> &entry) {
+    masks = analyzeVariance(root, axes, manual, entry);
   }
 
   Mask get(Value v) const { return masks.lookup(v); }
   void set(Value v, Mask m) { masks[v] = m; }
 
-  /// Phase 1: the variance of every value in `block` (its arguments set).
-  void analyzeBlock(Block &block) {
-    for (Operation &op : block)
-      analyzeOp(&op);
-  }
   /// Phase 2: pvary insertion, types and checks.
   LogicalResult rewriteBlock(Block &block) {
     for (Operation &op : llvm::make_early_inc_range(block))
       if (failed(rewriteOp(&op)))
         return failure();
     return success();
-  }
-
-  /// Sets the arguments of a shard_map body from its in_specs (and, nested,
-  /// from its operands' variance over the enclosing manual axes).
-  void initShardMapArgs(ShardMapOp map, Mask outerManual) {
-    for (auto [k, arg] : llvm::enumerate(map.getBodyBlock().getArguments())) {
-      auto spec = cast<trellis::SpecAttr>(map.getInSpecs()[k]);
-      Mask outer = get(map.getInputs()[k]) & outerManual;
-      set(arg, outer | maskOf(spec.getAllAxes()));
-    }
   }
 
   /// Checks the outputs of `map` against its out_specs.
@@ -156,159 +119,7 @@ public:
     return success();
   }
 
-  Mask manual = 0;
-
 private:
-  /// The variance of what `op`'s regions read: values defined outside, and
-  /// the device's position wherever an axis_index inside asks for it.
-  Mask capturedMask(Operation *op) {
-    Mask m = 0;
-    op->walk([&](Operation *inner) {
-      if (inner == op)
-        return;
-      if (CollectiveOpInterface query = axisQuery(inner))
-        m |= queryMask(query);
-      for (Value operand : inner->getOperands())
-        if (!op->isAncestor(operand.getParentRegion()->getParentOp()))
-          m |= get(operand);
-    });
-    return m;
-  }
-
-  /// Seed 001's rule for collective `op` given operand variance `in`. Sets
-  /// `lift` to the variance the operand must be lifted to (auto pvary) and
-  /// returns the result variance; fails with `reason` when no lift helps.
-  FailureOr<Mask> typeCollective(Operation *op, Mask in, Mask &lift,
-                                 std::string &reason) {
-    FailureOr<SmallVector<StringAttr>> direct =
-        inferCollectiveVariance(op, axesOf(in), reason);
-    lift = in;
-    if (succeeded(direct))
-      return maskOf(*direct);
-    Mask axes = maskOf(cast<CollectiveOpInterface>(op).getAxisList());
-    std::string ignored;
-    FailureOr<SmallVector<StringAttr>> lifted =
-        inferCollectiveVariance(op, axesOf(in | axes), ignored);
-    if (failed(lifted))
-      return failure();
-    lift = in | axes;
-    return maskOf(*lifted);
-  }
-
-  void analyzeOp(Operation *op) {
-    if (auto map = dyn_cast<ShardMapOp>(op)) {
-      Mask own = maskOf(map.getOwnManualAxes());
-      Mask saved = manual;
-      initShardMapArgs(map, saved);
-      manual |= own;
-      analyzeBlock(map.getBodyBlock());
-      manual = saved;
-      Operation *yield = map.getBodyBlock().getTerminator();
-      for (auto [result, value] :
-           llvm::zip(map.getResults(), yield->getOperands()))
-        set(result, get(value) & ~own);
-      return;
-    }
-    if (auto loop = dyn_cast<scf::ForOp>(op)) {
-      Mask bounds = get(loop.getLowerBound()) | get(loop.getUpperBound()) |
-                    get(loop.getStep());
-      set(loop.getInductionVar(),
-          get(loop.getLowerBound()) | get(loop.getStep()));
-      SmallVector<Mask> carried;
-      for (Value init : loop.getInitArgs())
-        carried.push_back(get(init) | bounds);
-      auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-      while (true) {
-        for (auto [arg, m] : llvm::zip(loop.getRegionIterArgs(), carried))
-          set(arg, m);
-        analyzeBlock(*loop.getBody());
-        bool changed = false;
-        for (auto [k, value] : llvm::enumerate(yield.getOperands())) {
-          Mask next = carried[k] | get(value);
-          changed |= next != carried[k];
-          carried[k] = next;
-        }
-        if (!changed)
-          break;
-      }
-      for (auto [result, m] : llvm::zip(loop.getResults(), carried))
-        set(result, m);
-      return;
-    }
-    if (auto branch = dyn_cast<scf::IfOp>(op)) {
-      Mask cond = get(branch.getCondition());
-      SmallVector<Mask> results(branch.getNumResults(), cond);
-      for (Region *region :
-           {&branch.getThenRegion(), &branch.getElseRegion()}) {
-        if (region->empty())
-          continue;
-        analyzeBlock(region->front());
-        for (auto [k, value] :
-             llvm::enumerate(region->front().getTerminator()->getOperands()))
-          if (k < results.size())
-            results[k] |= get(value);
-      }
-      for (auto [result, m] : llvm::zip(branch.getResults(), results))
-        set(result, m);
-      return;
-    }
-    if (auto loop = dyn_cast<scf::WhileOp>(op)) {
-      SmallVector<Mask> before;
-      for (Value init : loop.getInits())
-        before.push_back(get(init));
-      SmallVector<Mask> after(loop.getNumResults(), 0);
-      scf::ConditionOp cond = loop.getConditionOp();
-      while (true) {
-        for (auto [arg, m] : llvm::zip(loop.getBeforeArguments(), before))
-          set(arg, m);
-        analyzeBlock(loop.getBefore().front());
-        Mask c = get(cond.getCondition());
-        for (auto [k, value] : llvm::enumerate(cond.getArgs()))
-          after[k] = get(value) | c;
-        for (auto [arg, m] : llvm::zip(loop.getAfterArguments(), after))
-          set(arg, m);
-        analyzeBlock(loop.getAfter().front());
-        bool changed = false;
-        for (auto [k, value] : llvm::enumerate(loop.getYieldedValues())) {
-          Mask next = before[k] | get(value);
-          changed |= next != before[k];
-          before[k] = next;
-        }
-        if (!changed)
-          break;
-      }
-      for (auto [result, m] : llvm::zip(loop.getResults(), after))
-        set(result, m);
-      return;
-    }
-    if (CollectiveOpInterface query = axisQuery(op)) {
-      set(op->getResult(0), queryMask(query));
-      return;
-    }
-    if (CollectiveOpInterface collective = typedCollective(op)) {
-      Mask lift;
-      std::string reason;
-      FailureOr<Mask> result =
-          typeCollective(op, get(op->getOperand(0)), lift, reason);
-      // An ill-typed collective is reported by the rewrite; go on as if the
-      // result varied over everything it could.
-      set(op->getResult(0),
-          succeeded(result)
-              ? *result
-              : get(op->getOperand(0)) | maskOf(collective.getAxisList()));
-      return;
-    }
-    // Everything else: the union of the operands (and of the values its
-    // regions capture).
-    Mask m = 0;
-    for (Value operand : op->getOperands())
-      m |= get(operand);
-    if (op->getNumRegions())
-      m |= capturedMask(op);
-    for (Value result : op->getResults())
-      set(result, m);
-  }
-
   /// Lifts the value used by `use` to vary over `want` (a superset of its
   /// variance), inserting or reusing a pvary; in explicit mode reports that
   /// one is needed. `what` names the use in messages.
@@ -323,13 +134,13 @@ private:
     Operation *user = use.getOwner();
     if (have & ~want)
       return user->emitOpError()
-             << what << " varies over " << format(have)
-             << " but may only vary over " << format(want) << " here";
+             << what << " varies over " << axes.format(have)
+             << " but may only vary over " << axes.format(want) << " here";
     if (!options.insertPvary)
       return user->emitOpError()
-             << what << " varies over " << format(have)
-             << " but must vary over " << format(want) << " (" << why
-             << "); insert spmd.pvary over " << formatList(want & ~have)
+             << what << " varies over " << axes.format(have)
+             << " but must vary over " << axes.format(want) << " (" << why
+             << "); insert spmd.pvary over " << axes.formatList(want & ~have)
              << " (spmd-check-variance does so unless insert-pvary=false)";
     use.set(getPvary(v, want));
     return success();
@@ -366,14 +177,107 @@ private:
     return success();
   }
 
+  /// The values `count` operands forwarded to `successor` of `op` land in,
+  /// or failure when `op` does not say which.
+  static FailureOr<ValueRange> successorInputs(RegionBranchOpInterface op,
+                                               const RegionSuccessor &successor,
+                                               size_t count) {
+    ValueRange inputs = successor.getSuccessorInputs();
+    if (inputs.size() == count)
+      return inputs;
+    ValueRange whole =
+        successor.isParent()
+            ? ValueRange(op->getResults())
+            : ValueRange(successor.getSuccessor()->getArguments());
+    if (whole.size() == count)
+      return whole;
+    return failure();
+  }
+
+  /// Any other op with region control flow (scf.index_switch,
+  /// scf.execute_region, ...): every value forwarded to a region or to the
+  /// results is lifted to the variance the analysis gave its destination.
+  LogicalResult rewriteRegionBranch(RegionBranchOpInterface op) {
+    auto unsupported = [&](const Twine &why) {
+      return op->emitOpError("has region control flow that "
+                             "spmd-check-variance cannot type: ")
+             << why;
+    };
+    // Every value must reach the results through the operands of a
+    // forwarding terminator or of the op itself; scf.forall's
+    // parallel_insert_slice, for one, is a side channel the analysis does
+    // not see.
+    for (Region &region : op->getRegions()) {
+      if (region.empty())
+        continue;
+      if (!region.hasOneBlock())
+        return unsupported("a region has more than one block");
+      Operation *terminator = region.front().getTerminator();
+      if (!isa<RegionBranchTerminatorOpInterface>(terminator) ||
+          terminator->getNumRegions())
+        return unsupported("a region ends in '" +
+                           terminator->getName().getStringRef() +
+                           "', whose values the analysis cannot follow");
+    }
+    // Results some operand or terminator forwards.
+    llvm::SmallBitVector reached(op->getNumResults());
+    SmallVector<RegionSuccessor> entries;
+    op.getSuccessorRegions(RegionBranchPoint::parent(), entries);
+    for (const RegionSuccessor &successor : entries) {
+      OperandRange operands = op.getEntrySuccessorOperands(successor);
+      FailureOr<ValueRange> inputs =
+          successorInputs(op, successor, operands.size());
+      if (failed(inputs))
+        return unsupported("its operands do not map onto a successor");
+      for (auto [k, input] : llvm::enumerate(*inputs)) {
+        if (auto result = dyn_cast<OpResult>(input))
+          reached.set(result.getResultNumber());
+        OpOperand &use = op->getOpOperand(operands.getBeginOperandIndex() + k);
+        if (failed(require(use, get(input),
+                           "operand #" + Twine(use.getOperandNumber()),
+                           "the value it is forwarded to varies there")))
+          return failure();
+      }
+    }
+    for (Region &region : op->getRegions()) {
+      if (region.empty())
+        continue;
+      Block &block = region.front();
+      if (failed(setTypes(block.getArguments())) || failed(rewriteBlock(block)))
+        return failure();
+      Operation *terminator = block.getTerminator();
+      auto forwarding = cast<RegionBranchTerminatorOpInterface>(terminator);
+      SmallVector<Attribute> unknown(terminator->getNumOperands());
+      SmallVector<RegionSuccessor> successors;
+      forwarding.getSuccessorRegions(unknown, successors);
+      for (const RegionSuccessor &successor : successors) {
+        MutableOperandRange uses =
+            forwarding.getMutableSuccessorOperands(successor);
+        FailureOr<ValueRange> inputs =
+            successorInputs(op, successor, uses.size());
+        if (failed(inputs))
+          return unsupported("a terminator's operands do not map onto a "
+                             "successor");
+        for (auto [k, input] : llvm::enumerate(*inputs)) {
+          if (auto result = dyn_cast<OpResult>(input))
+            reached.set(result.getResultNumber());
+          if (failed(require(uses[k], get(input), "yielded value #" + Twine(k),
+                             "the value it is forwarded to varies there")))
+            return failure();
+        }
+      }
+    }
+    if (!reached.all())
+      return unsupported("result #" + Twine(reached.find_first_unset()) +
+                         " is not forwarded from any region or operand");
+    return setTypes(op->getResults());
+  }
+
   LogicalResult rewriteOp(Operation *op) {
     if (auto map = dyn_cast<ShardMapOp>(op)) {
-      Mask saved = manual;
-      manual |= maskOf(map.getOwnManualAxes());
       if (failed(setTypes(map.getBodyBlock().getArguments())) ||
           failed(rewriteBlock(map.getBodyBlock())))
         return failure();
-      manual = saved;
       if (failed(checkOutputs(map)))
         return failure();
       return setTypes(map.getResults());
@@ -447,7 +351,7 @@ private:
       Mask lift;
       std::string reason;
       FailureOr<Mask> result =
-          typeCollective(op, get(op->getOperand(0)), lift, reason);
+          typeCollective(axes, op, get(op->getOperand(0)), lift, reason);
       if (failed(result))
         return op->emitOpError() << reason;
       if (lift != get(op->getOperand(0))) {
@@ -458,6 +362,9 @@ private:
       }
       return setTypes(op->getResults());
     }
+    if (auto branch = dyn_cast<RegionBranchOpInterface>(op);
+        branch && carriesTypedValues(op))
+      return rewriteRegionBranch(branch);
     if (op->hasTrait<OpTrait::IsTerminator>())
       return success(); // typed by the enclosing op
     bool tensorResult =
@@ -475,8 +382,8 @@ private:
           op->emitOpError("has regions holding '")
               << inner->getName()
               << "'; spmd-check-variance types spmd ops only in the body "
-                 "of a shard_map, device function, scf.for, scf.if or "
-                 "scf.while";
+                 "of a shard_map, a device function or an op with region "
+                 "control flow (scf.for, scf.if, scf.while, ...)";
           return WalkResult::interrupt();
         }
         return WalkResult::advance();
@@ -504,8 +411,9 @@ private:
       if (tensorInRegion)
         return op->emitOpError(
             "has regions that carry tensors; spmd-check-variance types "
-            "scf.for, scf.if, scf.while, spmd.shard_map and ops whose "
-            "regions compute on scalars (linalg)");
+            "ops with region control flow (scf.for, scf.if, "
+            "scf.index_switch, ...), spmd.shard_map and ops whose regions "
+            "compute on scalars (linalg)");
     }
     if (tensorResult) {
       Mask want = get(op->getResult(0));
@@ -530,7 +438,7 @@ private:
     return success();
   }
 
-  mutable trellis::MeshOp mesh;
+  AxisMasks axes;
   VarianceOptions options;
   DenseMap<Value, Mask> masks;
   DenseMap<std::pair<Value, Mask>, Value> pvaryMemo;
@@ -576,11 +484,14 @@ LogicalResult mlir::spmd::inferVariance(ShardMapOp op,
   Mask outer = inferrer.maskOf(enclosing);
   // Operands from an enclosing manual context are treated as varying over
   // all of its axes: without a typed enclosing body nothing better is known.
+  DenseMap<Value, Mask> entry;
   for (Value input : op.getInputs())
-    inferrer.set(input, outer);
-  inferrer.initShardMapArgs(op, outer);
-  inferrer.manual = outer | inferrer.maskOf(op.getOwnManualAxes());
-  inferrer.analyzeBlock(op.getBodyBlock());
+    entry[input] = outer;
+  for (auto [k, arg] : llvm::enumerate(op.getBodyBlock().getArguments())) {
+    auto spec = cast<trellis::SpecAttr>(op.getInSpecs()[k]);
+    entry[arg] = outer | inferrer.maskOf(spec.getAllAxes());
+  }
+  inferrer.analyze(op, outer | inferrer.maskOf(op.getOwnManualAxes()), entry);
   for (BlockArgument arg : op.getBodyBlock().getArguments())
     if (failed(inferrer.setType(arg)))
       return failure();
@@ -619,15 +530,16 @@ LogicalResult mlir::spmd::inferVariance(FunctionOpInterface func,
     for (Attribute name : mesh.getAxisNames())
       manual.push_back(cast<StringAttr>(name));
   Mask all = inferrer.maskOf(manual);
-  inferrer.manual = all;
   Block &body = func.getFunctionBody().front();
+  DenseMap<Value, Mask> entry;
   for (BlockArgument arg : body.getArguments()) {
     VaryAttr vary = getVaryEncoding(arg.getType());
-    inferrer.set(arg, vary ? inferrer.maskOf(vary.getAxes()) & all : all);
+    entry[arg] = vary ? inferrer.maskOf(vary.getAxes()) & all : all;
+  }
+  inferrer.analyze(func, all, entry);
+  for (BlockArgument arg : body.getArguments())
     if (failed(inferrer.setType(arg)))
       return failure();
-  }
-  inferrer.analyzeBlock(body);
   if (failed(inferrer.rewriteBlock(body)))
     return failure();
   Operation *ret = body.getTerminator();

@@ -94,19 +94,47 @@ func.func @f(%x: tensor<32xf32>) -> tensor<32xf32> {
 
 // -----
 
-// Region ops that carry tensors other than scf.for/if/while.
+// Region control flow the analysis cannot follow: a region of more than one
+// block.
 trellis.mesh @mesh = <["i"=4]>
 func.func @f(%x: tensor<8xf32>) -> tensor<8xf32> {
   %y = spmd.shard_map @mesh in_specs = [[{"i"}]] out_specs = [[{"i"}]]
       (%x) : (tensor<8xf32>) -> tensor<8xf32> {
   ^bb0(%b: tensor<2xf32>):
-    // expected-error @below {{has regions that carry tensors; spmd-check-variance types scf.for, scf.if, scf.while, spmd.shard_map and ops whose regions compute on scalars (linalg)}}
+    // expected-error @below {{'scf.execute_region' op has region control flow that spmd-check-variance cannot type: a region has more than one block}}
     %r = scf.execute_region -> tensor<2xf32> {
+      cf.br ^bb1
+    ^bb1:
       scf.yield %b : tensor<2xf32>
     }
     spmd.yield %r : tensor<2xf32>
   }
   return %y : tensor<8xf32>
+}
+
+// -----
+
+// scf.forall's results come from parallel_insert_slice, not from terminator
+// operands: typed by the forwarded values alone, this one (shared_outs
+// invariant, inserted values varying over "a") would pass out_specs = [[]]
+// and return device 0's block.
+trellis.mesh @m = <["a"=2]>
+func.func @forall(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %y = spmd.shard_map @m in_specs = [[]] out_specs = [[]] (%x) : (tensor<2xf32>) -> tensor<2xf32> {
+  ^bb0(%b: tensor<2xf32>):
+    %i = spmd.axis_index over ["a"] : index
+    %f = arith.index_cast %i : index to i32
+    %v = arith.sitofp %f : i32 to f32
+    // expected-error @below {{'scf.forall' op has region control flow that spmd-check-variance cannot type: a region ends in 'scf.forall.in_parallel', whose values the analysis cannot follow}}
+    %r = scf.forall (%k) in (2) shared_outs(%o = %b) -> tensor<2xf32> {
+      %s = tensor.splat %v : tensor<1xf32>
+      scf.forall.in_parallel {
+        tensor.parallel_insert_slice %s into %o[%k] [1] [1] : tensor<1xf32> into tensor<2xf32>
+      }
+    }
+    spmd.yield %r : tensor<2xf32>
+  }
+  return %y : tensor<2xf32>
 }
 
 // -----
@@ -229,25 +257,19 @@ func.func @axis_index_in_switch(%x: tensor<2xf32>) -> tensor<2xf32> {
 
 // -----
 
-// A collective inside a region op the inference does not model is rejected,
+// A collective inside a region op without region control flow is rejected,
 // not left untyped.
 trellis.mesh @m = <["a"=2]>
-func.func @collective_in_switch(%x: tensor<2xf32>) -> tensor<2xf32> {
+func.func @collective_in_generate(%x: tensor<2xf32>) -> tensor<2xf32> {
   %y = spmd.shard_map @m in_specs = [[{"a"}]] out_specs = [[{"a"}]] (%x) : (tensor<2xf32>) -> tensor<2xf32> {
   ^bb0(%b: tensor<1xf32>):
-    %c0 = arith.constant 0 : index
-    // expected-error @below {{'scf.index_switch' op has regions holding 'spmd.psum'; spmd-check-variance types spmd ops only in the body of a shard_map, device function, scf.for, scf.if or scf.while}}
-    %f = scf.index_switch %c0 -> f32
-    case 0 {
+    // expected-error @below {{'tensor.generate' op has regions holding 'spmd.psum'; spmd-check-variance types spmd ops only in the body of a shard_map, a device function or an op with region control flow (scf.for, scf.if, scf.while, ...)}}
+    %t = tensor.generate {
+    ^bb0(%k: index):
       %s = spmd.psum %b over ["a"] : tensor<1xf32>
-      %v = tensor.extract %s[%c0] : tensor<1xf32>
-      scf.yield %v : f32
-    }
-    default {
-      %c = arith.constant 2.0 : f32
-      scf.yield %c : f32
-    }
-    %t = tensor.splat %f : tensor<1xf32>
+      %v = tensor.extract %s[%k] : tensor<1xf32>
+      tensor.yield %v : f32
+    } : tensor<1xf32>
     spmd.yield %t : tensor<1xf32>
   }
   return %y : tensor<2xf32>

@@ -201,3 +201,61 @@ func.func @while(%x: tensor<4xf32>) -> tensor<4xf32> {
   }
   return %r : tensor<4xf32>
 }
+
+// Control dependence: an scf.if on the device's position yields two
+// constants; its result varies over "a" although neither value does.
+trellis.mesh @m2 = <["a"=2, "b"=2]>
+// CHECK-LABEL: func.func @if_on_position
+// CHECK: scf.if %{{.*}} -> (tensor<2xf32, #spmd.vary<["a"]>>)
+// CHECK: spmd.pvary %{{.*}} over ["a"]
+// CHECK: spmd.pvary %{{.*}} over ["a"]
+func.func @if_on_position(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = spmd.shard_map @m2 in_specs = [[]] out_specs = [[{"a"}]] (%x) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%b: tensor<4xf32>):
+    %i = spmd.axis_index over ["a"] : index
+    %c0 = arith.constant 0 : index
+    %p = arith.cmpi eq, %i, %c0 : index
+    %r = scf.if %p -> tensor<2xf32> {
+      %c = arith.constant dense<1.0> : tensor<2xf32>
+      scf.yield %c : tensor<2xf32>
+    } else {
+      %c = arith.constant dense<2.0> : tensor<2xf32>
+      scf.yield %c : tensor<2xf32>
+    }
+    spmd.yield %r : tensor<2xf32>
+  }
+  return %y : tensor<4xf32>
+}
+
+// Any op with region control flow: scf.index_switch on a position over "b"
+// (its results vary over "b", each case lifted to that), a psum typed inside
+// a case, and scf.execute_region forwarding its region's value.
+// CHECK-LABEL: func.func @switch
+// CHECK: scf.index_switch %{{.*}} -> tensor<2xf32, #spmd.vary<["b"]>>
+// CHECK: spmd.psum %{{.*}} over ["a"] : tensor<2xf32, #spmd.vary<["a"]>> -> tensor<2xf32, #spmd.vary<[]>>
+// CHECK: spmd.pvary %{{.*}} over ["b"]
+// CHECK: default
+// CHECK: spmd.pvary %{{.*}} over ["b"]
+// CHECK: spmd.psum %{{.*}} over ["b"] : tensor<2xf32, #spmd.vary<["b"]>> -> tensor<2xf32, #spmd.vary<[]>>
+// CHECK: scf.execute_region -> tensor<2xf32, #spmd.vary<["a"]>>
+func.func @switch(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %y:2 = spmd.shard_map @m2 in_specs = [[{"a"}]] out_specs = [[{"a"}], [{"a"}]] (%x) : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  ^bb0(%b: tensor<2xf32>):
+    %i = spmd.axis_index over ["b"] : index
+    %r = scf.index_switch %i -> tensor<2xf32>
+    case 0 {
+      %s = spmd.psum %b over ["a"] : tensor<2xf32>
+      scf.yield %s : tensor<2xf32>
+    }
+    default {
+      %c = arith.constant dense<2.0> : tensor<2xf32>
+      scf.yield %c : tensor<2xf32>
+    }
+    %t = spmd.psum %r over ["b"] : tensor<2xf32>
+    %e = scf.execute_region -> tensor<2xf32> {
+      scf.yield %b : tensor<2xf32>
+    }
+    spmd.yield %t, %e : tensor<2xf32>, tensor<2xf32>
+  }
+  return %y#0, %y#1 : tensor<4xf32>, tensor<4xf32>
+}
