@@ -39,6 +39,12 @@ inferCollectiveVariance(Operation *op, ArrayRef<StringAttr> operandVary,
 LogicalResult verifyOutputVariance(ShardMapOp op, unsigned index,
                                    ArrayRef<StringAttr> vary, Value yielded);
 
+/// An axis set as diagnostics spell it: `{"x", "y"}`.
+std::string formatAxisSet(ArrayRef<StringAttr> axes);
+
+/// A shape as diagnostics spell it: `[4, ?]`.
+std::string formatShape(ArrayRef<int64_t> shape);
+
 /// `x / n` elementwise, for a floating-point tensor `x` (the transposes of
 /// means and of the naive pscatter).
 Value buildDivideBy(OpBuilder &b, Location loc, Value x, int64_t n);
