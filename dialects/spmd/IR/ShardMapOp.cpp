@@ -210,144 +210,192 @@ static LogicalResult verifySpec(ShardMapOp op, SpecAttr spec, int64_t rank,
   return success();
 }
 
+/// Checks the listed manual axes: each exists, is listed once and is not
+/// manual already.
+static LogicalResult verifyManualAxesList(ShardMapOp op, MeshOp mesh) {
+  std::optional<ArrayAttr> listed = op.getManualAxes();
+  if (!listed)
+    return success();
+  llvm::SmallDenseSet<StringAttr> seen;
+  for (StringAttr axis : listed->getAsRange<StringAttr>()) {
+    if (!mesh.getAxisIndex(axis.getValue()))
+      return op.emitOpError("manual_axes names unknown mesh axis \"")
+             << axis.getValue() << "\" (mesh @" << mesh.getSymName()
+             << " has axes " << mesh.getAxisNames() << ")";
+    if (!seen.insert(axis).second)
+      return op.emitOpError("manual_axes lists \"")
+             << axis.getValue() << "\" twice";
+    if (trellis::getAxisTypeAt(op, mesh, axis.getValue()) ==
+        trellis::AxisType::Manual)
+      return op.emitOpError("mesh axis \"")
+             << axis.getValue() << "\" is already manual here";
+  }
+  return success();
+}
+
+/// Checks that there is one in_spec and one body argument per input and one
+/// out_spec per result.
+static LogicalResult verifyCounts(ShardMapOp op) {
+  if (op.getInSpecs().size() != op.getInputs().size())
+    return op.emitOpError("has ") << op.getInputs().size() << " inputs but "
+                                  << op.getInSpecs().size() << " in_specs";
+  if (op.getOutSpecs().size() != op.getNumResults())
+    return op.emitOpError("has ") << op.getNumResults() << " results but "
+                                  << op.getOutSpecs().size() << " out_specs";
+  Block &body = op.getBodyBlock();
+  if (body.getNumArguments() != op.getInputs().size())
+    return op.emitOpError("has ")
+           << op.getInputs().size() << " inputs but its body takes "
+           << body.getNumArguments() << " arguments";
+  return success();
+}
+
+/// Checks body argument #`index` against operand #`index`: a ranked tensor
+/// of the operand's element type and rank, whose shape is the operand's
+/// split by in_specs[`index`].
+static LogicalResult verifyInputShape(ShardMapOp op, MeshOp mesh,
+                                      unsigned index,
+                                      ArrayRef<StringAttr> manual) {
+  Value input = op.getInputs()[index];
+  BlockArgument arg = op.getBodyBlock().getArgument(index);
+  auto global = cast<RankedTensorType>(input.getType());
+  auto spec = cast<SpecAttr>(op.getInSpecs()[index]);
+  if (failed(verifySpec(op, spec, global.getRank(), manual, "in_specs", index)))
+    return failure();
+  auto local = dyn_cast<RankedTensorType>(arg.getType());
+  if (!local)
+    return op.emitOpError("body argument #")
+           << index << " must be a ranked tensor, got " << arg.getType();
+  if (local.getElementType() != global.getElementType())
+    return op.emitOpError("body argument #")
+           << index << " has element type " << local.getElementType()
+           << " but operand #" << index << " has " << global.getElementType();
+  if (local.getRank() != global.getRank())
+    return op.emitOpError("body argument #")
+           << index << " has rank " << local.getRank() << " but operand #"
+           << index << " has rank " << global.getRank()
+           << " (shard_map preserves ranks)";
+  SmallVector<int64_t> expected(global.getShape());
+  for (int64_t dim = 0; dim < global.getRank(); ++dim) {
+    ArrayRef<StringAttr> axes = spec.getAxes(dim);
+    if (axes.empty() || ShapedType::isDynamic(expected[dim]))
+      continue;
+    int64_t parts = mesh.getAxesSize(axes);
+    if (expected[dim] % parts != 0)
+      return op.emitOpError("dimension ")
+             << dim << " of operand #" << index << " has size " << expected[dim]
+             << ", which is not divisible by " << parts
+             << ", the size of mesh axes " << formatAxisSet(axes)
+             << " in in_specs[" << index << "]";
+    expected[dim] /= parts;
+  }
+  if (local.getShape() != ArrayRef<int64_t>(expected))
+    return op.emitOpError("body argument #")
+           << index << " has shape " << formatShape(local.getShape())
+           << ", expected " << formatShape(expected) << " (operand shape "
+           << formatShape(global.getShape()) << " split by in_specs[" << index
+           << "])";
+  return success();
+}
+
+/// Checks the encoding of body argument #`index`: without `#spmd.vary` it
+/// keeps the operand's sharding over the explicit axes the shard_map leaves
+/// alone; with it, it varies over every axis in_specs[`index`] splits it
+/// over.
+static LogicalResult verifyInputEncoding(ShardMapOp op, unsigned index) {
+  auto global = cast<RankedTensorType>(op.getInputs()[index].getType());
+  auto local =
+      cast<RankedTensorType>(op.getBodyBlock().getArgument(index).getType());
+  auto spec = cast<SpecAttr>(op.getInSpecs()[index]);
+  // Explicit axes the shard_map leaves alone keep their sharding inside.
+  if (!getVaryEncoding(local)) {
+    trellis::ShardingAttr outside = trellis::getShardingEncoding(
+        trellis::dropAxesFromType(global, op.getAllManualAxes()));
+    trellis::ShardingAttr inside = trellis::getShardingEncoding(local);
+    if (outside != inside)
+      return op.emitOpError("body argument #")
+             << index << " has type " << local
+             << ", but the explicit axes this shard_map leaves alone must "
+                "keep operand #"
+             << index << "'s sharding: expected "
+             << (outside ? Attribute(outside) : Attribute())
+             << (outside ? "" : "no sharding");
+  }
+  if (VaryAttr vary = getVaryEncoding(local)) {
+    for (StringAttr axis : spec.getAllAxes())
+      if (!vary.contains(axis))
+        return op.emitOpError("body argument #")
+               << index << " is split over mesh axis \"" << axis.getValue()
+               << "\" by in_specs[" << index
+               << "], so its type must vary over it";
+  }
+  return success();
+}
+
+/// Checks yielded value #`index` against result #`index`: a ranked tensor
+/// of the result's element type and rank, whose shape concatenated by
+/// out_specs[`index`] is the result's, and whose variance the out_spec
+/// allows.
+static LogicalResult verifyOutput(ShardMapOp op, MeshOp mesh, unsigned index,
+                                  ArrayRef<StringAttr> manual) {
+  Operation *terminator = op.getBodyBlock().getTerminator();
+  Type yieldedType = terminator->getOperand(index).getType();
+  auto global = cast<RankedTensorType>(op.getResultTypes()[index]);
+  auto local = dyn_cast<RankedTensorType>(yieldedType);
+  auto spec = cast<SpecAttr>(op.getOutSpecs()[index]);
+  if (failed(
+          verifySpec(op, spec, global.getRank(), manual, "out_specs", index)))
+    return failure();
+  if (!local)
+    return op.emitOpError("yielded value #")
+           << index << " must be a ranked tensor, got " << yieldedType;
+  if (local.getElementType() != global.getElementType())
+    return op.emitOpError("yielded value #")
+           << index << " has element type " << local.getElementType()
+           << " but result #" << index << " has " << global.getElementType();
+  if (local.getRank() != global.getRank())
+    return op.emitOpError("yielded value #")
+           << index << " has rank " << local.getRank() << " but result #"
+           << index << " has rank " << global.getRank()
+           << " (shard_map preserves ranks)";
+  SmallVector<int64_t> expected(local.getShape());
+  for (int64_t dim = 0; dim < local.getRank(); ++dim)
+    if (!ShapedType::isDynamic(expected[dim]))
+      expected[dim] *= mesh.getAxesSize(spec.getAxes(dim));
+  if (global.getShape() != ArrayRef<int64_t>(expected))
+    return op.emitOpError("result #")
+           << index << " has shape " << formatShape(global.getShape())
+           << ", expected " << formatShape(expected) << " (yielded shape "
+           << formatShape(local.getShape()) << " concatenated by out_specs["
+           << index << "])";
+  if (VaryAttr vary = getVaryEncoding(local))
+    if (failed(verifyOutputVariance(op, index, vary.getAxes(),
+                                    terminator->getOperand(index))))
+      return failure();
+  return success();
+}
+
 LogicalResult ShardMapOp::verify() {
   MeshOp mesh = getMeshOp();
   if (!mesh)
     return emitOpError("names unknown mesh ") << getMeshAttr();
-
-  if (std::optional<ArrayAttr> listed = getManualAxes()) {
-    llvm::SmallDenseSet<StringAttr> seen;
-    for (StringAttr axis : llvm::to_vector(listed->getAsRange<StringAttr>())) {
-      if (!mesh.getAxisIndex(axis.getValue()))
-        return emitOpError("manual_axes names unknown mesh axis \"")
-               << axis.getValue() << "\" (mesh @" << mesh.getSymName()
-               << " has axes " << mesh.getAxisNames() << ")";
-      if (!seen.insert(axis).second)
-        return emitOpError("manual_axes lists \"")
-               << axis.getValue() << "\" twice";
-      if (trellis::getAxisTypeAt(*this, mesh, axis.getValue()) ==
-          trellis::AxisType::Manual)
-        return emitOpError("mesh axis \"")
-               << axis.getValue() << "\" is already manual here";
-    }
-  }
+  if (failed(verifyManualAxesList(*this, mesh)))
+    return failure();
   SmallVector<StringAttr> manual = getOwnManualAxes();
-
-  if (getInSpecs().size() != getInputs().size())
-    return emitOpError("has ") << getInputs().size() << " inputs but "
-                               << getInSpecs().size() << " in_specs";
-  if (getOutSpecs().size() != getNumResults())
-    return emitOpError("has ") << getNumResults() << " results but "
-                               << getOutSpecs().size() << " out_specs";
-  Block &body = getBodyBlock();
-  if (body.getNumArguments() != getInputs().size())
-    return emitOpError("has ")
-           << getInputs().size() << " inputs but its body takes "
-           << body.getNumArguments() << " arguments";
-
-  for (auto [index, input] : llvm::enumerate(getInputs())) {
-    auto global = cast<RankedTensorType>(input.getType());
-    auto spec = cast<SpecAttr>(getInSpecs()[index]);
-    if (failed(verifySpec(*this, spec, global.getRank(), manual, "in_specs",
-                          index)))
+  if (failed(verifyCounts(*this)))
+    return failure();
+  for (unsigned index = 0, e = getInputs().size(); index < e; ++index)
+    if (failed(verifyInputShape(*this, mesh, index, manual)) ||
+        failed(verifyInputEncoding(*this, index)))
       return failure();
-    auto local = dyn_cast<RankedTensorType>(body.getArgument(index).getType());
-    if (!local)
-      return emitOpError("body argument #")
-             << index << " must be a ranked tensor, got "
-             << body.getArgument(index).getType();
-    if (local.getElementType() != global.getElementType())
-      return emitOpError("body argument #")
-             << index << " has element type " << local.getElementType()
-             << " but operand #" << index << " has " << global.getElementType();
-    if (local.getRank() != global.getRank())
-      return emitOpError("body argument #")
-             << index << " has rank " << local.getRank() << " but operand #"
-             << index << " has rank " << global.getRank()
-             << " (shard_map preserves ranks)";
-    SmallVector<int64_t> expected(global.getShape());
-    for (int64_t dim = 0; dim < global.getRank(); ++dim) {
-      ArrayRef<StringAttr> axes = spec.getAxes(dim);
-      if (axes.empty() || ShapedType::isDynamic(expected[dim]))
-        continue;
-      int64_t parts = mesh.getAxesSize(axes);
-      if (expected[dim] % parts != 0)
-        return emitOpError("dimension ")
-               << dim << " of operand #" << index << " has size "
-               << expected[dim] << ", which is not divisible by " << parts
-               << ", the size of mesh axes " << formatAxisSet(axes)
-               << " in in_specs[" << index << "]";
-      expected[dim] /= parts;
-    }
-    if (local.getShape() != ArrayRef<int64_t>(expected))
-      return emitOpError("body argument #")
-             << index << " has shape " << formatShape(local.getShape())
-             << ", expected " << formatShape(expected) << " (operand shape "
-             << formatShape(global.getShape()) << " split by in_specs[" << index
-             << "])";
-    // Explicit axes the shard_map leaves alone keep their sharding inside.
-    if (!getVaryEncoding(local)) {
-      trellis::ShardingAttr outside = trellis::getShardingEncoding(
-          trellis::dropAxesFromType(global, getAllManualAxes()));
-      trellis::ShardingAttr inside = trellis::getShardingEncoding(local);
-      if (outside != inside)
-        return emitOpError("body argument #")
-               << index << " has type " << local
-               << ", but the explicit axes this shard_map leaves alone must "
-                  "keep operand #"
-               << index << "'s sharding: expected "
-               << (outside ? Attribute(outside) : Attribute())
-               << (outside ? "" : "no sharding");
-    }
-    if (VaryAttr vary = getVaryEncoding(local)) {
-      for (StringAttr axis : spec.getAllAxes())
-        if (!vary.contains(axis))
-          return emitOpError("body argument #")
-                 << index << " is split over mesh axis \"" << axis.getValue()
-                 << "\" by in_specs[" << index
-                 << "], so its type must vary over it";
-    }
-  }
 
-  Operation *terminator = body.getTerminator();
+  Operation *terminator = getBodyBlock().getTerminator();
   if (terminator->getNumOperands() != getNumResults())
     return emitOpError("has ")
            << getNumResults() << " results but its body yields "
            << terminator->getNumOperands() << " values";
-  for (auto [index, pair] : llvm::enumerate(
-           llvm::zip(getResultTypes(), terminator->getOperandTypes()))) {
-    auto global = cast<RankedTensorType>(std::get<0>(pair));
-    auto local = dyn_cast<RankedTensorType>(std::get<1>(pair));
-    auto spec = cast<SpecAttr>(getOutSpecs()[index]);
-    if (failed(verifySpec(*this, spec, global.getRank(), manual, "out_specs",
-                          index)))
+  for (unsigned index = 0, e = getNumResults(); index < e; ++index)
+    if (failed(verifyOutput(*this, mesh, index, manual)))
       return failure();
-    if (!local)
-      return emitOpError("yielded value #")
-             << index << " must be a ranked tensor, got " << std::get<1>(pair);
-    if (local.getElementType() != global.getElementType())
-      return emitOpError("yielded value #")
-             << index << " has element type " << local.getElementType()
-             << " but result #" << index << " has " << global.getElementType();
-    if (local.getRank() != global.getRank())
-      return emitOpError("yielded value #")
-             << index << " has rank " << local.getRank() << " but result #"
-             << index << " has rank " << global.getRank()
-             << " (shard_map preserves ranks)";
-    SmallVector<int64_t> expected(local.getShape());
-    for (int64_t dim = 0; dim < local.getRank(); ++dim)
-      if (!ShapedType::isDynamic(expected[dim]))
-        expected[dim] *= mesh.getAxesSize(spec.getAxes(dim));
-    if (global.getShape() != ArrayRef<int64_t>(expected))
-      return emitOpError("result #")
-             << index << " has shape " << formatShape(global.getShape())
-             << ", expected " << formatShape(expected) << " (yielded shape "
-             << formatShape(local.getShape()) << " concatenated by out_specs["
-             << index << "])";
-    if (VaryAttr vary = getVaryEncoding(local))
-      if (failed(verifyOutputVariance(*this, index, vary.getAxes(),
-                                      terminator->getOperand(index))))
-        return failure();
-  }
   return success();
 }
