@@ -18,8 +18,9 @@
 // result is built on plain tensor types and typed again at the end, which
 // also inserts the pvarys that the new program needs.
 //
-// The rules that transpose single ops live beside this file, one file per
-// family (Transposer.h).
+// Single upstream ops transpose through TransposeOpInterface, whose models
+// live beside this file, as do the rules of collectives, shard_maps and
+// loops (Transposer.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -247,46 +248,12 @@ LogicalResult Transposer::transposeOp(Operation *op, Scope &s, OpBuilder &b) {
                 "recomputed forward";
   Value c = op->getNumResults() ? s.ct.lookup(op->getResult(0)) : Value();
 
-  using Switch = llvm::TypeSwitch<Operation *, LogicalResult>;
-  return Switch(op)
-      // Elementwise arithmetic.
-      .Case<arith::AddFOp, arith::AddIOp>(
-          [&](Operation *add) { return transposeAdd(add, c, s, b); })
-      .Case<arith::SubFOp, arith::SubIOp>(
-          [&](Operation *sub) { return transposeSub(sub, c, s, b); })
-      .Case([&](arith::NegFOp neg) { return transposeNeg(neg, c, s, b); })
-      .Case<arith::MulFOp, arith::MulIOp>(
-          [&](Operation *mul) { return transposeMul(mul, c, s, b); })
-      .Case([&](arith::DivFOp div) { return transposeDiv(div, c, s, b); })
-      // Structured ops (any other linalg op last).
-      .Case([&](linalg::TransposeOp transpose) {
-        return transposeLinalgTranspose(transpose, c, s, b);
-      })
-      .Case([&](linalg::BroadcastOp broadcast) {
-        return transposeBroadcast(broadcast, c, s, b);
-      })
-      .Case([&](linalg::ReduceOp reduce) {
-        return transposeReduce(reduce, c, s, b);
-      })
-      .Case([&](linalg::CopyOp copy) { return transposeCopy(copy, c, s, b); })
-      .Case([&](linalg::LinalgOp linalgOp) {
-        return transposeLinalg(linalgOp, s, b);
-      })
-      // Tensor ops.
-      .Case([&](tensor::ExtractSliceOp extract) {
-        return transposeExtractSlice(extract, c, s, b);
-      })
-      .Case([&](tensor::InsertSliceOp insert) {
-        return transposeInsertSlice(insert, c, s, b);
-      })
-      .Case([&](tensor::ExpandShapeOp expand) {
-        return transposeExpandShape(expand, c, s, b);
-      })
-      .Case([&](tensor::CollapseShapeOp collapse) {
-        return transposeCollapseShape(collapse, c, s, b);
-      })
-      .Case([&](tensor::ConcatOp concat) {
-        return transposeConcat(concat, c, s, b);
+  // Single ops transpose by their TransposeOpInterface rule (the pass
+  // attaches the models of the upstream ops).
+  ScopeState state(*this, s);
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](TransposeOpInterface rule) {
+        return rule.transpose(state, c, b);
       })
       // Typed collectives (the asynchronous halves are not: they come later).
       .Case([&](CollectiveOpInterface collective) {
@@ -296,6 +263,10 @@ LogicalResult Transposer::transposeOp(Operation *op, Scope &s, OpBuilder &b) {
       })
       .Case([&](ShardMapOp map) { return transposeShardMap(map, s, b); })
       .Case([&](scf::ForOp loop) { return transposeFor(loop, s, b); })
+      // Other linalg ops: contractions.
+      .Case([&](linalg::LinalgOp linalgOp) {
+        return transposeLinalg(linalgOp, state, b);
+      })
       .Default([&](Operation *) { return noRule(op); });
 }
 
@@ -438,6 +409,13 @@ void eraseDeadOps(func::FuncOp func) {
 
 struct TransposePass : spmd::impl::SpmdTransposeBase<TransposePass> {
   using SpmdTransposeBase::SpmdTransposeBase;
+
+  /// The rules of the upstream ops are TransposeOpInterface models.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    SpmdTransposeBase::getDependentDialects(registry);
+    transpose::registerElementwiseTransposeModels(registry);
+    transpose::registerLinalgTransposeModels(registry);
+  }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();

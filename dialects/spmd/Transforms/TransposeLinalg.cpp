@@ -3,7 +3,9 @@
 // spmd-transpose's rules for linalg ops: a transpose by the inverse
 // permutation, a broadcast by a sum and a sum by a broadcast, a copy by
 // itself, and a contraction by the contraction of the cotangent with the
-// non-linear operand (a matmul stays a matmul).
+// non-linear operand (a matmul stays a matmul). The first four are
+// TransposeOpInterface models; contractions are any linalg op the driver
+// finds without one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,9 +41,9 @@ bool isAddCombiner(Region &region) {
 
 } // namespace
 
-LogicalResult
-Transposer::transposeLinalgTranspose(linalg::TransposeOp transpose, Value c,
-                                     Scope &s, OpBuilder &b) {
+static LogicalResult transposeLinalgTranspose(linalg::TransposeOp transpose,
+                                              TransposeState &state, Value c,
+                                              OpBuilder &b) {
   Location loc = transpose.getLoc();
   Value input = transpose.getInput();
   SmallVector<int64_t> inverse(transpose.getPermutation().size());
@@ -52,15 +54,16 @@ Transposer::transposeLinalgTranspose(linalg::TransposeOp transpose, Value c,
       tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
   Value t =
       linalg::TransposeOp::create(b, loc, c, empty, inverse).getResult()[0];
-  accumulate(s, b, loc, input, t);
+  state.accumulate(b, loc, input, t);
   return success();
 }
 
-LogicalResult Transposer::transposeBroadcast(linalg::BroadcastOp broadcast,
-                                             Value c, Scope &s, OpBuilder &b) {
+static LogicalResult transposeBroadcast(linalg::BroadcastOp broadcast,
+                                        TransposeState &state, Value c,
+                                        OpBuilder &b) {
   Location loc = broadcast.getLoc();
   Value input = broadcast.getInput();
-  Value init = s.ct.lookup(input);
+  Value init = state.cotangent(input);
   if (!init)
     init = zeros(b, loc, input.getType());
   auto reduce = linalg::ReduceOp::create(
@@ -68,64 +71,55 @@ LogicalResult Transposer::transposeBroadcast(linalg::BroadcastOp broadcast,
       [](OpBuilder &nb, Location l, ValueRange args) {
         linalg::YieldOp::create(nb, l, buildAdd(nb, l, args[0], args[1]));
       });
-  s.ct[input] = reduce.getResult(0);
+  state.setCotangent(input, reduce.getResult(0));
   return success();
 }
 
-LogicalResult Transposer::transposeReduce(linalg::ReduceOp reduce, Value c,
-                                          Scope &s, OpBuilder &b) {
+static LogicalResult transposeReduce(linalg::ReduceOp reduce,
+                                     TransposeState &state, Value c,
+                                     OpBuilder &b) {
   Location loc = reduce.getLoc();
   if (reduce.getInputs().size() != 1 || !isAddCombiner(reduce.getRegion()))
     return reduce->emitOpError("is not a sum over one input; spmd-transpose "
                                "transposes sum reductions only");
   Value input = reduce.getInputs()[0];
   Value init = reduce.getInits()[0];
-  if (isLinear(input)) {
+  if (state.isLinear(input)) {
     auto type = cast<RankedTensorType>(stripVaryEncoding(input.getType()));
     Value empty =
         tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
     Value spread =
         linalg::BroadcastOp::create(b, loc, c, empty, reduce.getDimensions())
             .getResult()[0];
-    accumulate(s, b, loc, input, spread);
+    state.accumulate(b, loc, input, spread);
   }
-  if (isLinear(init))
-    accumulate(s, b, loc, init, c);
-  else if (failed(requireZero(reduce, 1)))
+  if (state.isLinear(init))
+    state.accumulate(b, loc, init, c);
+  else if (failed(state.requireZero(reduce, 1)))
     return failure();
   return success();
 }
 
-LogicalResult Transposer::transposeCopy(linalg::CopyOp copy, Value c, Scope &s,
-                                        OpBuilder &b) {
-  accumulate(s, b, copy.getLoc(), copy.getInputs()[0], c);
+static LogicalResult transposeCopy(linalg::CopyOp copy, TransposeState &state,
+                                   Value c, OpBuilder &b) {
+  state.accumulate(b, copy.getLoc(), copy.getInputs()[0], c);
   return success();
 }
 
-LogicalResult Transposer::transposeLinalg(linalg::LinalgOp op, Scope &s,
-                                          OpBuilder &b) {
-  if (linalg::isaContractionOpInterface(op))
-    return transposeContraction(op, s, b);
-  return op->emitOpError(
-      "is linear in its operands but is not a contraction; "
-      "spmd-transpose transposes linalg contractions (matmul, generic "
-      "mul-add), transpose, broadcast, sum reductions and copies");
-}
-
-LogicalResult Transposer::transposeContraction(linalg::LinalgOp op, Scope &s,
-                                               OpBuilder &b) {
+static LogicalResult transposeContraction(linalg::LinalgOp op,
+                                          TransposeState &state, OpBuilder &b) {
   Location loc = op.getLoc();
-  Value c = s.ct.lookup(op->getResult(0));
+  Value c = state.cotangent(op->getResult(0));
   OpOperand *in0 = op.getDpsInputOperand(0);
   OpOperand *in1 = op.getDpsInputOperand(1);
   OpOperand *init = op.getDpsInitOperand(0);
-  bool l0 = isLinear(in0->get()), l1 = isLinear(in1->get());
+  bool l0 = state.isLinear(in0->get()), l1 = state.isLinear(in1->get());
   if (l0 && l1)
     return op->emitOpError("multiplies two linear values: the function is not "
                            "linear");
-  if (isLinear(init->get()))
-    accumulate(s, b, loc, init->get(), c);
-  else if (failed(requireZero(op, init->getOperandNumber())))
+  if (state.isLinear(init->get()))
+    state.accumulate(b, loc, init->get(), c);
+  else if (failed(state.requireZero(op, init->getOperandNumber())))
     return failure();
   if (!l0 && !l1)
     return success();
@@ -160,10 +154,10 @@ LogicalResult Transposer::transposeContraction(linalg::LinalgOp op, Scope &s,
             otherMap = renamed(mapN);
   unsigned outRank = mapL.getNumResults();
 
-  Value acc = s.ct.lookup(lin->get());
+  Value acc = state.cotangent(lin->get());
   if (!acc)
     acc = zeros(b, loc, lin->get().getType());
-  Value weights = fwd(s, other->get());
+  Value weights = state.forward(other->get());
   Type resultType = stripVaryEncoding(lin->get().getType());
 
   // A plain matrix product (possibly with transposed operands) stays a
@@ -188,7 +182,7 @@ LogicalResult Transposer::transposeContraction(linalg::LinalgOp op, Scope &s,
     ArrayAttr mapsAttr = b.getAffineMapArrayAttr(maps);
     if (!linalg::MatmulOp::isDefaultIndexingMaps(mapsAttr))
       matmul.setIndexingMapsAttr(mapsAttr);
-    s.ct[lin->get()] = matmul.getResult(0);
+    state.setCotangent(lin->get(), matmul.getResult(0));
     return success();
   }
 
@@ -203,8 +197,31 @@ LogicalResult Transposer::transposeContraction(linalg::LinalgOp op, Scope &s,
         Value product = mul(nb, l, args[0], args[1]);
         linalg::YieldOp::create(nb, l, buildAdd(nb, l, args[2], product));
       });
-  s.ct[lin->get()] = generic.getResult(0);
+  state.setCotangent(lin->get(), generic.getResult(0));
   return success();
+}
+
+LogicalResult transposeLinalg(linalg::LinalgOp op, TransposeState &state,
+                              OpBuilder &b) {
+  if (linalg::isaContractionOpInterface(op))
+    return transposeContraction(op, state, b);
+  return op->emitOpError(
+      "is linear in its operands but is not a contraction; "
+      "spmd-transpose transposes linalg contractions (matmul, generic "
+      "mul-add), transpose, broadcast, sum reductions and copies");
+}
+
+void registerLinalgTransposeModels(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, linalg::LinalgDialect *) {
+    linalg::TransposeOp::attachInterface<
+        RuleModel<linalg::TransposeOp, transposeLinalgTranspose>>(*ctx);
+    linalg::BroadcastOp::attachInterface<
+        RuleModel<linalg::BroadcastOp, transposeBroadcast>>(*ctx);
+    linalg::ReduceOp::attachInterface<
+        RuleModel<linalg::ReduceOp, transposeReduce>>(*ctx);
+    linalg::CopyOp::attachInterface<RuleModel<linalg::CopyOp, transposeCopy>>(
+        *ctx);
+  });
 }
 
 } // namespace mlir::spmd::transpose

@@ -1,10 +1,12 @@
 //===- Transposer.h - spmd-transpose's state and helpers --------*- C++ -*-===//
 //
-// Private to spmd-transpose: the Transposer is one class whose methods live
-// in one file per family: the driver (analysis, forward copies, the
-// backward walk and the dispatch to the rules) in Transpose.cpp with the
-// pass, and the rules of arith and tensor ops, of linalg ops, and of
-// collectives, shard_maps and loops in their own files.
+// Private to spmd-transpose: the Transposer's driver (analysis, forward
+// copies, the backward walk and the dispatch to the rules) is in
+// Transpose.cpp with the pass; the rules of collectives, shard_maps and
+// loops in TransposeRegions.cpp. Single upstream ops transpose through
+// TransposeOpInterface, whose external models (arith and tensor ops in
+// TransposeElementwise.cpp, linalg ops in TransposeLinalg.cpp) the pass
+// registers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +14,7 @@
 #define TRELLIS_DIALECT_SPMD_TRANSFORMS_TRANSPOSER_H
 
 #include "dialects/spmd/IR/SpmdOps.h"
+#include "dialects/spmd/IR/TransposeOpInterface.h"
 #include "dialects/spmd/Transforms/ArithBuilders.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -49,6 +52,31 @@ struct Scope {
   /// Primal linear values to their accumulated cotangents.
   DenseMap<Value, Value> ct;
 };
+
+/// The TransposeOpInterface model that applies `Rule`, a function
+/// `(OpTy, TransposeState &, Value cotangent, OpBuilder &) -> LogicalResult`.
+template <typename OpTy, auto Rule>
+struct RuleModel
+    : TransposeOpInterface::ExternalModel<RuleModel<OpTy, Rule>, OpTy> {
+  LogicalResult transpose(Operation *op, TransposeState &state, Value cotangent,
+                          OpBuilder &b) const {
+    return Rule(cast<OpTy>(op), state, cotangent, b);
+  }
+};
+
+/// Attaches TransposeOpInterface to arith's add, sub, neg, mul and divf and
+/// to tensor's extract_slice, insert_slice, expand_shape, collapse_shape and
+/// concat (TransposeElementwise.cpp).
+void registerElementwiseTransposeModels(DialectRegistry &registry);
+
+/// Attaches TransposeOpInterface to linalg's transpose, broadcast, reduce
+/// and copy (TransposeLinalg.cpp).
+void registerLinalgTransposeModels(DialectRegistry &registry);
+
+/// The rule of a linalg op without a TransposeOpInterface model: a
+/// contraction, or an error.
+LogicalResult transposeLinalg(linalg::LinalgOp op, TransposeState &state,
+                              OpBuilder &b);
 
 class Transposer {
 public:
@@ -118,56 +146,40 @@ private:
     Value &slot = s.ct[primal];
     slot = slot ? buildAdd(b, loc, slot, contribution) : contribution;
   }
-  /// A non-linear operand of a linear op must be zero (else the function is
-  /// affine, not linear).
-  LogicalResult requireZero(Operation *op, unsigned operand) {
-    if (isZero(op->getOperand(operand)))
-      return success();
-    return op->emitOpError("combines linear values with operand #")
-           << operand
-           << ", which does not depend on the linear arguments and is not "
-              "zero: the function is affine, not linear";
-  }
-
   LogicalResult buildBody(func::FuncOp primal, func::FuncOp t,
                           ArrayRef<unsigned> nonlinearArgs,
                           ArrayRef<unsigned> linearArgs);
 
-  // The rules: each turns `c`, the cotangent of the op's (first) result,
-  // into contributions to the cotangents of its linear operands.
+  /// What a TransposeOpInterface rule sees of scope `s`.
+  class ScopeState final : public TransposeState {
+  public:
+    ScopeState(Transposer &t, Scope &s) : t(t), s(s) {}
+    bool isLinear(Value v) const override { return t.isLinear(v); }
+    Value forward(Value v) override { return t.fwd(s, v); }
+    SmallVector<OpFoldResult> forward(ArrayRef<OpFoldResult> list) override {
+      return t.fwd(s, list);
+    }
+    Value cotangent(Value primal) override { return s.ct.lookup(primal); }
+    void setCotangent(Value primal, Value c) override { s.ct[primal] = c; }
+    void accumulate(OpBuilder &b, Location loc, Value primal,
+                    Value contribution) override {
+      t.accumulate(s, b, loc, primal, contribution);
+    }
+    /// A non-linear operand of a linear op must be zero (else the function
+    /// is affine, not linear).
+    LogicalResult requireZero(Operation *op, unsigned operand) override {
+      if (isZero(op->getOperand(operand)))
+        return success();
+      return op->emitOpError("combines linear values with operand #")
+             << operand
+             << ", which does not depend on the linear arguments and is not "
+                "zero: the function is affine, not linear";
+    }
 
-  // TransposeElementwise.cpp: arith ops and tensor slices and reshapes.
-  LogicalResult transposeAdd(Operation *op, Value c, Scope &s, OpBuilder &b);
-  LogicalResult transposeSub(Operation *op, Value c, Scope &s, OpBuilder &b);
-  LogicalResult transposeNeg(arith::NegFOp neg, Value c, Scope &s,
-                             OpBuilder &b);
-  LogicalResult transposeMul(Operation *op, Value c, Scope &s, OpBuilder &b);
-  LogicalResult transposeDiv(arith::DivFOp div, Value c, Scope &s,
-                             OpBuilder &b);
-  LogicalResult transposeExtractSlice(tensor::ExtractSliceOp extract, Value c,
-                                      Scope &s, OpBuilder &b);
-  LogicalResult transposeInsertSlice(tensor::InsertSliceOp insert, Value c,
-                                     Scope &s, OpBuilder &b);
-  LogicalResult transposeExpandShape(tensor::ExpandShapeOp expand, Value c,
-                                     Scope &s, OpBuilder &b);
-  LogicalResult transposeCollapseShape(tensor::CollapseShapeOp collapse,
-                                       Value c, Scope &s, OpBuilder &b);
-  LogicalResult transposeConcat(tensor::ConcatOp concat, Value c, Scope &s,
-                                OpBuilder &b);
-
-  // TransposeLinalg.cpp: linalg ops.
-  LogicalResult transposeLinalgTranspose(linalg::TransposeOp transpose, Value c,
-                                         Scope &s, OpBuilder &b);
-  LogicalResult transposeBroadcast(linalg::BroadcastOp broadcast, Value c,
-                                   Scope &s, OpBuilder &b);
-  LogicalResult transposeReduce(linalg::ReduceOp reduce, Value c, Scope &s,
-                                OpBuilder &b);
-  LogicalResult transposeCopy(linalg::CopyOp copy, Value c, Scope &s,
-                              OpBuilder &b);
-  /// Other linalg ops: contractions, or an error.
-  LogicalResult transposeLinalg(linalg::LinalgOp op, Scope &s, OpBuilder &b);
-  LogicalResult transposeContraction(linalg::LinalgOp op, Scope &s,
-                                     OpBuilder &b);
+  private:
+    Transposer &t;
+    Scope &s;
+  };
 
   // TransposeRegions.cpp: collectives, shard_maps and loops.
   LogicalResult transposeCollective(CollectiveOpInterface op, Scope &s,
