@@ -7,6 +7,7 @@
 #include "dialects/trellis/IR/TrellisDialect.h"
 #include "dialects/trellis/Interfaces/ExternalModels.h"
 #include "dialects/trellis/Transforms/Passes.h"
+#include "lib/Analysis/Passes.h"
 #include "lib/Conversion/Passes.h"
 #include "lib/Import/Passes.h"
 #include "lib/Pipelines/Pipelines.h"
@@ -30,6 +31,7 @@ void mlir::trellis::registerAllDialects(mlir::DialectRegistry &registry) {
 void mlir::trellis::registerTrellisPasses() {
   registerTrellisShardingPasses();
   mlir::spmd::registerSpmdPasses();
+  registerTrellisAnalysisPasses();
   registerTrellisConversionPasses();
   registerTrellisImportPasses();
   registerTrellisPipelines();

@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lib/Analysis/Passes.h"
 #include "dialects/spmd/IR/SpmdOps.h"
-#include "dialects/spmd/Transforms/Passes.h"
 #include "dialects/trellis/IR/ShardingUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -16,10 +16,10 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/ToolOutputFile.h"
 
-namespace mlir::spmd {
+namespace mlir::trellis {
 #define GEN_PASS_DEF_TRELLISCOMMREPORT
-#include "dialects/spmd/Transforms/Passes.h.inc"
-} // namespace mlir::spmd
+#include "lib/Analysis/Passes.h.inc"
+} // namespace mlir::trellis
 
 using namespace mlir;
 using namespace mlir::spmd;
@@ -104,7 +104,7 @@ std::string axesText(CollectiveOpInterface op) {
 }
 
 struct CommReportPass
-    : mlir::spmd::impl::TrellisCommReportBase<CommReportPass> {
+    : mlir::trellis::impl::TrellisCommReportBase<CommReportPass> {
   using Base::Base;
 
   void runOnOperation() override {
