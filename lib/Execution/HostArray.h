@@ -1,7 +1,10 @@
 //===- HostArray.h - Arrays on the host: npy I/O, printing ------*- C++ -*-===//
 //
 // Dense row-major arrays that trellis-run reads, generates, slices into
-// device blocks, and prints or writes back. No MLIR dependency.
+// device blocks, and prints or writes back. No MLIR dependency. Element
+// access in HostArray.cpp, .npy files in NpyIO.cpp, printing in
+// ArrayPrinter.cpp, generated inputs in ArrayGeneration.cpp, comparison in
+// ArrayComparison.cpp.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,0 +1,282 @@
+//===- NpyIO.cpp - Read and write .npy files ------------------------------===//
+
+#include "lib/Execution/HostArray.h"
+#include "lib/Runtime/Runtime.h"
+#include "lib/Runtime/TrellisRuntime.h"
+
+#include "llvm/Support/MathExtras.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+using namespace mlir::trellis::exec;
+
+/// numpy's text of a shape: (2, 3), (4,), ().
+static std::string formatShape(const std::vector<int64_t> &shape) {
+  std::string text = "(";
+  for (size_t i = 0; i < shape.size(); ++i)
+    text += std::to_string(shape[i]) +
+            (shape.size() == 1 ? "," : (i + 1 < shape.size() ? ", " : ""));
+  return text + ")";
+}
+
+/// Reads a .npy header from `in` (positioned at the start of the file),
+/// leaving `in` at the first data byte.
+static bool readNpyHeader(std::ifstream &in, const std::string &path,
+                          int32_t &dtypeOut, std::vector<int64_t> &shape,
+                          std::string &error) {
+  if (!in) {
+    error = "cannot open '" + path + "': " + std::strerror(errno);
+    return false;
+  }
+  char magic[8];
+  if (!in.read(magic, 8) || std::memcmp(magic, "\x93NUMPY", 6) != 0) {
+    error = "'" + path + "' is not a .npy file (bad magic string)";
+    return false;
+  }
+  int major = static_cast<unsigned char>(magic[6]);
+  uint32_t headerLen = 0;
+  if (major == 1) {
+    unsigned char len[2];
+    if (!in.read(reinterpret_cast<char *>(len), 2)) {
+      error = "'" + path + "': truncated header";
+      return false;
+    }
+    headerLen = len[0] | (len[1] << 8);
+  } else if (major == 2 || major == 3) {
+    unsigned char len[4];
+    if (!in.read(reinterpret_cast<char *>(len), 4)) {
+      error = "'" + path + "': truncated header";
+      return false;
+    }
+    headerLen =
+        len[0] | (len[1] << 8) | (len[2] << 16) | (uint32_t(len[3]) << 24);
+  } else {
+    error = "'" + path + "': unsupported .npy version " + std::to_string(major);
+    return false;
+  }
+  if (headerLen > (1u << 20)) {
+    error = "'" + path + "': header too large";
+    return false;
+  }
+  std::string header(headerLen, '\0');
+  if (!in.read(header.data(), headerLen)) {
+    error = "'" + path + "': truncated header";
+    return false;
+  }
+  auto field = [&](const std::string &key) -> std::string {
+    size_t pos = header.find("'" + key + "'");
+    if (pos == std::string::npos)
+      return "";
+    pos = header.find(':', pos);
+    if (pos == std::string::npos)
+      return "";
+    ++pos;
+    while (pos < header.size() && header[pos] == ' ')
+      ++pos;
+    if (pos >= header.size())
+      return "";
+    if (header[pos] == '\'') {
+      size_t end = header.find('\'', pos + 1);
+      return end == std::string::npos ? ""
+                                      : header.substr(pos + 1, end - pos - 1);
+    }
+    if (header[pos] == '(') {
+      size_t end = header.find(')', pos);
+      return end == std::string::npos ? "" : header.substr(pos, end - pos + 1);
+    }
+    size_t end = header.find_first_of(",}", pos);
+    return header.substr(pos, end - pos);
+  };
+  std::string descr = field("descr"), order = field("fortran_order"),
+              shapeText = field("shape");
+  if (descr.empty() || shapeText.empty()) {
+    error = "'" + path + "': malformed header: " + header;
+    return false;
+  }
+  if (order == "True") {
+    error = "'" + path +
+            "': Fortran-order arrays are not supported (save "
+            "with np.ascontiguousarray)";
+    return false;
+  }
+  if (order != "False") {
+    error = "'" + path +
+            "': malformed header: 'fortran_order' must be True "
+            "or False, got '" +
+            order + "'";
+    return false;
+  }
+  int32_t dtype = -1;
+  for (int32_t t :
+       {TRELLIS_RT_F32, TRELLIS_RT_F64, TRELLIS_RT_F16, TRELLIS_RT_I32,
+        TRELLIS_RT_I64, TRELLIS_RT_I16, TRELLIS_RT_I8, TRELLIS_RT_I1}) {
+    std::string d = npyDescr(t);
+    if (descr == d || (d[0] == '<' && descr == "=" + d.substr(1)) ||
+        (d[0] == '|' && descr == d.substr(1)))
+      dtype = t;
+  }
+  // bfloat16: numpy has no such type, and np.save of an ml_dtypes.bfloat16
+  // array writes raw 2-byte values ('<V2'; '|V2' from a plain numpy void
+  // view). trellis-run writes '<V2' too and reads both as bf16.
+  if (descr == "<V2" || descr == "|V2" || descr == "=V2" || descr == "V2")
+    dtype = TRELLIS_RT_BF16;
+  if (dtype < 0) {
+    error = "'" + path + "': unsupported dtype '" + descr +
+            "' (supported: float32/64/16, bfloat16 as '<V2', int8/16/32/64, "
+            "bool, little endian)";
+    return false;
+  }
+  dtypeOut = dtype;
+  shape.clear();
+  std::string dims = shapeText.substr(1, shapeText.size() - 2);
+  std::stringstream ss(dims);
+  std::string item;
+  int64_t bytes = mlir::trellis::rt::dtypeSize(dtype);
+  while (std::getline(ss, item, ',')) {
+    size_t b = item.find_first_not_of(' ');
+    if (b == std::string::npos)
+      continue;
+    size_t e = item.find_last_not_of(' ');
+    std::string digits = item.substr(b, e - b + 1);
+    int64_t v = 0;
+    bool ok = !digits.empty() && digits.size() <= 18 &&
+              digits.find_first_not_of("0123456789") == std::string::npos;
+    if (ok)
+      v = std::stoll(digits);
+    if (!ok) {
+      error = "'" + path + "': malformed dimension '" + digits + "' in shape " +
+              shapeText;
+      return false;
+    }
+    if (llvm::MulOverflow(bytes, v, bytes)) {
+      error = "'" + path + "': shape " + shapeText + " is too large";
+      return false;
+    }
+    shape.push_back(v);
+  }
+  // The data must be exactly what the header describes: checked before
+  // anything is allocated, so a header claiming terabytes fails cleanly.
+  const std::streamoff dataStart = in.tellg();
+  in.seekg(0, std::ios::end);
+  const std::streamoff fileEnd = in.tellg();
+  in.seekg(dataStart);
+  if (!in || dataStart < 0 || fileEnd < dataStart) {
+    error = "'" + path + "': cannot determine the file's size";
+    return false;
+  }
+  const int64_t have = static_cast<int64_t>(fileEnd - dataStart);
+  if (have < bytes) {
+    error = "'" + path + "': expected " + std::to_string(bytes) +
+            " bytes of data for shape " + formatShape(shape) +
+            ", the file is shorter";
+    return false;
+  }
+  if (have > bytes) {
+    error = "'" + path + "': " + std::to_string(have - bytes) +
+            " bytes follow the " + std::to_string(bytes) +
+            " bytes of data for shape " + formatShape(shape);
+    return false;
+  }
+  return true;
+}
+
+bool mlir::trellis::exec::readNpy(const std::string &path, HostArray &array,
+                                  std::string &error) {
+  std::ifstream in(path, std::ios::binary);
+  int32_t dtype;
+  std::vector<int64_t> shape;
+  if (!readNpyHeader(in, path, dtype, shape, error))
+    return false;
+  std::string shapeText = formatShape(shape);
+  array.allocate(dtype, shape);
+  if (!in.read(array.data.data(), array.data.size()) ||
+      in.gcount() != static_cast<std::streamsize>(array.data.size())) {
+    error = "'" + path + "': expected " + std::to_string(array.data.size()) +
+            " bytes of data for shape " + shapeText + ", the file is shorter";
+    return false;
+  }
+  return true;
+}
+
+bool mlir::trellis::exec::readNpyBlock(const std::string &path,
+                                       const NpyBlock &want, HostArray &block,
+                                       std::string &error) {
+  std::ifstream in(path, std::ios::binary);
+  int32_t dtype;
+  std::vector<int64_t> shape;
+  if (!readNpyHeader(in, path, dtype, shape, error))
+    return false;
+  if (dtype != want.dtype || shape != want.globalShape) {
+    error = "'" + path + "' holds " + numpyName(dtype) + formatShape(shape) +
+            " but " + want.what + " is " + numpyName(want.dtype) +
+            formatShape(want.globalShape);
+    return false;
+  }
+  const std::streamoff dataStart = in.tellg();
+  block.allocate(dtype, want.blockShape);
+  // readNpyHeader checked that the data is exactly as long as the shape.
+  const int64_t elem = block.elementBytes();
+  // Read one contiguous run per index of the block's leading dimensions.
+  const size_t rank = shape.size();
+  if (rank == 0) {
+    in.seekg(dataStart);
+    in.read(block.data.data(), elem);
+    return static_cast<bool>(in);
+  }
+  const int64_t run = want.blockShape[rank - 1] * elem;
+  std::vector<int64_t> index(rank, 0);
+  int64_t runs = 1;
+  for (size_t d = 0; d + 1 < rank; ++d)
+    runs *= want.blockShape[d];
+  for (int64_t r = 0; r < runs; ++r) {
+    int64_t flat = 0;
+    for (size_t d = 0; d < rank; ++d)
+      flat = flat * shape[d] + want.offset[d] + index[d];
+    in.seekg(dataStart + flat * elem);
+    if (!in.read(block.data.data() + r * run, run)) {
+      error = "'" + path + "': read failed";
+      return false;
+    }
+    for (size_t d = rank - 1; d-- > 0;) {
+      if (++index[d] < want.blockShape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+  return true;
+}
+
+bool mlir::trellis::exec::writeNpy(const std::string &path,
+                                   const HostArray &array, std::string &error) {
+  std::string shape = "(";
+  for (size_t i = 0; i < array.shape.size(); ++i)
+    shape +=
+        std::to_string(array.shape[i]) +
+        (array.shape.size() == 1 ? ","
+                                 : (i + 1 < array.shape.size() ? ", " : ""));
+  shape += ")";
+  std::string header = "{'descr': '" + npyDescr(array.dtype) +
+                       "', 'fortran_order': False, 'shape': " + shape + ", }";
+  size_t total = 10 + header.size() + 1;
+  header.append((64 - total % 64) % 64, ' ');
+  header += '\n';
+  std::ofstream out(path, std::ios::binary);
+  if (!out) {
+    error = "cannot write '" + path + "': " + std::strerror(errno);
+    return false;
+  }
+  out.write("\x93NUMPY\x01\x00", 8);
+  char len[2] = {static_cast<char>(header.size() & 0xff),
+                 static_cast<char>((header.size() >> 8) & 0xff)};
+  out.write(len, 2);
+  out.write(header.data(), header.size());
+  out.write(array.data.data(), array.data.size());
+  if (!out) {
+    error = "cannot write '" + path + "'";
+    return false;
+  }
+  return true;
+}
