@@ -4,6 +4,8 @@
 #include "lib/Runtime/Runtime.h"
 #include "lib/Runtime/TrellisRuntime.h"
 
+#include "llvm/ADT/APFloat.h"
+
 #include <cstring>
 
 using namespace mlir::trellis::exec;
@@ -34,55 +36,23 @@ bool HostArray::isFloat() const {
          dtype == TRELLIS_RT_BF16 || dtype == TRELLIS_RT_F16;
 }
 
-static float halfToFloat(uint16_t h) {
-  uint32_t sign = (h & 0x8000u) << 16, exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
-  uint32_t bits;
-  if (exp == 0) {
-    if (mant == 0) {
-      bits = sign;
-    } else { // subnormal
-      exp = 127 - 15 + 1;
-      while (!(mant & 0x400)) {
-        mant <<= 1;
-        --exp;
-      }
-      mant &= 0x3ff;
-      bits = sign | (exp << 23) | (mant << 13);
-    }
-  } else if (exp == 31) {
-    bits = sign | 0x7f800000u | (mant << 13);
-  } else {
-    bits = sign | ((exp + 127 - 15) << 23) | (mant << 13);
-  }
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
+/// A 16-bit float of `semantics` (bf16 or f16), widened exactly.
+static double widen16(const llvm::fltSemantics &semantics, const char *p) {
+  uint16_t bits;
+  std::memcpy(&bits, p, 2);
+  return llvm::APFloat(semantics, llvm::APInt(16, bits)).convertToDouble();
 }
 
-static uint16_t floatToHalf(float f) {
-  uint32_t bits;
-  std::memcpy(&bits, &f, 4);
-  uint32_t sign = (bits >> 16) & 0x8000u;
-  int32_t exp = static_cast<int32_t>((bits >> 23) & 0xff) - 127 + 15;
-  uint32_t mant = bits & 0x7fffffu;
-  if (((bits >> 23) & 0xff) == 0xff)
-    return static_cast<uint16_t>(sign | 0x7c00u | (mant ? 0x200u : 0));
-  if (exp >= 31)
-    return static_cast<uint16_t>(sign | 0x7c00u);
-  if (exp <= 0) {
-    if (exp < -10)
-      return static_cast<uint16_t>(sign);
-    mant |= 0x800000u;
-    uint32_t shift = static_cast<uint32_t>(14 - exp);
-    uint32_t half = mant >> shift;
-    if ((mant >> (shift - 1)) & 1)
-      ++half;
-    return static_cast<uint16_t>(sign | half);
-  }
-  uint32_t half = sign | (static_cast<uint32_t>(exp) << 10) | (mant >> 13);
-  if (mant & 0x1000u)
-    ++half;
-  return static_cast<uint16_t>(half);
+/// `value` rounded to f32, then to the 16-bit `semantics` with `mode`: bf16
+/// rounds to nearest even, f16 to nearest with ties away from zero (what
+/// trellis-run has always written; numpy's astype rounds ties to even).
+static void narrow16(const llvm::fltSemantics &semantics,
+                     llvm::RoundingMode mode, double value, char *p) {
+  llvm::APFloat f(static_cast<float>(value));
+  bool losesInfo;
+  f.convert(semantics, mode, &losesInfo);
+  uint16_t bits = static_cast<uint16_t>(f.bitcastToAPInt().getZExtValue());
+  std::memcpy(p, &bits, 2);
 }
 
 double HostArray::at(int64_t i) const {
@@ -117,19 +87,10 @@ double HostArray::at(int64_t i) const {
     return static_cast<int8_t>(*p);
   case TRELLIS_RT_I1:
     return *p ? 1 : 0;
-  case TRELLIS_RT_BF16: {
-    uint16_t h;
-    std::memcpy(&h, p, 2);
-    uint32_t bits = static_cast<uint32_t>(h) << 16;
-    float f;
-    std::memcpy(&f, &bits, 4);
-    return f;
-  }
-  case TRELLIS_RT_F16: {
-    uint16_t h;
-    std::memcpy(&h, p, 2);
-    return halfToFloat(h);
-  }
+  case TRELLIS_RT_BF16:
+    return widen16(llvm::APFloat::BFloat(), p);
+  case TRELLIS_RT_F16:
+    return widen16(llvm::APFloat::IEEEhalf(), p);
   default:
     return 0;
   }
@@ -167,20 +128,14 @@ void HostArray::set(int64_t i, double value) {
   case TRELLIS_RT_I1:
     *p = value != 0;
     return;
-  case TRELLIS_RT_BF16: {
-    float f = static_cast<float>(value);
-    uint32_t bits;
-    std::memcpy(&bits, &f, 4);
-    uint16_t h =
-        static_cast<uint16_t>((bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16);
-    std::memcpy(p, &h, 2);
+  case TRELLIS_RT_BF16:
+    narrow16(llvm::APFloat::BFloat(), llvm::RoundingMode::NearestTiesToEven,
+             value, p);
     return;
-  }
-  case TRELLIS_RT_F16: {
-    uint16_t h = floatToHalf(static_cast<float>(value));
-    std::memcpy(p, &h, 2);
+  case TRELLIS_RT_F16:
+    narrow16(llvm::APFloat::IEEEhalf(), llvm::RoundingMode::NearestTiesToAway,
+             value, p);
     return;
-  }
   default:
     return;
   }

@@ -5,9 +5,10 @@
 
 #include <gtest/gtest.h>
 
-#include <limits>
-
+#include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <limits>
 
 using namespace mlir::trellis::exec;
 
@@ -117,6 +118,49 @@ TEST(HostArray, ComparesInfinitiesAndNaN) {
   b.set(0, inf);
   b.set(2, 0.0);
   EXPECT_EQ(compareArrays(a, b, 1e-4, 1e-4).mismatches, 1);
+}
+
+// 16-bit floats: widening is exact; narrowing goes through f32, bf16
+// rounding ties to even and f16 ties away from zero (as trellis-run always
+// has); f16 subnormals, overflow and NaN.
+TEST(HostArray, ConvertsHalfPrecision) {
+  auto bits = [](const HostArray &a, int64_t i) {
+    uint16_t v;
+    std::memcpy(&v, a.data.data() + 2 * i, 2);
+    return v;
+  };
+  HostArray bf;
+  bf.allocate(TRELLIS_RT_BF16, {5});
+  bf.set(0, 1.0 + 0x1p-8);     // tie: to even, 1
+  bf.set(1, 1.0 + 3 * 0x1p-8); // tie: to even, 1 + 2^-6
+  bf.set(2, -2.5);
+  bf.set(3, 1e39); // beyond f32: infinity
+  bf.set(4, std::numeric_limits<double>::quiet_NaN());
+  EXPECT_EQ(bits(bf, 0), 0x3f80);
+  EXPECT_EQ(bits(bf, 1), 0x3f82);
+  EXPECT_EQ(bf.at(2), -2.5);
+  EXPECT_EQ(bits(bf, 3), 0x7f80);
+  EXPECT_TRUE(std::isnan(bf.at(4)));
+  HostArray h;
+  h.allocate(TRELLIS_RT_F16, {8});
+  h.set(0, 1.0 + 0x1p-11); // tie: away from zero, 1 + 2^-10
+  h.set(1, 2049);          // tie: away from zero, 2050
+  h.set(2, 0x1p-24);       // the smallest subnormal
+  h.set(3, 0x1p-25);       // tie: away from zero, 2^-24
+  h.set(4, 0x1p-26);       // rounds to zero
+  h.set(5, -65520);        // tie at the top: -infinity
+  h.set(6, 65504);         // the largest finite
+  h.set(7, std::numeric_limits<double>::quiet_NaN());
+  EXPECT_EQ(bits(h, 0), 0x3c01);
+  EXPECT_EQ(h.at(1), 2050);
+  EXPECT_EQ(bits(h, 2), 0x0001);
+  EXPECT_EQ(h.at(2), 0x1p-24);
+  EXPECT_EQ(bits(h, 3), 0x0001);
+  EXPECT_EQ(bits(h, 4), 0x0000);
+  EXPECT_EQ(bits(h, 5), 0xfc00);
+  EXPECT_EQ(h.at(6), 65504);
+  EXPECT_EQ(bits(h, 7), 0x7e00);
+  EXPECT_TRUE(std::isnan(h.at(7)));
 }
 
 TEST(HostArray, RejectsBadFiles) {
