@@ -675,20 +675,13 @@ bool Executor::run(const std::vector<HostArray> &inputs,
             " inputs, got " + std::to_string(inputs.size());
     return false;
   }
-  auto shapeText = [](const std::vector<int64_t> &s) {
-    std::string t = "(";
-    for (size_t k = 0; k < s.size(); ++k)
-      t += std::to_string(s[k]) +
-           (s.size() == 1 ? "," : (k + 1 < s.size() ? ", " : ""));
-    return t + ")";
-  };
   for (size_t i = 0; i < inputs.size(); ++i)
     if (inputs[i].dtype != inputs_[i].dtype ||
         inputs[i].shape != inputs_[i].shape) {
       error = "input " + inputs_[i].name + " must be " +
-              numpyName(inputs_[i].dtype) + shapeText(inputs_[i].shape) +
+              numpyName(inputs_[i].dtype) + npyShapeText(inputs_[i].shape) +
               ", got " + numpyName(inputs[i].dtype) +
-              shapeText(inputs[i].shape);
+              npyShapeText(inputs[i].shape);
       return false;
     }
 

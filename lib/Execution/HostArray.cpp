@@ -190,3 +190,12 @@ std::string mlir::trellis::exec::numpyName(int32_t dtype) {
     return "unknown";
   }
 }
+
+std::string
+mlir::trellis::exec::npyShapeText(const std::vector<int64_t> &shape) {
+  std::string text = "(";
+  for (size_t i = 0; i < shape.size(); ++i)
+    text += std::to_string(shape[i]) +
+            (shape.size() == 1 ? "," : (i + 1 < shape.size() ? ", " : ""));
+  return text + ")";
+}

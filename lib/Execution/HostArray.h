@@ -35,6 +35,8 @@ struct HostArray {
 std::string npyDescr(int32_t dtype);
 /// The Python/numpy name (`float32`, `int64`, ...).
 std::string numpyName(int32_t dtype);
+/// numpy's text of a shape: (2, 3), (4,), ().
+std::string npyShapeText(const std::vector<int64_t> &shape);
 
 /// Reads a `.npy` file (format 1.x/2.x/3.x, C order, little endian).
 bool readNpy(const std::string &path, HostArray &array, std::string &error);

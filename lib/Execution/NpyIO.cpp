@@ -13,15 +13,6 @@
 
 using namespace mlir::trellis::exec;
 
-/// numpy's text of a shape: (2, 3), (4,), ().
-static std::string formatShape(const std::vector<int64_t> &shape) {
-  std::string text = "(";
-  for (size_t i = 0; i < shape.size(); ++i)
-    text += std::to_string(shape[i]) +
-            (shape.size() == 1 ? "," : (i + 1 < shape.size() ? ", " : ""));
-  return text + ")";
-}
-
 /// Reads a .npy header from `in` (positioned at the start of the file),
 /// leaving `in` at the first data byte.
 static bool readNpyHeader(std::ifstream &in, const std::string &path,
@@ -170,14 +161,14 @@ static bool readNpyHeader(std::ifstream &in, const std::string &path,
   const int64_t have = static_cast<int64_t>(fileEnd - dataStart);
   if (have < bytes) {
     error = "'" + path + "': expected " + std::to_string(bytes) +
-            " bytes of data for shape " + formatShape(shape) +
+            " bytes of data for shape " + npyShapeText(shape) +
             ", the file is shorter";
     return false;
   }
   if (have > bytes) {
     error = "'" + path + "': " + std::to_string(have - bytes) +
             " bytes follow the " + std::to_string(bytes) +
-            " bytes of data for shape " + formatShape(shape);
+            " bytes of data for shape " + npyShapeText(shape);
     return false;
   }
   return true;
@@ -190,7 +181,7 @@ bool mlir::trellis::exec::readNpy(const std::string &path, HostArray &array,
   std::vector<int64_t> shape;
   if (!readNpyHeader(in, path, dtype, shape, error))
     return false;
-  std::string shapeText = formatShape(shape);
+  std::string shapeText = npyShapeText(shape);
   array.allocate(dtype, shape);
   if (!in.read(array.data.data(), array.data.size()) ||
       in.gcount() != static_cast<std::streamsize>(array.data.size())) {
@@ -210,9 +201,9 @@ bool mlir::trellis::exec::readNpyBlock(const std::string &path,
   if (!readNpyHeader(in, path, dtype, shape, error))
     return false;
   if (dtype != want.dtype || shape != want.globalShape) {
-    error = "'" + path + "' holds " + numpyName(dtype) + formatShape(shape) +
+    error = "'" + path + "' holds " + numpyName(dtype) + npyShapeText(shape) +
             " but " + want.what + " is " + numpyName(want.dtype) +
-            formatShape(want.globalShape);
+            npyShapeText(want.globalShape);
     return false;
   }
   const std::streamoff dataStart = in.tellg();
@@ -251,15 +242,10 @@ bool mlir::trellis::exec::readNpyBlock(const std::string &path,
 
 bool mlir::trellis::exec::writeNpy(const std::string &path,
                                    const HostArray &array, std::string &error) {
-  std::string shape = "(";
-  for (size_t i = 0; i < array.shape.size(); ++i)
-    shape +=
-        std::to_string(array.shape[i]) +
-        (array.shape.size() == 1 ? ","
-                                 : (i + 1 < array.shape.size() ? ", " : ""));
-  shape += ")";
-  std::string header = "{'descr': '" + npyDescr(array.dtype) +
-                       "', 'fortran_order': False, 'shape': " + shape + ", }";
+  std::string header =
+      "{'descr': '" + npyDescr(array.dtype) +
+      "', 'fortran_order': False, 'shape': " + npyShapeText(array.shape) +
+      ", }";
   size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header += '\n';
