@@ -62,16 +62,19 @@ int main(int argc, char **argv) {
   mlir::trellis::registerAllDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
-  std::string error;
   auto compile = [&](const std::string &elt) -> std::unique_ptr<Executor> {
     OwningOpRef<ModuleOp> module =
         parseSourceString<ModuleOp>(matmulSource(n, elt), &context);
     if (!module)
       return nullptr;
-    auto exec = Executor::create(*module, ExecutorOptions(), error);
-    if (!exec)
-      std::fprintf(stderr, "error: %s\n", error.c_str());
-    return exec;
+    llvm::Expected<std::unique_ptr<Executor>> exec =
+        Executor::create(*module, ExecutorOptions());
+    if (!exec) {
+      std::fprintf(stderr, "error: %s\n",
+                   llvm::toString(exec.takeError()).c_str());
+      return nullptr;
+    }
+    return std::move(*exec);
   };
   auto exec = compile("f32"), exec16 = compile("bf16");
   if (!exec || !exec16)
@@ -93,9 +96,16 @@ int main(int argc, char **argv) {
   const double flops = 2.0 * n * n * n;
 
   std::vector<double> trellis, trellis16, eigen;
-  if (!exec->run(inputs, outputs, error) || // warm-up
-      !exec16->run(inputs16, outputs16, error))
+  if (llvm::Error error = exec->run(inputs, outputs)) { // warm-up
+    std::fprintf(stderr, "error: %s\n",
+                 llvm::toString(std::move(error)).c_str());
     return 1;
+  }
+  if (llvm::Error error = exec16->run(inputs16, outputs16)) {
+    std::fprintf(stderr, "error: %s\n",
+                 llvm::toString(std::move(error)).c_str());
+    return 1;
+  }
   using Matrix =
       Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   Eigen::Map<const Matrix> a(
@@ -106,14 +116,16 @@ int main(int argc, char **argv) {
   c.noalias() = a * b; // warm-up
   for (int r = 0; r < repeats; ++r) {
     auto start = std::chrono::steady_clock::now();
-    if (!exec->run(inputs, outputs, error)) {
-      std::fprintf(stderr, "error: %s\n", error.c_str());
+    if (llvm::Error error = exec->run(inputs, outputs)) {
+      std::fprintf(stderr, "error: %s\n",
+                   llvm::toString(std::move(error)).c_str());
       return 1;
     }
     trellis.push_back(seconds(start));
     start = std::chrono::steady_clock::now();
-    if (!exec16->run(inputs16, outputs16, error)) {
-      std::fprintf(stderr, "error: %s\n", error.c_str());
+    if (llvm::Error error = exec16->run(inputs16, outputs16)) {
+      std::fprintf(stderr, "error: %s\n",
+                   llvm::toString(std::move(error)).c_str());
       return 1;
     }
     trellis16.push_back(seconds(start));

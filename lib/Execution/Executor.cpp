@@ -6,6 +6,7 @@
 #include "dialects/trellis/IR/TrellisOps.h"
 #include "dialects/trellis/Transforms/Passes.h"
 #include "lib/Conversion/RuntimeABI.h"
+#include "lib/Execution/Error.h"
 #include "lib/Pipelines/Pipelines.h"
 #include "lib/Runtime/TrellisRuntime.h"
 
@@ -40,11 +41,12 @@ namespace {
 
 /// Finds the entry function: `name`, else `main`, else the only public
 /// function with a body.
-func::FuncOp findEntry(ModuleOp module, StringRef name, std::string &error) {
+llvm::Expected<func::FuncOp> findEntry(ModuleOp module, StringRef name) {
   if (!name.empty()) {
     auto func = module.lookupSymbol<func::FuncOp>(name);
     if (!func || func.isExternal())
-      error = "no function @" + name.str() + " with a body in the module";
+      return makeError("no function @" + name.str() +
+                       " with a body in the module");
     return func;
   }
   if (auto main = module.lookupSymbol<func::FuncOp>("main"))
@@ -60,10 +62,10 @@ func::FuncOp findEntry(ModuleOp module, StringRef name, std::string &error) {
     }
   if (count == 1)
     return found;
-  error = count == 0 ? "the module has no public function to run"
-                     : "the module has " + std::to_string(count) +
-                           " public functions; choose one with --entry";
-  return {};
+  return makeError(count == 0 ? "the module has no public function to run"
+                              : "the module has " + std::to_string(count) +
+                                    " public functions; choose one with "
+                                    "--entry");
 }
 
 rt::Spec toSpec(trellis::SpecAttr spec, trellis::MeshOp mesh) {
@@ -83,16 +85,14 @@ int64_t physicalMemoryBytes() {
                                   sysconf(_SC_PAGE_SIZE));
 }
 
-bool toTensorInfo(Type type, std::string name, TensorInfo &info,
-                  std::string &error) {
+llvm::Expected<TensorInfo> toTensorInfo(Type type, std::string name) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor || !tensor.hasStaticShape()) {
     std::string text;
     llvm::raw_string_ostream os(text);
     os << type;
-    error = name + " has type " + text +
-            "; the executor takes statically shaped tensors";
-    return false;
+    return makeError(name + " has type " + text +
+                     "; the executor takes statically shaped tensors");
   }
   std::optional<int32_t> dtype =
       trellis::getRuntimeDtype(tensor.getElementType());
@@ -100,9 +100,8 @@ bool toTensorInfo(Type type, std::string name, TensorInfo &info,
     std::string text;
     llvm::raw_string_ostream os(text);
     os << tensor.getElementType();
-    error = name + " has element type " + text +
-            ", which the executor does not support";
-    return false;
+    return makeError(name + " has element type " + text +
+                     ", which the executor does not support");
   }
   // The host holds every argument and result whole: one that cannot fit in
   // this machine's memory fails here, not as an out-of-memory abort.
@@ -115,18 +114,18 @@ bool toTensorInfo(Type type, std::string name, TensorInfo &info,
     std::string text;
     llvm::raw_string_ostream os(text);
     os << type;
-    error = name + " has type " + text + ": " +
-            (bytes == std::numeric_limits<int64_t>::max()
-                 ? std::string("more than 2^63 bytes")
-                 : std::to_string(bytes) + " bytes") +
-            ", more than this machine's memory (" + std::to_string(memory) +
-            " bytes)";
-    return false;
+    return makeError(name + " has type " + text + ": " +
+                     (bytes == std::numeric_limits<int64_t>::max()
+                          ? std::string("more than 2^63 bytes")
+                          : std::to_string(bytes) + " bytes") +
+                     ", more than this machine's memory (" +
+                     std::to_string(memory) + " bytes)");
   }
+  TensorInfo info;
   info.name = std::move(name);
   info.dtype = *dtype;
   info.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
-  return true;
+  return info;
 }
 
 /// Explicit sharding: a type that names a mesh.
@@ -251,9 +250,8 @@ Executor::~Executor() {
       std::free(buffer);
 }
 
-std::unique_ptr<Executor> Executor::create(ModuleOp source,
-                                           const ExecutorOptions &options,
-                                           std::string &error) {
+llvm::Expected<std::unique_ptr<Executor>>
+Executor::create(ModuleOp source, const ExecutorOptions &options) {
   std::unique_ptr<Executor> exec(new Executor());
   exec->options_ = options;
 
@@ -262,9 +260,10 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
   OwningOpRef<ModuleOp> partitioned(source.clone());
   source = *partitioned;
   {
-    func::FuncOp entry = findEntry(source, options.entry, error);
-    if (!entry)
-      return nullptr;
+    llvm::Expected<func::FuncOp> found = findEntry(source, options.entry);
+    if (!found)
+      return found.takeError();
+    func::FuncOp entry = *found;
     // Only the entry and what it calls are partitioned and compiled: an
     // unrelated function the partitioner cannot take must not fail a run.
     for (bool erased = true; erased;) {
@@ -315,16 +314,15 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
       buildGlobalToManualPipeline(pm);
       pm.addPass(createTrellisVerifyManual());
     }
-    if (failed(pm.run(source))) {
-      error = "partitioning @" + entry.getSymName().str() + " failed";
-      return nullptr;
-    }
+    if (failed(pm.run(source)))
+      return makeError("partitioning @" + entry.getSymName().str() + " failed");
     if (options.dumpPartitioned)
       source.print(llvm::errs());
   }
-  func::FuncOp entry = findEntry(source, options.entry, error);
-  if (!entry)
-    return nullptr;
+  llvm::Expected<func::FuncOp> found = findEntry(source, options.entry);
+  if (!found)
+    return found.takeError();
+  func::FuncOp entry = *found;
   exec->entry_ = entry.getSymName().str();
   const std::string entryName = exec->entry_;
 
@@ -333,20 +331,21 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
     std::string name = "arg" + std::to_string(i);
     if (auto attr = entry.getArgAttrOfType<StringAttr>(i, "trellis.name"))
       name = attr.getValue().str();
-    TensorInfo info;
-    if (!toTensorInfo(type, "argument " + name, info, error))
-      return nullptr;
-    info.name = name;
-    exec->inputs_.push_back(info);
+    llvm::Expected<TensorInfo> info = toTensorInfo(type, "argument " + name);
+    if (!info)
+      return info.takeError();
+    info->name = name;
+    exec->inputs_.push_back(*info);
   }
   for (auto [i, type] : llvm::enumerate(entry.getResultTypes())) {
-    TensorInfo info;
-    if (!toTensorInfo(type, "result #" + std::to_string(i), info, error))
-      return nullptr;
-    info.name = "out" + std::to_string(i);
+    llvm::Expected<TensorInfo> info =
+        toTensorInfo(type, "result #" + std::to_string(i));
+    if (!info)
+      return info.takeError();
+    info->name = "out" + std::to_string(i);
     if (auto attr = entry.getResultAttrOfType<StringAttr>(i, "trellis.name"))
-      info.name = attr.getValue().str();
-    exec->outputs_.push_back(info);
+      info->name = attr.getValue().str();
+    exec->outputs_.push_back(*info);
   }
 
   // Together, too: the host holds every argument and result at once.
@@ -361,14 +360,12 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
         total = std::numeric_limits<int64_t>::max();
     }
     const int64_t memory = physicalMemoryBytes();
-    if (memory > 0 && total > memory) {
-      error = "the arguments and results of @" + entryName + " need " +
-              std::to_string(total) +
-              " bytes together, more than this "
-              "machine's memory (" +
-              std::to_string(memory) + " bytes)";
-      return nullptr;
-    }
+    if (memory > 0 && total > memory)
+      return makeError("the arguments and results of @" + entryName + " need " +
+                       std::to_string(total) +
+                       " bytes together, more than this "
+                       "machine's memory (" +
+                       std::to_string(memory) + " bytes)");
   }
 
   // The entry is either one fully-manual shard_map or a plain function.
@@ -376,12 +373,11 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
   spmd::ShardMapOp map;
   for (Operation &op : body) {
     if (auto m = dyn_cast<spmd::ShardMapOp>(op)) {
-      if (map) {
-        error = "@" + entryName +
-                " has more than one spmd.shard_map; the "
-                "executor runs one (run trellis-partition to merge them)";
-        return nullptr;
-      }
+      if (map)
+        return makeError(
+            "@" + entryName +
+            " has more than one spmd.shard_map; the "
+            "executor runs one (run trellis-partition to merge them)");
       map = m;
     }
   }
@@ -397,25 +393,21 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
     map = routeReturnedArguments(entry, map);
   if (map) {
     trellis::MeshOp mesh = map.getMeshOp();
-    if (map.getAllManualAxes().size() != mesh.getNumAxes()) {
-      error = "the spmd.shard_map in @" + entryName +
-              " leaves some mesh axes automatic; run trellis-partition first";
-      return nullptr;
-    }
+    if (map.getAllManualAxes().size() != mesh.getNumAxes())
+      return makeError(
+          "the spmd.shard_map in @" + entryName +
+          " leaves some mesh axes automatic; run trellis-partition first");
     for (Operation &op : body)
-      if (&op != map.getOperation() && !isa<func::ReturnOp>(op)) {
-        error = "@" + entryName + " computes outside its spmd.shard_map ('" +
-                op.getName().getStringRef().str() + "') after partitioning";
-        return nullptr;
-      }
+      if (&op != map.getOperation() && !isa<func::ReturnOp>(op))
+        return makeError(
+            "@" + entryName + " computes outside its spmd.shard_map ('" +
+            op.getName().getStringRef().str() + "') after partitioning");
     for (auto [k, operand] : llvm::enumerate(map.getInputs())) {
       auto arg = dyn_cast<BlockArgument>(operand);
-      if (!arg || arg.getOwner() != &body) {
-        error = "operand #" + std::to_string(k) +
-                " of the spmd.shard_map in @" + entryName +
-                " is not a function argument";
-        return nullptr;
-      }
+      if (!arg || arg.getOwner() != &body)
+        return makeError("operand #" + std::to_string(k) +
+                         " of the spmd.shard_map in @" + entryName +
+                         " is not a function argument");
       Operand o;
       o.funcArg = arg.getArgNumber();
       o.spec = toSpec(cast<trellis::SpecAttr>(map.getInSpecs()[k]), mesh);
@@ -436,11 +428,9 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
     auto ret = cast<func::ReturnOp>(body.getTerminator());
     for (auto [j, value] : llvm::enumerate(ret.getOperands())) {
       auto result = dyn_cast<OpResult>(value);
-      if (!result || result.getOwner() != map.getOperation()) {
-        error = "result #" + std::to_string(j) + " of @" + entryName +
-                " does not come from its spmd.shard_map";
-        return nullptr;
-      }
+      if (!result || result.getOwner() != map.getOperation())
+        return makeError("result #" + std::to_string(j) + " of @" + entryName +
+                         " does not come from its spmd.shard_map");
       Result r;
       r.deviceResult = result.getResultNumber();
       r.spec = toSpec(
@@ -458,12 +448,10 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
                                    mesh.getDeviceIds()->end());
     deviceName = entryName + "_device";
   } else {
-    if (hasSpmd) {
-      error = "@" + entryName +
-              " still uses trellis/spmd ops outside a shard_map after "
-              "partitioning";
-      return nullptr;
-    }
+    if (hasSpmd)
+      return makeError("@" + entryName +
+                       " still uses trellis/spmd ops outside a shard_map after "
+                       "partitioning");
     // A plain function: one device runs it whole. Shardings left on its
     // signature (partitioning can fold everything away, e.g. a function
     // that returns an argument in the layout it came in) mean nothing here.
@@ -511,21 +499,19 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
   if (map) {
     PassManager check(ctx);
     check.addPass(spmd::createSpmdCheckVariance());
-    if (failed(check.run(*module))) {
-      error = "@" + entryName +
-              " fails the device-variance check (set check_vma = false on "
-              "the shard_map to run it anyway)";
-      return nullptr;
-    }
+    if (failed(check.run(*module)))
+      return makeError(
+          "@" + entryName +
+          " fails the device-variance check (set check_vma = false on "
+          "the shard_map to run it anyway)");
   }
   PassManager pm(ctx);
   if (!options.passes.empty()) {
     std::string message;
     llvm::raw_string_ostream os(message);
-    if (failed(parsePassPipeline(options.passes, pm, os))) {
-      error = "invalid --passes pipeline '" + options.passes + "': " + message;
-      return nullptr;
-    }
+    if (failed(parsePassPipeline(options.passes, pm, os)))
+      return makeError("invalid --passes pipeline '" + options.passes +
+                       "': " + message);
   }
   if (map) {
     spmd::SpmdOutlineDeviceFuncOptions outline;
@@ -548,21 +534,17 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
   lowering.approximateMath = options.approximateMath;
   lowering.copyBeforeWrite = options.copyBeforeWrite;
   trellis::buildLowerToLLVMPipeline(pm, lowering);
-  if (failed(pm.run(*module))) {
-    error = "lowering @" + entryName + " to LLVM failed";
-    return nullptr;
-  }
+  if (failed(pm.run(*module)))
+    return makeError("lowering @" + entryName + " to LLVM failed");
   // The lowered module calls the runtime by the ABI it was lowered for;
   // the runtime linked into this process must implement that one.
   if (auto version = (*module)->getAttrOfType<IntegerAttr>(
           trellis::kRuntimeABIVersionAttrName);
-      version && version.getInt() != trellis_rt_abi_version()) {
-    error = "@" + entryName + " was lowered for Trellis runtime ABI " +
-            std::to_string(version.getInt()) +
-            ", but this runtime implements " +
-            std::to_string(trellis_rt_abi_version());
-    return nullptr;
-  }
+      version && version.getInt() != trellis_rt_abi_version())
+    return makeError("@" + entryName + " was lowered for Trellis runtime ABI " +
+                     std::to_string(version.getInt()) +
+                     ", but this runtime implements " +
+                     std::to_string(trellis_rt_abi_version()));
   if (options.dumpLLVMDialect)
     module->print(llvm::errs());
 
@@ -593,18 +575,14 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
   registerLLVMDialectTranslation(*ctx);
 
   auto machineBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!machineBuilder) {
-    error = "cannot detect the host target: " +
-            llvm::toString(machineBuilder.takeError());
-    return nullptr;
-  }
+  if (!machineBuilder)
+    return makeError("cannot detect the host target: " +
+                     llvm::toString(machineBuilder.takeError()));
   machineBuilder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
   auto machine = machineBuilder->createTargetMachine();
-  if (!machine) {
-    error = "cannot create a target machine: " +
-            llvm::toString(machine.takeError());
-    return nullptr;
-  }
+  if (!machine)
+    return makeError("cannot create a target machine: " +
+                     llvm::toString(machine.takeError()));
   auto transformer = makeOptimizingTransformer(options.optLevel,
                                                /*sizeLevel=*/0, machine->get());
   ExecutionEngineOptions engineOptions;
@@ -612,10 +590,9 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   auto engine =
       ExecutionEngine::create(*module, engineOptions, std::move(*machine));
-  if (!engine) {
-    error = "JIT compilation failed: " + llvm::toString(engine.takeError());
-    return nullptr;
-  }
+  if (!engine)
+    return makeError("JIT compilation failed: " +
+                     llvm::toString(engine.takeError()));
   exec->engine_ = std::move(*engine);
   exec->engine_->registerSymbols([](llvm::orc::MangleAndInterner interner) {
     llvm::orc::SymbolMap symbols;
@@ -637,11 +614,9 @@ std::unique_ptr<Executor> Executor::create(ModuleOp source,
   });
   exec->engine_->initialize();
   auto fn = exec->engine_->lookupPacked("_mlir_ciface_" + deviceName);
-  if (!fn) {
-    error = "cannot find the compiled device function: " +
-            llvm::toString(fn.takeError());
-    return nullptr;
-  }
+  if (!fn)
+    return makeError("cannot find the compiled device function: " +
+                     llvm::toString(fn.takeError()));
   exec->entryFn_ = *fn;
   exec->session_ =
       std::make_unique<rt::Session>(exec->mesh_, exec->sites_, options.session);
@@ -667,23 +642,20 @@ static int64_t contiguousOffset(const std::vector<int64_t> &shape,
   return index;
 }
 
-bool Executor::run(const std::vector<HostArray> &inputs,
-                   std::vector<HostArray> &outputs, std::string &error,
-                   bool inputsUnchanged) {
-  if (inputs.size() != inputs_.size()) {
-    error = "@" + entry_ + " takes " + std::to_string(inputs_.size()) +
-            " inputs, got " + std::to_string(inputs.size());
-    return false;
-  }
+llvm::Error Executor::run(const std::vector<HostArray> &inputs,
+                          std::vector<HostArray> &outputs,
+                          bool inputsUnchanged) {
+  if (inputs.size() != inputs_.size())
+    return makeError("@" + entry_ + " takes " + std::to_string(inputs_.size()) +
+                     " inputs, got " + std::to_string(inputs.size()));
   for (size_t i = 0; i < inputs.size(); ++i)
     if (inputs[i].dtype != inputs_[i].dtype ||
-        inputs[i].shape != inputs_[i].shape) {
-      error = "input " + inputs_[i].name + " must be " +
-              numpyName(inputs_[i].dtype) + npyShapeText(inputs_[i].shape) +
-              ", got " + numpyName(inputs[i].dtype) +
-              npyShapeText(inputs[i].shape);
-      return false;
-    }
+        inputs[i].shape != inputs_[i].shape)
+      return makeError("input " + inputs_[i].name + " must be " +
+                       numpyName(inputs_[i].dtype) +
+                       npyShapeText(inputs_[i].shape) + ", got " +
+                       numpyName(inputs[i].dtype) +
+                       npyShapeText(inputs[i].shape));
 
   // Outputs: reuse the caller's arrays when they already fit.
   outputs.resize(results_.size());
@@ -746,10 +718,8 @@ bool Executor::run(const std::vector<HostArray> &inputs,
             const_cast<char *>(global.data.data()) + at * global.elementBytes();
       } else {
         data = scratchFor(p, k, rt::product(o.local) * global.elementBytes());
-        if (!data) {
-          error = "out of memory allocating device buffers";
-          return false;
-        }
+        if (!data)
+          return makeError("out of memory allocating device buffers");
         if (!placed)
           placeIn[p].push_back({k, std::move(offset)});
       }
@@ -775,10 +745,8 @@ bool Executor::run(const std::vector<HostArray> &inputs,
         data = scratchFor(p, slot,
                           rt::product(deviceResultShapes_[r]) *
                               rt::dtypeSize(deviceResultTypes_[r]));
-        if (!data) {
-          error = "out of memory allocating device buffers";
-          return false;
-        }
+        if (!data)
+          return makeError("out of memory allocating device buffers");
       }
       descriptors[p][slot] = descriptorFor(data, deviceResultShapes_[r]);
     }
@@ -814,7 +782,10 @@ bool Executor::run(const std::vector<HostArray> &inputs,
     }
   };
   placedInputs_ = inputData;
-  return session_->run(entryFn_, args, error, hooks);
+  std::string error;
+  if (!session_->run(entryFn_, args, error, hooks))
+    return makeError(error);
+  return llvm::Error::success();
 }
 
 std::vector<Executor::LocalBlock>
@@ -863,15 +834,14 @@ void Executor::runOnly(int64_t position, rt::Communicator *comm) {
   session_->runOnly(position, comm);
 }
 
-bool Executor::runLocal(int64_t position, std::vector<HostArray> &blocks,
-                        std::vector<HostArray> &results, std::string &error) {
+llvm::Error Executor::runLocal(int64_t position, std::vector<HostArray> &blocks,
+                               std::vector<HostArray> &results) {
   const int64_t devices = mesh_.numDevices();
   const size_t numOperands = operands_.size();
-  if (blocks.size() != numOperands) {
-    error = "internal error: " + std::to_string(blocks.size()) +
-            " input blocks for " + std::to_string(numOperands) + " arguments";
-    return false;
-  }
+  if (blocks.size() != numOperands)
+    return makeError("internal error: " + std::to_string(blocks.size()) +
+                     " input blocks for " + std::to_string(numOperands) +
+                     " arguments");
   results.resize(deviceResultShapes_.size());
   // A fresh HostArray already has a 0-d shape: allocate it all the same.
   for (size_t r = 0; r < results.size(); ++r)
@@ -892,7 +862,10 @@ bool Executor::runLocal(int64_t position, std::vector<HostArray> &blocks,
     packed.push_back(&p);
   std::vector<void **> args(devices, nullptr);
   args[position] = packed.data();
-  return session_->run(entryFn_, args, error);
+  std::string error;
+  if (!session_->run(entryFn_, args, error))
+    return makeError(error);
+  return llvm::Error::success();
 }
 
 std::vector<std::vector<rt::TraceEvent>> Executor::traces() const {

@@ -17,6 +17,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/Error.h"
 
 #include <memory>
 #include <string>
@@ -69,12 +70,11 @@ class Executor {
 public:
   ~Executor();
 
-  /// Compiles `module` (which is cloned, not modified). On failure returns
-  /// null with `error` set; errors that have a location in the program are
-  /// also reported through the context's diagnostic handler.
-  static std::unique_ptr<Executor> create(mlir::ModuleOp module,
-                                          const ExecutorOptions &options,
-                                          std::string &error);
+  /// Compiles `module` (which is cloned, not modified). Errors that have a
+  /// location in the program are also reported through the context's
+  /// diagnostic handler.
+  static llvm::Expected<std::unique_ptr<Executor>>
+  create(mlir::ModuleOp module, const ExecutorOptions &options);
 
   const std::vector<TensorInfo> &inputs() const { return inputs_; }
   const std::vector<TensorInfo> &outputs() const { return outputs_; }
@@ -86,9 +86,9 @@ public:
   /// the previous run, unmodified; blocks already placed on the devices are
   /// then not copied again (as inputs stay resident on real devices between
   /// steps). Checked against the arrays' addresses, not their contents.
-  bool run(const std::vector<HostArray> &inputs,
-           std::vector<HostArray> &outputs, std::string &error,
-           bool inputsUnchanged = false);
+  llvm::Error run(const std::vector<HostArray> &inputs,
+                  std::vector<HostArray> &outputs,
+                  bool inputsUnchanged = false);
 
   /// Multi-process execution (one device per process).
   struct LocalBlock {
@@ -112,8 +112,8 @@ public:
   void runOnly(int64_t position, ::mlir::trellis::rt::Communicator *comm);
   /// Runs the device at `position` once: `blocks` in localInputs' order,
   /// `results` per device result (allocated here).
-  bool runLocal(int64_t position, std::vector<HostArray> &blocks,
-                std::vector<HostArray> &results, std::string &error);
+  llvm::Error runLocal(int64_t position, std::vector<HostArray> &blocks,
+                       std::vector<HostArray> &results);
   const std::vector<::mlir::trellis::rt::SiteInfo> &sites() const {
     return sites_;
   }

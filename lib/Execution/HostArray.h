@@ -11,6 +11,8 @@
 #ifndef TRELLIS_LIB_EXECUTION_HOSTARRAY_H
 #define TRELLIS_LIB_EXECUTION_HOSTARRAY_H
 
+#include "llvm/Support/Error.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -39,7 +41,7 @@ std::string numpyName(int32_t dtype);
 std::string npyShapeText(const std::vector<int64_t> &shape);
 
 /// Reads a `.npy` file (format 1.x/2.x/3.x, C order, little endian).
-bool readNpy(const std::string &path, HostArray &array, std::string &error);
+llvm::Expected<HostArray> readNpy(const std::string &path);
 
 /// A block of a global array: what one device (one MPI rank) reads.
 struct NpyBlock {
@@ -49,10 +51,9 @@ struct NpyBlock {
 };
 /// Reads only `want`'s block of a `.npy` file (one seek and read per
 /// contiguous run), after checking the file's dtype and shape.
-bool readNpyBlock(const std::string &path, const NpyBlock &want,
-                  HostArray &block, std::string &error);
-bool writeNpy(const std::string &path, const HostArray &array,
-              std::string &error);
+llvm::Expected<HostArray> readNpyBlock(const std::string &path,
+                                       const NpyBlock &want);
+llvm::Error writeNpy(const std::string &path, const HostArray &array);
 
 /// numpy-like text of the array (`print(np.array(...))`).
 std::string formatArray(const HostArray &array);

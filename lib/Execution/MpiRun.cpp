@@ -1,6 +1,7 @@
 //===- MpiRun.cpp - trellis-run with one device per MPI rank --------------===//
 
 #include "lib/Execution/MpiRun.h"
+#include "lib/Execution/Error.h"
 #include "lib/Runtime/MpiCommunicator.h"
 
 #include <mpi.h>
@@ -25,8 +26,8 @@ static int worldRank() {
   return rank;
 }
 
-bool mlir::trellis::exec::mpiInit(int *argc, char ***argv, int &rank, int &size,
-                                  std::string &error) {
+llvm::Error mlir::trellis::exec::mpiInit(int *argc, char ***argv, int &rank,
+                                         int &size) {
   int provided = 0;
 #ifdef TRELLIS_HAVE_LSAN
   // What MPI allocates while starting is its own (and partly lost in
@@ -37,19 +38,15 @@ bool mlir::trellis::exec::mpiInit(int *argc, char ***argv, int &rank, int &size,
 #ifdef TRELLIS_HAVE_LSAN
   __lsan_enable();
 #endif
-  if (status != MPI_SUCCESS) {
-    error = "MPI_Init_thread failed";
-    return false;
-  }
+  if (status != MPI_SUCCESS)
+    return makeError("MPI_Init_thread failed");
   // The device runs on a thread of its own while the main thread watches
   // the time limit; only one of them calls MPI at a time.
-  if (provided < MPI_THREAD_SERIALIZED) {
-    error = "the MPI library does not support MPI_THREAD_SERIALIZED";
-    return false;
-  }
+  if (provided < MPI_THREAD_SERIALIZED)
+    return makeError("the MPI library does not support MPI_THREAD_SERIALIZED");
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return true;
+  return llvm::Error::success();
 }
 
 void mlir::trellis::exec::mpiFinalize() {
@@ -101,7 +98,6 @@ int mlir::trellis::exec::runOnMpi(Executor &exec, const MpiRunConfig &config,
   // This rank's blocks only: memory per rank scales with the shard.
   std::vector<Executor::LocalBlock> wanted = exec.localInputs(position);
   std::vector<HostArray> blocks(wanted.size());
-  std::string error;
   for (size_t k = 0; k < wanted.size(); ++k) {
     const Executor::LocalBlock &w = wanted[k];
     const TensorInfo &info = exec.inputs()[w.index];
@@ -113,8 +109,10 @@ int mlir::trellis::exec::runOnMpi(Executor &exec, const MpiRunConfig &config,
       request.globalShape = info.shape;
       request.offset = w.offset;
       request.blockShape = w.shape;
-      if (!readNpyBlock(path, request, blocks[k], error))
-        mpiFatal(error);
+      llvm::Expected<HostArray> block = readNpyBlock(path, request);
+      if (!block)
+        mpiFatal(llvm::toString(block.takeError()));
+      blocks[k] = std::move(*block);
       continue;
     }
     blocks[k].allocate(w.dtype, w.shape);
@@ -124,13 +122,13 @@ int mlir::trellis::exec::runOnMpi(Executor &exec, const MpiRunConfig &config,
 
   std::vector<HostArray> results;
   for (int i = 0; i < config.warmup; ++i)
-    if (!exec.runLocal(position, blocks, results, error))
-      mpiFatal(error);
+    if (llvm::Error error = exec.runLocal(position, blocks, results))
+      mpiFatal(llvm::toString(std::move(error)));
   for (int i = 0; i < std::max(1, config.repeat); ++i) {
     MPI_Barrier(MPI_COMM_WORLD);
     auto start = std::chrono::steady_clock::now();
-    if (!exec.runLocal(position, blocks, results, error))
-      mpiFatal(error);
+    if (llvm::Error error = exec.runLocal(position, blocks, results))
+      mpiFatal(llvm::toString(std::move(error)));
     double ms = std::chrono::duration<double, std::milli>(
                     std::chrono::steady_clock::now() - start)
                     .count();

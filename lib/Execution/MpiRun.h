@@ -17,10 +17,9 @@
 
 namespace mlir::trellis::exec {
 
-/// MPI_Init_thread (serialized); returns false with `error` set if MPI
-/// cannot give the thread support the runtime needs.
-bool mpiInit(int *argc, char ***argv, int &rank, int &size,
-             std::string &error);
+/// MPI_Init_thread (serialized); fails if MPI cannot give the thread
+/// support the runtime needs.
+llvm::Error mpiInit(int *argc, char ***argv, int &rank, int &size);
 void mpiFinalize();
 /// Prints `trellis-run: error: rank R: message` and ends every rank.
 [[noreturn]] void mpiFatal(const std::string &message);

@@ -342,9 +342,8 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
 #ifdef TRELLIS_HAVE_MPI
   int mpiSize = 1;
   if (mpi) {
-    std::string error;
-    if (!mpiInit(&argc, &argv, mpiRank, mpiSize, error))
-      return fail(error);
+    if (llvm::Error error = mpiInit(&argc, &argv, mpiRank, mpiSize))
+      return fail(llvm::toString(std::move(error)));
   }
 #else
   if (mpi)
@@ -441,10 +440,11 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
   options.session.link.bandwidthGBps = bandwidthGBps;
   options.session.computeSlots = computeSlots;
 
-  std::unique_ptr<Executor> exec =
-      Executor::create(*module, options, errorMessage);
-  if (!exec)
-    return failAll(errorMessage);
+  llvm::Expected<std::unique_ptr<Executor>> created =
+      Executor::create(*module, options);
+  if (!created)
+    return failAll(llvm::toString(created.takeError()));
+  std::unique_ptr<Executor> exec = std::move(*created);
   // One thread per device: far beyond this, thread creation fails mid-run.
   constexpr int64_t kMaxThreadDevices = 4096;
   if (!mpi && exec->mesh().numDevices() > kMaxThreadDevices)
@@ -494,8 +494,10 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
       if (index < 0)
         return fail("--input " + spec + ": @" + exec->entryName() +
                     " has no argument named '" + name + "'");
-      if (!readNpy(path, inputs[index], errorMessage))
-        return fail(errorMessage);
+      llvm::Expected<HostArray> read = readNpy(path);
+      if (!read)
+        return fail(llvm::toString(read.takeError()));
+      inputs[index] = std::move(*read);
       const TensorInfo &info = exec->inputs()[index];
       if (inputs[index].shape != info.shape ||
           inputs[index].dtype != info.dtype)
@@ -521,13 +523,13 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
     // (`inputs` are not modified here).
     int runsDone = 0;
     for (int i = 0; i < warmup; ++i, ++runsDone)
-      if (!exec->run(inputs, outputs, errorMessage, runsDone > 0))
-        return fail(errorMessage);
+      if (llvm::Error error = exec->run(inputs, outputs, runsDone > 0))
+        return fail(llvm::toString(std::move(error)));
     for (int i = 0; i < std::max(1, static_cast<int>(repeat));
          ++i, ++runsDone) {
       auto start = std::chrono::steady_clock::now();
-      if (!exec->run(inputs, outputs, errorMessage, runsDone > 0))
-        return fail(errorMessage);
+      if (llvm::Error error = exec->run(inputs, outputs, runsDone > 0))
+        return fail(llvm::toString(std::move(error)));
       times.push_back(std::chrono::duration<double, std::milli>(
                           std::chrono::steady_clock::now() - start)
                           .count());
@@ -545,15 +547,15 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
     for (size_t i = 0; i < inputs.size(); ++i) {
       llvm::SmallString<256> path(outputDir);
       llvm::sys::path::append(path, "arg" + std::to_string(i) + ".npy");
-      if (!writeNpy(path.str().str(), inputs[i], errorMessage))
-        return finish(fail(errorMessage));
+      if (llvm::Error error = writeNpy(path.str().str(), inputs[i]))
+        return finish(fail(llvm::toString(std::move(error))));
     }
   if (!outputDir.empty()) {
     for (size_t j = 0; j < outputs.size(); ++j) {
       llvm::SmallString<256> path(outputDir);
       llvm::sys::path::append(path, "out" + std::to_string(j) + ".npy");
-      if (!writeNpy(path.str().str(), outputs[j], errorMessage))
-        return finish(fail(errorMessage));
+      if (llvm::Error error = writeNpy(path.str().str(), outputs[j]))
+        return finish(fail(llvm::toString(std::move(error))));
     }
   }
   if (printResults || outputDir.empty()) {
@@ -590,13 +592,15 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
     // The program as written: a --passes rewrite (collective matmul, ...)
     // is part of what is checked.
     refOptions.passes.clear();
-    std::unique_ptr<Executor> ref =
-        Executor::create(*module, refOptions, errorMessage);
-    if (!ref)
-      return finish(fail("reference: " + errorMessage));
+    llvm::Expected<std::unique_ptr<Executor>> createdRef =
+        Executor::create(*module, refOptions);
+    if (!createdRef)
+      return finish(
+          fail("reference: " + llvm::toString(createdRef.takeError())));
+    std::unique_ptr<Executor> ref = std::move(*createdRef);
     std::vector<HostArray> expected;
-    if (!ref->run(inputs, expected, errorMessage))
-      return finish(fail("reference: " + errorMessage));
+    if (llvm::Error error = ref->run(inputs, expected))
+      return finish(fail("reference: " + llvm::toString(std::move(error))));
     llvm::outs() << "oracle: "
                  << (ref->mesh().numDevices() == 1
                          ? "the unpartitioned program on 1 device"

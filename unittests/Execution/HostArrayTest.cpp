@@ -20,10 +20,11 @@ TEST(HostArray, NpyRoundTrip) {
     HostArray a;
     a.allocate(dtype, {2, 3, 1});
     fillIota(a);
-    std::string path = ::testing::TempDir() + "/roundtrip.npy", error;
-    ASSERT_TRUE(writeNpy(path, a, error)) << error;
-    HostArray b;
-    ASSERT_TRUE(readNpy(path, b, error)) << error;
+    std::string path = ::testing::TempDir() + "/roundtrip.npy";
+    ASSERT_EQ(llvm::toString(writeNpy(path, a)), "");
+    llvm::Expected<HostArray> read = readNpy(path);
+    ASSERT_TRUE(static_cast<bool>(read)) << llvm::toString(read.takeError());
+    const HostArray &b = *read;
     EXPECT_EQ(b.dtype, a.dtype);
     EXPECT_EQ(b.shape, a.shape);
     EXPECT_EQ(b.data, a.data);
@@ -35,10 +36,11 @@ TEST(HostArray, ScalarsAndVectorsRoundTrip) {
     HostArray a;
     a.allocate(TRELLIS_RT_F32, shape);
     fillIota(a);
-    std::string path = ::testing::TempDir() + "/shape.npy", error;
-    ASSERT_TRUE(writeNpy(path, a, error)) << error;
-    HostArray b;
-    ASSERT_TRUE(readNpy(path, b, error)) << error;
+    std::string path = ::testing::TempDir() + "/shape.npy";
+    ASSERT_EQ(llvm::toString(writeNpy(path, a)), "");
+    llvm::Expected<HostArray> read = readNpy(path);
+    ASSERT_TRUE(static_cast<bool>(read)) << llvm::toString(read.takeError());
+    const HostArray &b = *read;
     EXPECT_EQ(b.shape, shape);
   }
 }
@@ -164,13 +166,14 @@ TEST(HostArray, ConvertsHalfPrecision) {
 }
 
 TEST(HostArray, RejectsBadFiles) {
-  std::string path = ::testing::TempDir() + "/bad.npy", error;
+  std::string path = ::testing::TempDir() + "/bad.npy";
   const char bytes[] = "\x93NUMPY\x01\x00\x10\x00{'descr': '>f4'}";
   FILE *f = std::fopen(path.c_str(), "wb");
   std::fwrite(bytes, 1, sizeof(bytes) - 1, f);
   std::fclose(f);
-  HostArray a;
-  EXPECT_FALSE(readNpy(path, a, error));
+  llvm::Expected<HostArray> a = readNpy(path);
+  ASSERT_FALSE(static_cast<bool>(a));
+  std::string error = llvm::toString(a.takeError());
   EXPECT_NE(error.find("malformed header"), std::string::npos) << error;
 }
 
