@@ -250,83 +250,121 @@ Executor::~Executor() {
       std::free(buffer);
 }
 
-llvm::Expected<std::unique_ptr<Executor>>
-Executor::create(ModuleOp source, const ExecutorOptions &options) {
-  std::unique_ptr<Executor> exec(new Executor());
-  exec->options_ = options;
+/// Erases the functions other than `keep` that nothing uses; returns
+/// whether it erased any.
+static bool eraseUnusedFunctions(ModuleOp module, func::FuncOp keep) {
+  bool erased = false;
+  for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+    if (func != keep && SymbolTable::symbolKnownUseEmpty(func, module)) {
+      func.erase();
+      erased = true;
+    }
+  return erased;
+}
 
-  // Global-view programs are partitioned first; the reference runs the
-  // program with every sharding dropped.
-  OwningOpRef<ModuleOp> partitioned(source.clone());
-  source = *partitioned;
-  {
-    llvm::Expected<func::FuncOp> found = findEntry(source, options.entry);
-    if (!found)
-      return found.takeError();
-    func::FuncOp entry = *found;
-    // Only the entry and what it calls are partitioned and compiled: an
-    // unrelated function the partitioner cannot take must not fail a run.
-    for (bool erased = true; erased;) {
-      erased = false;
-      for (auto func :
-           llvm::make_early_inc_range(source.getOps<func::FuncOp>()))
-        if (func != entry && SymbolTable::symbolKnownUseEmpty(func, source)) {
-          func.erase();
-          erased = true;
-        }
-    }
-    // A scalar argument is taken as a 0-d tensor (a 0-d .npy, or generated
-    // like any input): the entry gets a tensor<T> argument and extracts it.
-    Block &entryBlock = entry.getBody().front();
-    OpBuilder b = OpBuilder::atBlockBegin(&entryBlock);
-    for (BlockArgument arg : entryBlock.getArguments()) {
-      if (!arg.getType().isIntOrIndexOrFloat())
-        continue;
-      Type scalarType = arg.getType();
-      arg.setType(RankedTensorType::get({}, scalarType));
-      if (arg.use_empty())
-        continue;
-      Value scalar =
-          tensor::ExtractOp::create(b, arg.getLoc(), arg, ValueRange());
-      arg.replaceAllUsesExcept(scalar, scalar.getDefiningOp());
-    }
-    // A scalar result likewise comes back as a 0-d tensor.
-    SmallVector<Type> resultTypes(entry.getResultTypes());
-    for (Block &block : entry.getBody())
-      if (auto ret = dyn_cast<func::ReturnOp>(block.getTerminator())) {
-        OpBuilder rb(ret);
-        for (OpOperand &operand : ret->getOpOperands()) {
-          Type type = operand.get().getType();
-          if (!type.isIntOrIndexOrFloat())
-            continue;
-          auto tensorType = RankedTensorType::get({}, type);
-          operand.set(tensor::FromElementsOp::create(
-              rb, ret.getLoc(), tensorType, ValueRange{operand.get()}));
-          resultTypes[operand.getOperandNumber()] = tensorType;
-        }
-      }
-    entry.setType(FunctionType::get(
-        source.getContext(), entryBlock.getArgumentTypes(), resultTypes));
-    PassManager pm(source.getContext());
-    if (options.reference)
-      pm.addPass(createTrellisStripShardings());
-    if (!isManualEntry(entry) || options.reference) {
-      buildGlobalToManualPipeline(pm);
-      pm.addPass(createTrellisVerifyManual());
-    }
-    if (failed(pm.run(source)))
-      return makeError("partitioning @" + entry.getSymName().str() + " failed");
-    if (options.dumpPartitioned)
-      source.print(llvm::errs());
+/// A scalar argument is taken as a 0-d tensor (a 0-d .npy, or generated
+/// like any input): the entry gets a tensor<T> argument and extracts it. A
+/// scalar result likewise comes back as a 0-d tensor.
+static void takeScalarsAsTensors(func::FuncOp entry) {
+  Block &entryBlock = entry.getBody().front();
+  OpBuilder b = OpBuilder::atBlockBegin(&entryBlock);
+  for (BlockArgument arg : entryBlock.getArguments()) {
+    if (!arg.getType().isIntOrIndexOrFloat())
+      continue;
+    Type scalarType = arg.getType();
+    arg.setType(RankedTensorType::get({}, scalarType));
+    if (arg.use_empty())
+      continue;
+    Value scalar =
+        tensor::ExtractOp::create(b, arg.getLoc(), arg, ValueRange());
+    arg.replaceAllUsesExcept(scalar, scalar.getDefiningOp());
   }
-  llvm::Expected<func::FuncOp> found = findEntry(source, options.entry);
+  SmallVector<Type> resultTypes(entry.getResultTypes());
+  for (Block &block : entry.getBody())
+    if (auto ret = dyn_cast<func::ReturnOp>(block.getTerminator())) {
+      OpBuilder rb(ret);
+      for (OpOperand &operand : ret->getOpOperands()) {
+        Type type = operand.get().getType();
+        if (!type.isIntOrIndexOrFloat())
+          continue;
+        auto tensorType = RankedTensorType::get({}, type);
+        operand.set(tensor::FromElementsOp::create(rb, ret.getLoc(), tensorType,
+                                                   ValueRange{operand.get()}));
+        resultTypes[operand.getOperandNumber()] = tensorType;
+      }
+    }
+  entry.setType(FunctionType::get(entry.getContext(),
+                                  entryBlock.getArgumentTypes(), resultTypes));
+}
+
+/// Finds the entry of `module` and partitions it in place (global-view
+/// programs; the reference drops every sharding first). Returns the entry.
+static llvm::Expected<func::FuncOp>
+partitionEntry(ModuleOp module, const ExecutorOptions &options) {
+  llvm::Expected<func::FuncOp> found = findEntry(module, options.entry);
   if (!found)
     return found.takeError();
   func::FuncOp entry = *found;
-  exec->entry_ = entry.getSymName().str();
-  const std::string entryName = exec->entry_;
+  // Only the entry and what it calls are partitioned and compiled: an
+  // unrelated function the partitioner cannot take must not fail a run.
+  while (eraseUnusedFunctions(module, entry))
+    ;
+  takeScalarsAsTensors(entry);
+  PassManager pm(module.getContext());
+  if (options.reference)
+    pm.addPass(trellis::createTrellisStripShardings());
+  if (!isManualEntry(entry) || options.reference) {
+    trellis::buildGlobalToManualPipeline(pm);
+    pm.addPass(trellis::createTrellisVerifyManual());
+  }
+  if (failed(pm.run(module)))
+    return makeError("partitioning @" + entry.getSymName().str() + " failed");
+  if (options.dumpPartitioned)
+    module.print(llvm::errs());
+  return findEntry(module, options.entry);
+}
 
-  // Host-side signature.
+/// The runtime's entry points and the memref helpers the lowered code
+/// calls, as the JIT resolves them.
+static llvm::orc::SymbolMap
+runtimeSymbols(llvm::orc::MangleAndInterner interner) {
+  llvm::orc::SymbolMap symbols;
+  auto add = [&](const char *name, void *address) {
+    symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                               llvm::JITSymbolFlags::Exported};
+  };
+#define TRELLIS_RT_FUNC(RESULT, NAME, PARAMS)                                  \
+  add("trellis_rt_" #NAME, reinterpret_cast<void *>(&trellis_rt_##NAME));
+#include "lib/Runtime/TrellisRuntimeABI.def"
+  add("memrefCopy", reinterpret_cast<void *>(&memrefCopy));
+  add("_mlir_memref_to_llvm_alloc",
+      reinterpret_cast<void *>(&_mlir_memref_to_llvm_alloc));
+  add("_mlir_memref_to_llvm_aligned_alloc",
+      reinterpret_cast<void *>(&_mlir_memref_to_llvm_aligned_alloc));
+  add("_mlir_memref_to_llvm_free",
+      reinterpret_cast<void *>(&_mlir_memref_to_llvm_free));
+  return symbols;
+}
+
+/// The steps of Executor::create after partitioning, filling in `exec`.
+struct Executor::Builder {
+  Executor &exec;
+  const ExecutorOptions &options;
+  std::string entryName;
+
+  llvm::Error describeSignature(func::FuncOp entry);
+  llvm::Expected<spmd::ShardMapOp> findShardMap(func::FuncOp entry);
+  llvm::Error describeShardMap(func::FuncOp entry, spmd::ShardMapOp map);
+  llvm::Error describePlainFunction(func::FuncOp entry);
+  llvm::Expected<OwningOpRef<ModuleOp>> lower(ModuleOp partitioned,
+                                              bool manual);
+  void collectSites(ModuleOp lowered);
+  llvm::Error jit(ModuleOp lowered, const std::string &deviceName);
+};
+
+/// The host-side signature: every argument and result a statically shaped
+/// tensor the host can hold, all of them together too.
+llvm::Error Executor::Builder::describeSignature(func::FuncOp entry) {
   for (auto [i, type] : llvm::enumerate(entry.getArgumentTypes())) {
     std::string name = "arg" + std::to_string(i);
     if (auto attr = entry.getArgAttrOfType<StringAttr>(i, "trellis.name"))
@@ -335,7 +373,7 @@ Executor::create(ModuleOp source, const ExecutorOptions &options) {
     if (!info)
       return info.takeError();
     info->name = name;
-    exec->inputs_.push_back(*info);
+    exec.inputs_.push_back(*info);
   }
   for (auto [i, type] : llvm::enumerate(entry.getResultTypes())) {
     llvm::Expected<TensorInfo> info =
@@ -345,33 +383,34 @@ Executor::create(ModuleOp source, const ExecutorOptions &options) {
     info->name = "out" + std::to_string(i);
     if (auto attr = entry.getResultAttrOfType<StringAttr>(i, "trellis.name"))
       info->name = attr.getValue().str();
-    exec->outputs_.push_back(*info);
+    exec.outputs_.push_back(*info);
   }
 
   // Together, too: the host holds every argument and result at once.
-  {
-    int64_t total = 0;
-    for (const TensorInfo &info :
-         llvm::concat<const TensorInfo>(exec->inputs_, exec->outputs_)) {
-      int64_t bytes = rt::dtypeSize(info.dtype);
-      for (int64_t d : info.shape)
-        bytes *= d; // each fits in memory, checked above
-      if (llvm::AddOverflow(total, bytes, total))
-        total = std::numeric_limits<int64_t>::max();
-    }
-    const int64_t memory = physicalMemoryBytes();
-    if (memory > 0 && total > memory)
-      return makeError("the arguments and results of @" + entryName + " need " +
-                       std::to_string(total) +
-                       " bytes together, more than this "
-                       "machine's memory (" +
-                       std::to_string(memory) + " bytes)");
+  int64_t total = 0;
+  for (const TensorInfo &info :
+       llvm::concat<const TensorInfo>(exec.inputs_, exec.outputs_)) {
+    int64_t bytes = rt::dtypeSize(info.dtype);
+    for (int64_t d : info.shape)
+      bytes *= d; // each fits in memory, checked above
+    if (llvm::AddOverflow(total, bytes, total))
+      total = std::numeric_limits<int64_t>::max();
   }
+  const int64_t memory = physicalMemoryBytes();
+  if (memory > 0 && total > memory)
+    return makeError("the arguments and results of @" + entryName + " need " +
+                     std::to_string(total) +
+                     " bytes together, more than this "
+                     "machine's memory (" +
+                     std::to_string(memory) + " bytes)");
+  return llvm::Error::success();
+}
 
-  // The entry is either one fully-manual shard_map or a plain function.
-  Block &body = entry.getBody().front();
+/// The entry's one spmd.shard_map, or null for a plain function.
+llvm::Expected<spmd::ShardMapOp>
+Executor::Builder::findShardMap(func::FuncOp entry) {
   spmd::ShardMapOp map;
-  for (Operation &op : body) {
+  for (Operation &op : entry.getBody().front()) {
     if (auto m = dyn_cast<spmd::ShardMapOp>(op)) {
       if (map)
         return makeError(
@@ -381,122 +420,127 @@ Executor::create(ModuleOp source, const ExecutorOptions &options) {
       map = m;
     }
   }
+  return map;
+}
+
+/// A fully-manual shard_map: its operands are function arguments sliced
+/// per in_specs, the function's results its results assembled per
+/// out_specs, on the shard_map's mesh.
+llvm::Error Executor::Builder::describeShardMap(func::FuncOp entry,
+                                                spmd::ShardMapOp map) {
+  Block &body = entry.getBody().front();
+  trellis::MeshOp mesh = map.getMeshOp();
+  if (map.getAllManualAxes().size() != mesh.getNumAxes())
+    return makeError(
+        "the spmd.shard_map in @" + entryName +
+        " leaves some mesh axes automatic; run trellis-partition first");
+  for (Operation &op : body)
+    if (&op != map.getOperation() && !isa<func::ReturnOp>(op))
+      return makeError(
+          "@" + entryName + " computes outside its spmd.shard_map ('" +
+          op.getName().getStringRef().str() + "') after partitioning");
+  for (auto [k, operand] : llvm::enumerate(map.getInputs())) {
+    auto arg = dyn_cast<BlockArgument>(operand);
+    if (!arg || arg.getOwner() != &body)
+      return makeError("operand #" + std::to_string(k) +
+                       " of the spmd.shard_map in @" + entryName +
+                       " is not a function argument");
+    Operand o;
+    o.funcArg = arg.getArgNumber();
+    o.spec = toSpec(cast<trellis::SpecAttr>(map.getInSpecs()[k]), mesh);
+    auto local =
+        cast<RankedTensorType>(map.getBodyBlock().getArgument(k).getType());
+    o.local.assign(local.getShape().begin(), local.getShape().end());
+    o.dtype = exec.inputs_[o.funcArg].dtype;
+    exec.operands_.push_back(o);
+  }
+  Operation *yield = map.getBodyBlock().getTerminator();
+  for (Type t : yield->getOperandTypes()) {
+    auto local = cast<RankedTensorType>(t);
+    exec.deviceResultShapes_.emplace_back(local.getShape().begin(),
+                                          local.getShape().end());
+    exec.deviceResultTypes_.push_back(
+        *trellis::getRuntimeDtype(local.getElementType()));
+  }
+  auto ret = cast<func::ReturnOp>(body.getTerminator());
+  for (auto [j, value] : llvm::enumerate(ret.getOperands())) {
+    auto result = dyn_cast<OpResult>(value);
+    if (!result || result.getOwner() != map.getOperation())
+      return makeError("result #" + std::to_string(j) + " of @" + entryName +
+                       " does not come from its spmd.shard_map");
+    Result r;
+    r.deviceResult = result.getResultNumber();
+    r.spec = toSpec(cast<trellis::SpecAttr>(map.getOutSpecs()[r.deviceResult]),
+                    mesh);
+    r.local = exec.deviceResultShapes_[r.deviceResult];
+    r.dtype = exec.deviceResultTypes_[r.deviceResult];
+    exec.results_.push_back(r);
+  }
+  for (Attribute name : mesh.getAxisNames())
+    exec.mesh_.axisNames.push_back(cast<StringAttr>(name).getValue().str());
+  exec.mesh_.axisSizes.assign(mesh.getAxisSizes().begin(),
+                              mesh.getAxisSizes().end());
+  if (mesh.getDeviceIds())
+    exec.mesh_.deviceIds.assign(mesh.getDeviceIds()->begin(),
+                                mesh.getDeviceIds()->end());
+  return llvm::Error::success();
+}
+
+/// A plain function: one device runs it whole.
+llvm::Error Executor::Builder::describePlainFunction(func::FuncOp entry) {
   bool hasSpmd = false;
   entry.walk([&](Operation *op) {
     if (isa_and_nonnull<spmd::SpmdDialect, trellis::TrellisDialect>(
             op->getDialect()))
       hasSpmd = true;
   });
-
-  std::string deviceName;
-  if (map)
-    map = routeReturnedArguments(entry, map);
-  if (map) {
-    trellis::MeshOp mesh = map.getMeshOp();
-    if (map.getAllManualAxes().size() != mesh.getNumAxes())
-      return makeError(
-          "the spmd.shard_map in @" + entryName +
-          " leaves some mesh axes automatic; run trellis-partition first");
-    for (Operation &op : body)
-      if (&op != map.getOperation() && !isa<func::ReturnOp>(op))
-        return makeError(
-            "@" + entryName + " computes outside its spmd.shard_map ('" +
-            op.getName().getStringRef().str() + "') after partitioning");
-    for (auto [k, operand] : llvm::enumerate(map.getInputs())) {
-      auto arg = dyn_cast<BlockArgument>(operand);
-      if (!arg || arg.getOwner() != &body)
-        return makeError("operand #" + std::to_string(k) +
-                         " of the spmd.shard_map in @" + entryName +
-                         " is not a function argument");
-      Operand o;
-      o.funcArg = arg.getArgNumber();
-      o.spec = toSpec(cast<trellis::SpecAttr>(map.getInSpecs()[k]), mesh);
-      auto local =
-          cast<RankedTensorType>(map.getBodyBlock().getArgument(k).getType());
-      o.local.assign(local.getShape().begin(), local.getShape().end());
-      o.dtype = exec->inputs_[o.funcArg].dtype;
-      exec->operands_.push_back(o);
-    }
-    Operation *yield = map.getBodyBlock().getTerminator();
-    for (Type t : yield->getOperandTypes()) {
-      auto local = cast<RankedTensorType>(t);
-      exec->deviceResultShapes_.emplace_back(local.getShape().begin(),
-                                             local.getShape().end());
-      exec->deviceResultTypes_.push_back(
-          *trellis::getRuntimeDtype(local.getElementType()));
-    }
-    auto ret = cast<func::ReturnOp>(body.getTerminator());
-    for (auto [j, value] : llvm::enumerate(ret.getOperands())) {
-      auto result = dyn_cast<OpResult>(value);
-      if (!result || result.getOwner() != map.getOperation())
-        return makeError("result #" + std::to_string(j) + " of @" + entryName +
-                         " does not come from its spmd.shard_map");
-      Result r;
-      r.deviceResult = result.getResultNumber();
-      r.spec = toSpec(
-          cast<trellis::SpecAttr>(map.getOutSpecs()[r.deviceResult]), mesh);
-      r.local = exec->deviceResultShapes_[r.deviceResult];
-      r.dtype = exec->deviceResultTypes_[r.deviceResult];
-      exec->results_.push_back(r);
-    }
-    for (Attribute name : mesh.getAxisNames())
-      exec->mesh_.axisNames.push_back(cast<StringAttr>(name).getValue().str());
-    exec->mesh_.axisSizes.assign(mesh.getAxisSizes().begin(),
-                                 mesh.getAxisSizes().end());
-    if (mesh.getDeviceIds())
-      exec->mesh_.deviceIds.assign(mesh.getDeviceIds()->begin(),
-                                   mesh.getDeviceIds()->end());
-    deviceName = entryName + "_device";
-  } else {
-    if (hasSpmd)
-      return makeError("@" + entryName +
-                       " still uses trellis/spmd ops outside a shard_map after "
-                       "partitioning");
-    // A plain function: one device runs it whole. Shardings left on its
-    // signature (partitioning can fold everything away, e.g. a function
-    // that returns an argument in the layout it came in) mean nothing here.
-    for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i)
-      entry.removeArgAttr(i, trellis::TrellisDialect::kShardingAttrName);
-    for (unsigned i = 0, e = entry.getNumResults(); i < e; ++i)
-      entry.removeResultAttr(
-          i, StringAttr::get(entry.getContext(),
-                             trellis::TrellisDialect::kShardingAttrName));
-    exec->mesh_.axisNames = {"device"};
-    exec->mesh_.axisSizes = {1};
-    for (auto [i, info] : llvm::enumerate(exec->inputs_)) {
-      Operand o;
-      o.funcArg = static_cast<int>(i);
-      o.local = info.shape;
-      o.dtype = info.dtype;
-      exec->operands_.push_back(o);
-    }
-    for (auto [j, info] : llvm::enumerate(exec->outputs_)) {
-      Result r;
-      r.deviceResult = static_cast<int>(j);
-      r.local = info.shape;
-      r.dtype = info.dtype;
-      exec->results_.push_back(r);
-      exec->deviceResultShapes_.push_back(info.shape);
-      exec->deviceResultTypes_.push_back(info.dtype);
-    }
-    deviceName = entryName;
+  if (hasSpmd)
+    return makeError("@" + entryName +
+                     " still uses trellis/spmd ops outside a shard_map after "
+                     "partitioning");
+  // Shardings left on its signature (partitioning can fold everything
+  // away, e.g. a function that returns an argument in the layout it came
+  // in) mean nothing here.
+  for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i)
+    entry.removeArgAttr(i, trellis::TrellisDialect::kShardingAttrName);
+  for (unsigned i = 0, e = entry.getNumResults(); i < e; ++i)
+    entry.removeResultAttr(
+        i, StringAttr::get(entry.getContext(),
+                           trellis::TrellisDialect::kShardingAttrName));
+  exec.mesh_.axisNames = {"device"};
+  exec.mesh_.axisSizes = {1};
+  for (auto [i, info] : llvm::enumerate(exec.inputs_)) {
+    Operand o;
+    o.funcArg = static_cast<int>(i);
+    o.local = info.shape;
+    o.dtype = info.dtype;
+    exec.operands_.push_back(o);
   }
+  for (auto [j, info] : llvm::enumerate(exec.outputs_)) {
+    Result r;
+    r.deviceResult = static_cast<int>(j);
+    r.local = info.shape;
+    r.dtype = info.dtype;
+    exec.results_.push_back(r);
+    exec.deviceResultShapes_.push_back(info.shape);
+    exec.deviceResultTypes_.push_back(info.dtype);
+  }
+  return llvm::Error::success();
+}
 
-  // Lower a copy of the partitioned module.
-  OwningOpRef<ModuleOp> module(source.clone());
+/// Lowers a copy of the partitioned module to the LLVM dialect; `manual`:
+/// the entry is a shard_map, whose body becomes the device function.
+llvm::Expected<OwningOpRef<ModuleOp>>
+Executor::Builder::lower(ModuleOp partitioned, bool manual) {
+  OwningOpRef<ModuleOp> module(partitioned.clone());
   MLIRContext *ctx = module->getContext();
   // Manual code is checked first (seed 001): an output that may vary over
   // an axis its out_spec omits would silently keep one device's block.
   // shard_maps with check_vma = false (the partitioner's among them) opt
   // out, as in JAX.
   // Only the entry and what it calls are compiled (and checked).
-  {
-    auto entryCopy = module->lookupSymbol<func::FuncOp>(entryName);
-    for (auto func : llvm::make_early_inc_range(module->getOps<func::FuncOp>()))
-      if (func != entryCopy && SymbolTable::symbolKnownUseEmpty(func, *module))
-        func.erase();
-  }
-  if (map) {
+  eraseUnusedFunctions(*module, module->lookupSymbol<func::FuncOp>(entryName));
+  if (manual) {
     PassManager check(ctx);
     check.addPass(spmd::createSpmdCheckVariance());
     if (failed(check.run(*module)))
@@ -513,7 +557,7 @@ Executor::create(ModuleOp source, const ExecutorOptions &options) {
       return makeError("invalid --passes pipeline '" + options.passes +
                        "': " + message);
   }
-  if (map) {
+  if (manual) {
     spmd::SpmdOutlineDeviceFuncOptions outline;
     outline.entry = entryName;
     outline.eraseHost = true;
@@ -523,9 +567,7 @@ Executor::create(ModuleOp source, const ExecutorOptions &options) {
     copy->setAttr("llvm.emit_c_interface", UnitAttr::get(ctx));
     for (unsigned i = 0; i < copy.getNumArguments(); ++i)
       copy.setArgAttr(i, "bufferization.writable", BoolAttr::get(ctx, false));
-    for (auto func : llvm::make_early_inc_range(module->getOps<func::FuncOp>()))
-      if (func != copy && SymbolTable::symbolKnownUseEmpty(func, *module))
-        func.erase();
+    eraseUnusedFunctions(*module, copy);
   }
   trellis::LowerToLLVMOptions lowering;
   lowering.asyncPpermute = options.asyncPpermute;
@@ -547,30 +589,40 @@ Executor::create(ModuleOp source, const ExecutorOptions &options) {
                      std::to_string(trellis_rt_abi_version()));
   if (options.dumpLLVMDialect)
     module->print(llvm::errs());
+  return std::move(module);
+}
 
-  if (auto sites = (*module)->getAttrOfType<ArrayAttr>(
-          spmd::SpmdDialect::kSitesAttrName)) {
-    for (Attribute attr : sites) {
-      auto dict = cast<DictionaryAttr>(attr);
-      rt::SiteInfo site;
-      if (auto op = dict.getAs<StringAttr>("op"))
-        site.opName = op.getValue().str();
-      if (auto loc = dict.getAs<StringAttr>("loc"))
-        site.location = loc.getValue().str();
-      if (auto pairs = dict.getAs<DenseI64ArrayAttr>("pairs"))
-        for (int64_t i = 0; i + 1 < pairs.size(); i += 2)
-          site.pairs.emplace_back(pairs[i], pairs[i + 1]);
-      exec->sites_.push_back(site);
-    }
+/// The collective sites the lowering recorded (for the runtime's errors).
+void Executor::Builder::collectSites(ModuleOp lowered) {
+  auto sites =
+      lowered->getAttrOfType<ArrayAttr>(spmd::SpmdDialect::kSitesAttrName);
+  if (!sites)
+    return;
+  for (Attribute attr : sites) {
+    auto dict = cast<DictionaryAttr>(attr);
+    rt::SiteInfo site;
+    if (auto op = dict.getAs<StringAttr>("op"))
+      site.opName = op.getValue().str();
+    if (auto loc = dict.getAs<StringAttr>("loc"))
+      site.location = loc.getValue().str();
+    if (auto pairs = dict.getAs<DenseI64ArrayAttr>("pairs"))
+      for (int64_t i = 0; i + 1 < pairs.size(); i += 2)
+        site.pairs.emplace_back(pairs[i], pairs[i + 1]);
+    exec.sites_.push_back(site);
   }
+}
 
-  // JIT.
+/// JIT-compiles the lowered module for this host, finds the device
+/// function and opens the session that runs it.
+llvm::Error Executor::Builder::jit(ModuleOp lowered,
+                                   const std::string &deviceName) {
   static bool targetInitialized = [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
     return true;
   }();
   (void)targetInitialized;
+  MLIRContext *ctx = lowered.getContext();
   registerBuiltinDialectTranslation(*ctx);
   registerLLVMDialectTranslation(*ctx);
 
@@ -589,38 +641,62 @@ Executor::create(ModuleOp source, const ExecutorOptions &options) {
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   auto engine =
-      ExecutionEngine::create(*module, engineOptions, std::move(*machine));
+      ExecutionEngine::create(lowered, engineOptions, std::move(*machine));
   if (!engine)
     return makeError("JIT compilation failed: " +
                      llvm::toString(engine.takeError()));
-  exec->engine_ = std::move(*engine);
-  exec->engine_->registerSymbols([](llvm::orc::MangleAndInterner interner) {
-    llvm::orc::SymbolMap symbols;
-    auto add = [&](const char *name, void *address) {
-      symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
-                                 llvm::JITSymbolFlags::Exported};
-    };
-#define TRELLIS_RT_FUNC(RESULT, NAME, PARAMS)                                  \
-  add("trellis_rt_" #NAME, reinterpret_cast<void *>(&trellis_rt_##NAME));
-#include "lib/Runtime/TrellisRuntimeABI.def"
-    add("memrefCopy", reinterpret_cast<void *>(&memrefCopy));
-    add("_mlir_memref_to_llvm_alloc",
-        reinterpret_cast<void *>(&_mlir_memref_to_llvm_alloc));
-    add("_mlir_memref_to_llvm_aligned_alloc",
-        reinterpret_cast<void *>(&_mlir_memref_to_llvm_aligned_alloc));
-    add("_mlir_memref_to_llvm_free",
-        reinterpret_cast<void *>(&_mlir_memref_to_llvm_free));
-    return symbols;
-  });
-  exec->engine_->initialize();
-  auto fn = exec->engine_->lookupPacked("_mlir_ciface_" + deviceName);
+  exec.engine_ = std::move(*engine);
+  exec.engine_->registerSymbols(runtimeSymbols);
+  exec.engine_->initialize();
+  auto fn = exec.engine_->lookupPacked("_mlir_ciface_" + deviceName);
   if (!fn)
     return makeError("cannot find the compiled device function: " +
                      llvm::toString(fn.takeError()));
-  exec->entryFn_ = *fn;
-  exec->session_ =
-      std::make_unique<rt::Session>(exec->mesh_, exec->sites_, options.session);
-  return exec;
+  exec.entryFn_ = *fn;
+  exec.session_ =
+      std::make_unique<rt::Session>(exec.mesh_, exec.sites_, options.session);
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::unique_ptr<Executor>>
+Executor::create(ModuleOp source, const ExecutorOptions &options) {
+  std::unique_ptr<Executor> exec(new Executor());
+  exec->options_ = options;
+
+  // Global-view programs are partitioned first (a copy of them); the
+  // reference runs the program with every sharding dropped.
+  OwningOpRef<ModuleOp> partitioned(source.clone());
+  llvm::Expected<func::FuncOp> entry = partitionEntry(*partitioned, options);
+  if (!entry)
+    return entry.takeError();
+  Builder builder{*exec, options, entry->getSymName().str()};
+  exec->entry_ = builder.entryName;
+  if (llvm::Error error = builder.describeSignature(*entry))
+    return std::move(error);
+
+  // The entry is either one fully-manual shard_map or a plain function.
+  llvm::Expected<spmd::ShardMapOp> map = builder.findShardMap(*entry);
+  if (!map)
+    return map.takeError();
+  const bool manual = static_cast<bool>(*map);
+  std::string deviceName = builder.entryName;
+  if (manual) {
+    spmd::ShardMapOp routed = routeReturnedArguments(*entry, *map);
+    if (llvm::Error error = builder.describeShardMap(*entry, routed))
+      return std::move(error);
+    deviceName += "_device";
+  } else if (llvm::Error error = builder.describePlainFunction(*entry)) {
+    return std::move(error);
+  }
+
+  llvm::Expected<OwningOpRef<ModuleOp>> lowered =
+      builder.lower(*partitioned, manual);
+  if (!lowered)
+    return lowered.takeError();
+  builder.collectSites(**lowered);
+  if (llvm::Error error = builder.jit(**lowered, deviceName))
+    return std::move(error);
+  return std::move(exec);
 }
 
 /// If the block at `offset` of shape `block` is one contiguous run of a
@@ -642,9 +718,41 @@ static int64_t contiguousOffset(const std::vector<int64_t> &shape,
   return index;
 }
 
-llvm::Error Executor::run(const std::vector<HostArray> &inputs,
-                          std::vector<HostArray> &outputs,
-                          bool inputsUnchanged) {
+/// The arguments of one run: per device, the memref descriptors of the
+/// device function's arguments and results, and the blocks copied in and
+/// out around it.
+struct Executor::RunArgs {
+  RunArgs(int64_t devices, size_t numArgs, size_t numDeviceResults)
+      : descriptors(devices, std::vector<std::vector<int64_t>>(numArgs)),
+        descPtrs(devices, std::vector<void *>(numArgs)),
+        packed(devices, std::vector<void *>(numArgs)), args(devices),
+        copyOut(devices, std::vector<bool>(numDeviceResults, true)),
+        placeIn(devices), soleUse(numDeviceResults, -1),
+        uses(numDeviceResults, 0) {}
+
+  /// Points args[p] at device p's descriptors.
+  void pack(int64_t p) {
+    for (size_t a = 0; a < descriptors[p].size(); ++a) {
+      descPtrs[p][a] = descriptors[p][a].data();
+      packed[p][a] = &descPtrs[p][a];
+    }
+    args[p] = packed[p].data();
+  }
+
+  std::vector<std::vector<std::vector<int64_t>>> descriptors;
+  std::vector<std::vector<void *>> descPtrs;
+  std::vector<std::vector<void *>> packed;
+  std::vector<void **> args;
+  /// (device, result slot) pairs whose block must be copied out afterwards.
+  std::vector<std::vector<bool>> copyOut;
+  /// Per device, the (operand, block offset) pairs to copy into its scratch
+  /// buffers before it starts; each device thread copies its own.
+  std::vector<std::vector<std::pair<size_t, std::vector<int64_t>>>> placeIn;
+  /// Which function result, if exactly one, each device result feeds.
+  std::vector<int> soleUse, uses;
+};
+
+llvm::Error Executor::checkInputs(const std::vector<HostArray> &inputs) const {
   if (inputs.size() != inputs_.size())
     return makeError("@" + entry_ + " takes " + std::to_string(inputs_.size()) +
                      " inputs, got " + std::to_string(inputs.size()));
@@ -656,6 +764,109 @@ llvm::Error Executor::run(const std::vector<HostArray> &inputs,
                        npyShapeText(inputs_[i].shape) + ", got " +
                        numpyName(inputs[i].dtype) +
                        npyShapeText(inputs[i].shape));
+  return llvm::Error::success();
+}
+
+void *Executor::scratchFor(int64_t p, size_t slot, int64_t bytes) {
+  if (!scratch_[p][slot])
+    scratch_[p][slot] = alignedBuffer(bytes);
+  return scratch_[p][slot];
+}
+
+llvm::Error Executor::bindOperands(int64_t p,
+                                   const std::vector<HostArray> &inputs,
+                                   bool placed, RunArgs &call) {
+  for (size_t k = 0; k < operands_.size(); ++k) {
+    const Operand &o = operands_[k];
+    const HostArray &global = inputs[o.funcArg];
+    std::vector<int64_t> offset = rt::blockOffset(mesh_, p, o.local, o.spec);
+    int64_t at = contiguousOffset(global.shape, offset, o.local);
+    void *data;
+    if (at >= 0) {
+      // A view into the global input: device functions never write their
+      // arguments (bufferization.writable = false).
+      data =
+          const_cast<char *>(global.data.data()) + at * global.elementBytes();
+    } else {
+      data = scratchFor(p, k, rt::product(o.local) * global.elementBytes());
+      if (!data)
+        return makeError("out of memory allocating device buffers");
+      if (!placed)
+        call.placeIn[p].push_back({k, std::move(offset)});
+    }
+    call.descriptors[p][k] = descriptorFor(data, o.local);
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error Executor::bindResults(int64_t p, std::vector<HostArray> &outputs,
+                                  RunArgs &call) {
+  const size_t numOperands = operands_.size();
+  for (size_t r = 0; r < deviceResultShapes_.size(); ++r) {
+    size_t slot = numOperands + r;
+    void *data = nullptr;
+    if (call.uses[r] == 1) {
+      const Result &res = results_[call.soleUse[r]];
+      HostArray &out = outputs[call.soleUse[r]];
+      if (rt::ownsOutputBlock(mesh_, p, res.spec)) {
+        int64_t at = contiguousOffset(
+            out.shape, rt::blockOffset(mesh_, p, res.local, res.spec),
+            res.local);
+        if (at >= 0) {
+          data = out.data.data() + at * out.elementBytes();
+          call.copyOut[p][r] = false;
+        }
+      }
+    }
+    if (!data) {
+      data = scratchFor(p, slot,
+                        rt::product(deviceResultShapes_[r]) *
+                            rt::dtypeSize(deviceResultTypes_[r]));
+      if (!data)
+        return makeError("out of memory allocating device buffers");
+    }
+    call.descriptors[p][slot] = descriptorFor(data, deviceResultShapes_[r]);
+  }
+  return llvm::Error::success();
+}
+
+rt::Session::DeviceHooks
+Executor::copyHooks(const std::vector<HostArray> &inputs,
+                    std::vector<HostArray> &outputs, const RunArgs &call) {
+  // Non-contiguous blocks are copied in and out on the device threads, in
+  // parallel (a 1x8 mesh's column blocks are 80 MB in and 16 MB out for the
+  // bench FFN; one thread copying them was a few ms of every run).
+  rt::Session::DeviceHooks hooks;
+  hooks.before = [this, &inputs, &call](int64_t p) {
+    for (const auto &[k, offset] : call.placeIn[p]) {
+      const Operand &o = operands_[k];
+      const HostArray &global = inputs[o.funcArg];
+      rt::copyBlock(global.shape, offset, o.local, global.elementBytes(),
+                    global.data.data(), scratch_[p][k], /*toBlock=*/true);
+    }
+  };
+  hooks.after = [this, &outputs, &call](int64_t p) {
+    const size_t numOperands = operands_.size();
+    for (size_t j = 0; j < results_.size(); ++j) {
+      const Result &r = results_[j];
+      if (!rt::ownsOutputBlock(mesh_, p, r.spec) ||
+          !call.copyOut[p][r.deviceResult])
+        continue;
+      HostArray &out = outputs[j];
+      rt::copyBlock(out.shape, rt::blockOffset(mesh_, p, r.local, r.spec),
+                    r.local, out.elementBytes(),
+                    scratch_[p][numOperands + r.deviceResult], out.data.data(),
+                    /*toBlock=*/false);
+    }
+  };
+  return hooks;
+}
+
+llvm::Error Executor::run(const std::vector<HostArray> &inputs,
+                          std::vector<HostArray> &outputs,
+                          bool inputsUnchanged) {
+  if (llvm::Error error = checkInputs(inputs))
+    return error;
 
   // Outputs: reuse the caller's arrays when they already fit.
   outputs.resize(results_.size());
@@ -667,8 +878,7 @@ llvm::Error Executor::run(const std::vector<HostArray> &inputs,
       outputs[j].allocate(outputs_[j].dtype, outputs_[j].shape);
 
   const int64_t devices = mesh_.numDevices();
-  const size_t numOperands = operands_.size();
-  const size_t numArgs = numOperands + deviceResultShapes_.size();
+  const size_t numArgs = operands_.size() + deviceResultShapes_.size();
   std::vector<const char *> inputData;
   for (const HostArray &input : inputs)
     inputData.push_back(input.data.data());
@@ -676,114 +886,24 @@ llvm::Error Executor::run(const std::vector<HostArray> &inputs,
   placedInputs_.clear(); // until this run has placed them
   if (scratch_.empty())
     scratch_.assign(devices, std::vector<void *>(numArgs, nullptr));
-  auto scratchFor = [&](int64_t p, size_t slot, int64_t bytes) -> void * {
-    if (!scratch_[p][slot])
-      scratch_[p][slot] = alignedBuffer(bytes);
-    return scratch_[p][slot];
-  };
 
-  // Which function result, if exactly one, each device result feeds.
-  std::vector<int> soleUse(deviceResultShapes_.size(), -1);
-  std::vector<int> uses(deviceResultShapes_.size(), 0);
+  RunArgs call(devices, numArgs, deviceResultShapes_.size());
   for (size_t j = 0; j < results_.size(); ++j) {
-    ++uses[results_[j].deviceResult];
-    soleUse[results_[j].deviceResult] = static_cast<int>(j);
+    ++call.uses[results_[j].deviceResult];
+    call.soleUse[results_[j].deviceResult] = static_cast<int>(j);
   }
-
-  std::vector<std::vector<std::vector<int64_t>>> descriptors(
-      devices, std::vector<std::vector<int64_t>>(numArgs));
-  std::vector<std::vector<void *>> descPtrs(devices,
-                                            std::vector<void *>(numArgs));
-  std::vector<std::vector<void *>> packed(devices,
-                                          std::vector<void *>(numArgs));
-  std::vector<void **> args(devices);
-  // (device, result slot) pairs whose block must be copied out afterwards.
-  std::vector<std::vector<bool>> copyOut(
-      devices, std::vector<bool>(deviceResultShapes_.size(), true));
-  // Per device, the (operand, block offset) pairs to copy into its scratch
-  // buffers before it starts; each device thread copies its own.
-  std::vector<std::vector<std::pair<size_t, std::vector<int64_t>>>> placeIn(
-      devices);
   for (int64_t p = 0; p < devices; ++p) {
-    for (size_t k = 0; k < numOperands; ++k) {
-      const Operand &o = operands_[k];
-      const HostArray &global = inputs[o.funcArg];
-      std::vector<int64_t> offset = rt::blockOffset(mesh_, p, o.local, o.spec);
-      int64_t at = contiguousOffset(global.shape, offset, o.local);
-      void *data;
-      if (at >= 0) {
-        // A view into the global input: device functions never write their
-        // arguments (bufferization.writable = false).
-        data =
-            const_cast<char *>(global.data.data()) + at * global.elementBytes();
-      } else {
-        data = scratchFor(p, k, rt::product(o.local) * global.elementBytes());
-        if (!data)
-          return makeError("out of memory allocating device buffers");
-        if (!placed)
-          placeIn[p].push_back({k, std::move(offset)});
-      }
-      descriptors[p][k] = descriptorFor(data, o.local);
-    }
-    for (size_t r = 0; r < deviceResultShapes_.size(); ++r) {
-      size_t slot = numOperands + r;
-      void *data = nullptr;
-      if (uses[r] == 1) {
-        const Result &res = results_[soleUse[r]];
-        HostArray &out = outputs[soleUse[r]];
-        if (rt::ownsOutputBlock(mesh_, p, res.spec)) {
-          int64_t at = contiguousOffset(
-              out.shape, rt::blockOffset(mesh_, p, res.local, res.spec),
-              res.local);
-          if (at >= 0) {
-            data = out.data.data() + at * out.elementBytes();
-            copyOut[p][r] = false;
-          }
-        }
-      }
-      if (!data) {
-        data = scratchFor(p, slot,
-                          rt::product(deviceResultShapes_[r]) *
-                              rt::dtypeSize(deviceResultTypes_[r]));
-        if (!data)
-          return makeError("out of memory allocating device buffers");
-      }
-      descriptors[p][slot] = descriptorFor(data, deviceResultShapes_[r]);
-    }
-    for (size_t a = 0; a < numArgs; ++a) {
-      descPtrs[p][a] = descriptors[p][a].data();
-      packed[p][a] = &descPtrs[p][a];
-    }
-    args[p] = packed[p].data();
+    if (llvm::Error error = bindOperands(p, inputs, placed, call))
+      return error;
+    if (llvm::Error error = bindResults(p, outputs, call))
+      return error;
+    call.pack(p);
   }
 
-  // Non-contiguous blocks are copied in and out on the device threads, in
-  // parallel (a 1x8 mesh's column blocks are 80 MB in and 16 MB out for the
-  // bench FFN; one thread copying them was a few ms of every run).
-  rt::Session::DeviceHooks hooks;
-  hooks.before = [&](int64_t p) {
-    for (const auto &[k, offset] : placeIn[p]) {
-      const Operand &o = operands_[k];
-      const HostArray &global = inputs[o.funcArg];
-      rt::copyBlock(global.shape, offset, o.local, global.elementBytes(),
-                    global.data.data(), scratch_[p][k], /*toBlock=*/true);
-    }
-  };
-  hooks.after = [&](int64_t p) {
-    for (size_t j = 0; j < results_.size(); ++j) {
-      const Result &r = results_[j];
-      if (!rt::ownsOutputBlock(mesh_, p, r.spec) || !copyOut[p][r.deviceResult])
-        continue;
-      HostArray &out = outputs[j];
-      rt::copyBlock(out.shape, rt::blockOffset(mesh_, p, r.local, r.spec),
-                    r.local, out.elementBytes(),
-                    scratch_[p][numOperands + r.deviceResult], out.data.data(),
-                    /*toBlock=*/false);
-    }
-  };
+  rt::Session::DeviceHooks hooks = copyHooks(inputs, outputs, call);
   placedInputs_ = inputData;
   std::string error;
-  if (!session_->run(entryFn_, args, error, hooks))
+  if (!session_->run(entryFn_, call.args, error, hooks))
     return makeError(error);
   return llvm::Error::success();
 }

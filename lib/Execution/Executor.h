@@ -123,6 +123,26 @@ public:
 
 private:
   Executor() = default;
+  /// The steps of create, and the arguments of one run (Executor.cpp).
+  struct Builder;
+  struct RunArgs;
+  llvm::Error checkInputs(const std::vector<HostArray> &inputs) const;
+  /// Device p's buffer for argument slot `slot`, allocated on first use.
+  void *scratchFor(int64_t p, size_t slot, int64_t bytes);
+  /// Device p's argument descriptors: views into the inputs where a block is
+  /// contiguous, else scratch buffers (filled before it runs unless
+  /// `placed`).
+  llvm::Error bindOperands(int64_t p, const std::vector<HostArray> &inputs,
+                           bool placed, RunArgs &call);
+  /// Device p's result descriptors: views into the outputs where it owns a
+  /// contiguous block of exactly one, else scratch buffers copied out.
+  llvm::Error bindResults(int64_t p, std::vector<HostArray> &outputs,
+                          RunArgs &call);
+  /// The copies into and out of scratch buffers, run on the device threads.
+  ::mlir::trellis::rt::Session::DeviceHooks
+  copyHooks(const std::vector<HostArray> &inputs,
+            std::vector<HostArray> &outputs, const RunArgs &call);
+
   struct Operand {
     int funcArg = -1; ///< which function argument feeds it
     ::mlir::trellis::rt::Spec spec;
