@@ -1,0 +1,673 @@
+//===- ExecutorCompile.cpp - Partition, lower and JIT a program -----------===//
+//
+// Executor::create and its steps: find the entry, partition it, describe
+// its signature and device program, lower a copy to LLVM and JIT it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/spmd/IR/SpmdOps.h"
+#include "dialects/spmd/Transforms/Passes.h"
+#include "dialects/trellis/IR/TrellisOps.h"
+#include "dialects/trellis/Transforms/Passes.h"
+#include "lib/Conversion/RuntimeABI.h"
+#include "lib/Execution/Error.h"
+#include "lib/Execution/Executor.h"
+#include "lib/Pipelines/Pipelines.h"
+#include "lib/Runtime/TrellisRuntime.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+
+#include <unistd.h>
+
+using namespace mlir;
+using namespace mlir::trellis::exec;
+namespace rt = mlir::trellis::rt;
+
+extern "C" void memrefCopy(int64_t, void *, void *);
+
+namespace {
+
+/// Finds the entry function: `name`, else `main`, else the only public
+/// function with a body.
+llvm::Expected<func::FuncOp> findEntry(ModuleOp module, StringRef name) {
+  if (!name.empty()) {
+    auto func = module.lookupSymbol<func::FuncOp>(name);
+    if (!func || func.isExternal())
+      return makeError("no function @" + name.str() +
+                       " with a body in the module");
+    return func;
+  }
+  if (auto main = module.lookupSymbol<func::FuncOp>("main"))
+    if (!main.isExternal())
+      return main;
+  func::FuncOp found;
+  int count = 0;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (!func.isExternal() && func.isPublic() &&
+        !func->hasAttr(spmd::SpmdDialect::kMeshAttrName)) {
+      found = func;
+      ++count;
+    }
+  if (count == 1)
+    return found;
+  return makeError(count == 0 ? "the module has no public function to run"
+                              : "the module has " + std::to_string(count) +
+                                    " public functions; choose one with "
+                                    "--entry");
+}
+
+rt::Spec toSpec(trellis::SpecAttr spec, trellis::MeshOp mesh) {
+  rt::Spec out;
+  for (trellis::DimShardingAttr dim : spec.getDims()) {
+    rt::AxisList axes;
+    for (StringAttr axis : dim.getAxes())
+      axes.push_back(*mesh.getAxisIndex(axis.getValue()));
+    out.push_back(axes);
+  }
+  return out;
+}
+
+/// This machine's physical memory in bytes (0 if unknown).
+int64_t physicalMemoryBytes() {
+  return std::max<int64_t>(0, static_cast<int64_t>(sysconf(_SC_PHYS_PAGES)) *
+                                  sysconf(_SC_PAGE_SIZE));
+}
+
+llvm::Expected<TensorInfo> toTensorInfo(Type type, std::string name) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape()) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << type;
+    return makeError(name + " has type " + text +
+                     "; the executor takes statically shaped tensors");
+  }
+  std::optional<int32_t> dtype =
+      trellis::getRuntimeDtype(tensor.getElementType());
+  if (!dtype) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << tensor.getElementType();
+    return makeError(name + " has element type " + text +
+                     ", which the executor does not support");
+  }
+  // The host holds every argument and result whole: one that cannot fit in
+  // this machine's memory fails here, not as an out-of-memory abort.
+  int64_t bytes = rt::dtypeSize(*dtype);
+  for (int64_t d : tensor.getShape())
+    if (llvm::MulOverflow(bytes, d, bytes))
+      bytes = std::numeric_limits<int64_t>::max();
+  const int64_t memory = physicalMemoryBytes();
+  if (memory > 0 && bytes > memory) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << type;
+    return makeError(name + " has type " + text + ": " +
+                     (bytes == std::numeric_limits<int64_t>::max()
+                          ? std::string("more than 2^63 bytes")
+                          : std::to_string(bytes) + " bytes") +
+                     ", more than this machine's memory (" +
+                     std::to_string(memory) + " bytes)");
+  }
+  TensorInfo info;
+  info.name = std::move(name);
+  info.dtype = *dtype;
+  info.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
+  return info;
+}
+
+/// Explicit sharding: a type that names a mesh.
+bool hasShardedType(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && isa_and_nonnull<trellis::ShardingAttr>(tensor.getEncoding());
+}
+
+/// Whether `entry` already is one fully-manual shard_map (or a plain
+/// function with no mesh to partition over).
+bool isManualEntry(func::FuncOp entry) {
+  Block &body = entry.getBody().front();
+  for (Operation &op : body)
+    if (auto map = dyn_cast<spmd::ShardMapOp>(op))
+      return map.getMeshOp() &&
+             map.getAllManualAxes().size() == map.getMeshOp().getNumAxes() &&
+             body.getOperations().size() == 2;
+  bool annotated = false;
+  entry.walk([&](Operation *op) {
+    if (isa_and_nonnull<trellis::TrellisDialect, spmd::SpmdDialect>(
+            op->getDialect()) ||
+        op->hasAttr(trellis::TrellisDialect::kShardingAttrName) ||
+        llvm::any_of(op->getResultTypes(), hasShardedType))
+      annotated = true;
+  });
+  annotated |= llvm::any_of(entry.getArgumentTypes(), hasShardedType) ||
+               llvm::any_of(entry.getResultTypes(), hasShardedType);
+  for (unsigned i = 0; i < entry.getNumArguments(); ++i)
+    annotated |= static_cast<bool>(
+        entry.getArgAttr(i, trellis::TrellisDialect::kShardingAttrName));
+  for (unsigned i = 0; i < entry.getNumResults(); ++i)
+    annotated |= static_cast<bool>(
+        entry.getResultAttr(i, trellis::TrellisDialect::kShardingAttrName));
+  return !annotated;
+}
+
+/// An entry that returns one of its arguments as is (canonicalization
+/// forwards a shard_map result that only passes its input through) gets it
+/// back through the shard_map, replicated in and out, so that every result
+/// comes from the shard_map as the executor expects.
+spmd::ShardMapOp routeReturnedArguments(func::FuncOp entry,
+                                        spmd::ShardMapOp map) {
+  auto ret = cast<func::ReturnOp>(entry.getBody().front().getTerminator());
+  SmallVector<unsigned> passed;
+  for (auto [j, value] : llvm::enumerate(ret.getOperands()))
+    if (auto arg = dyn_cast<BlockArgument>(value);
+        arg && arg.getOwner() == &entry.getBody().front())
+      passed.push_back(j);
+  if (passed.empty())
+    return map;
+  MLIRContext *ctx = entry.getContext();
+  SmallVector<Value> inputs(map.getInputs());
+  SmallVector<Attribute> inSpecs(map.getInSpecs().begin(),
+                                 map.getInSpecs().end());
+  SmallVector<Attribute> outSpecs(map.getOutSpecs().begin(),
+                                  map.getOutSpecs().end());
+  SmallVector<Type> resultTypes(map.getResultTypes());
+  for (unsigned j : passed) {
+    Value arg = ret.getOperand(j);
+    auto type = cast<RankedTensorType>(arg.getType());
+    auto replicated = trellis::SpecAttr::get(
+        ctx, SmallVector<trellis::DimShardingAttr>(
+                 type.getRank(), trellis::DimShardingAttr::get(ctx, {})));
+    inputs.push_back(arg);
+    inSpecs.push_back(replicated);
+    outSpecs.push_back(replicated);
+    resultTypes.push_back(type);
+  }
+  OpBuilder b(map);
+  auto routed = spmd::ShardMapOp::create(
+      b, map.getLoc(), resultTypes, map.getMeshAttr(), b.getArrayAttr(inSpecs),
+      b.getArrayAttr(outSpecs), map.getManualAxesAttr(), map.getCheckVmaAttr(),
+      inputs);
+  routed.getBody().takeBody(map.getBody());
+  Block &body = routed.getBodyBlock();
+  Operation *yield = body.getTerminator();
+  SmallVector<Value> yielded(yield->getOperands());
+  for (unsigned j : passed)
+    yielded.push_back(body.addArgument(ret.getOperand(j).getType(),
+                                       ret.getOperand(j).getLoc()));
+  yield->setOperands(yielded);
+  for (auto [result, replacement] :
+       llvm::zip(map.getResults(), routed.getResults()))
+    result.replaceAllUsesWith(replacement);
+  for (auto [k, j] : llvm::enumerate(passed))
+    ret.setOperand(j, routed.getResult(map.getNumResults() + k));
+  map.erase();
+  return routed;
+}
+
+} // namespace
+
+/// Erases the functions other than `keep` that nothing uses; returns
+/// whether it erased any.
+static bool eraseUnusedFunctions(ModuleOp module, func::FuncOp keep) {
+  bool erased = false;
+  for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+    if (func != keep && SymbolTable::symbolKnownUseEmpty(func, module)) {
+      func.erase();
+      erased = true;
+    }
+  return erased;
+}
+
+/// A scalar argument is taken as a 0-d tensor (a 0-d .npy, or generated
+/// like any input): the entry gets a tensor<T> argument and extracts it. A
+/// scalar result likewise comes back as a 0-d tensor.
+static void takeScalarsAsTensors(func::FuncOp entry) {
+  Block &entryBlock = entry.getBody().front();
+  OpBuilder b = OpBuilder::atBlockBegin(&entryBlock);
+  for (BlockArgument arg : entryBlock.getArguments()) {
+    if (!arg.getType().isIntOrIndexOrFloat())
+      continue;
+    Type scalarType = arg.getType();
+    arg.setType(RankedTensorType::get({}, scalarType));
+    if (arg.use_empty())
+      continue;
+    Value scalar =
+        tensor::ExtractOp::create(b, arg.getLoc(), arg, ValueRange());
+    arg.replaceAllUsesExcept(scalar, scalar.getDefiningOp());
+  }
+  SmallVector<Type> resultTypes(entry.getResultTypes());
+  for (Block &block : entry.getBody())
+    if (auto ret = dyn_cast<func::ReturnOp>(block.getTerminator())) {
+      OpBuilder rb(ret);
+      for (OpOperand &operand : ret->getOpOperands()) {
+        Type type = operand.get().getType();
+        if (!type.isIntOrIndexOrFloat())
+          continue;
+        auto tensorType = RankedTensorType::get({}, type);
+        operand.set(tensor::FromElementsOp::create(rb, ret.getLoc(), tensorType,
+                                                   ValueRange{operand.get()}));
+        resultTypes[operand.getOperandNumber()] = tensorType;
+      }
+    }
+  entry.setType(FunctionType::get(entry.getContext(),
+                                  entryBlock.getArgumentTypes(), resultTypes));
+}
+
+/// Finds the entry of `module` and partitions it in place (global-view
+/// programs; the reference drops every sharding first). Returns the entry.
+static llvm::Expected<func::FuncOp>
+partitionEntry(ModuleOp module, const ExecutorOptions &options) {
+  llvm::Expected<func::FuncOp> found = findEntry(module, options.entry);
+  if (!found)
+    return found.takeError();
+  func::FuncOp entry = *found;
+  // Only the entry and what it calls are partitioned and compiled: an
+  // unrelated function the partitioner cannot take must not fail a run.
+  while (eraseUnusedFunctions(module, entry))
+    ;
+  takeScalarsAsTensors(entry);
+  PassManager pm(module.getContext());
+  if (options.reference)
+    pm.addPass(trellis::createTrellisStripShardings());
+  if (!isManualEntry(entry) || options.reference) {
+    trellis::buildGlobalToManualPipeline(pm);
+    pm.addPass(trellis::createTrellisVerifyManual());
+  }
+  if (failed(pm.run(module)))
+    return makeError("partitioning @" + entry.getSymName().str() + " failed");
+  if (options.dumpPartitioned)
+    module.print(llvm::errs());
+  return findEntry(module, options.entry);
+}
+
+/// The runtime's entry points and the memref helpers the lowered code
+/// calls, as the JIT resolves them.
+static llvm::orc::SymbolMap
+runtimeSymbols(llvm::orc::MangleAndInterner interner) {
+  llvm::orc::SymbolMap symbols;
+  auto add = [&](const char *name, void *address) {
+    symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                               llvm::JITSymbolFlags::Exported};
+  };
+#define TRELLIS_RT_FUNC(RESULT, NAME, PARAMS)                                  \
+  add("trellis_rt_" #NAME, reinterpret_cast<void *>(&trellis_rt_##NAME));
+#include "lib/Runtime/TrellisRuntimeABI.def"
+  add("memrefCopy", reinterpret_cast<void *>(&memrefCopy));
+  add("_mlir_memref_to_llvm_alloc",
+      reinterpret_cast<void *>(&_mlir_memref_to_llvm_alloc));
+  add("_mlir_memref_to_llvm_aligned_alloc",
+      reinterpret_cast<void *>(&_mlir_memref_to_llvm_aligned_alloc));
+  add("_mlir_memref_to_llvm_free",
+      reinterpret_cast<void *>(&_mlir_memref_to_llvm_free));
+  return symbols;
+}
+
+/// The steps of Executor::create after partitioning, filling in `exec`.
+struct Executor::Builder {
+  Executor &exec;
+  const ExecutorOptions &options;
+  std::string entryName;
+
+  llvm::Error describeSignature(func::FuncOp entry);
+  llvm::Expected<spmd::ShardMapOp> findShardMap(func::FuncOp entry);
+  llvm::Error describeShardMap(func::FuncOp entry, spmd::ShardMapOp map);
+  llvm::Error describePlainFunction(func::FuncOp entry);
+  llvm::Expected<OwningOpRef<ModuleOp>> lower(ModuleOp partitioned,
+                                              bool manual);
+  void collectSites(ModuleOp lowered);
+  llvm::Error jit(ModuleOp lowered, const std::string &deviceName);
+};
+
+/// The host-side signature: every argument and result a statically shaped
+/// tensor the host can hold, all of them together too.
+llvm::Error Executor::Builder::describeSignature(func::FuncOp entry) {
+  for (auto [i, type] : llvm::enumerate(entry.getArgumentTypes())) {
+    std::string name = "arg" + std::to_string(i);
+    if (auto attr = entry.getArgAttrOfType<StringAttr>(i, "trellis.name"))
+      name = attr.getValue().str();
+    llvm::Expected<TensorInfo> info = toTensorInfo(type, "argument " + name);
+    if (!info)
+      return info.takeError();
+    info->name = name;
+    exec.inputs_.push_back(*info);
+  }
+  for (auto [i, type] : llvm::enumerate(entry.getResultTypes())) {
+    llvm::Expected<TensorInfo> info =
+        toTensorInfo(type, "result #" + std::to_string(i));
+    if (!info)
+      return info.takeError();
+    info->name = "out" + std::to_string(i);
+    if (auto attr = entry.getResultAttrOfType<StringAttr>(i, "trellis.name"))
+      info->name = attr.getValue().str();
+    exec.outputs_.push_back(*info);
+  }
+
+  // Together, too: the host holds every argument and result at once.
+  int64_t total = 0;
+  for (const TensorInfo &info :
+       llvm::concat<const TensorInfo>(exec.inputs_, exec.outputs_)) {
+    int64_t bytes = rt::dtypeSize(info.dtype);
+    for (int64_t d : info.shape)
+      bytes *= d; // each fits in memory, checked above
+    if (llvm::AddOverflow(total, bytes, total))
+      total = std::numeric_limits<int64_t>::max();
+  }
+  const int64_t memory = physicalMemoryBytes();
+  if (memory > 0 && total > memory)
+    return makeError("the arguments and results of @" + entryName + " need " +
+                     std::to_string(total) +
+                     " bytes together, more than this "
+                     "machine's memory (" +
+                     std::to_string(memory) + " bytes)");
+  return llvm::Error::success();
+}
+
+/// The entry's one spmd.shard_map, or null for a plain function.
+llvm::Expected<spmd::ShardMapOp>
+Executor::Builder::findShardMap(func::FuncOp entry) {
+  spmd::ShardMapOp map;
+  for (Operation &op : entry.getBody().front()) {
+    if (auto m = dyn_cast<spmd::ShardMapOp>(op)) {
+      if (map)
+        return makeError(
+            "@" + entryName +
+            " has more than one spmd.shard_map; the "
+            "executor runs one (run trellis-partition to merge them)");
+      map = m;
+    }
+  }
+  return map;
+}
+
+/// A fully-manual shard_map: its operands are function arguments sliced
+/// per in_specs, the function's results its results assembled per
+/// out_specs, on the shard_map's mesh.
+llvm::Error Executor::Builder::describeShardMap(func::FuncOp entry,
+                                                spmd::ShardMapOp map) {
+  Block &body = entry.getBody().front();
+  trellis::MeshOp mesh = map.getMeshOp();
+  if (map.getAllManualAxes().size() != mesh.getNumAxes())
+    return makeError(
+        "the spmd.shard_map in @" + entryName +
+        " leaves some mesh axes automatic; run trellis-partition first");
+  for (Operation &op : body)
+    if (&op != map.getOperation() && !isa<func::ReturnOp>(op))
+      return makeError(
+          "@" + entryName + " computes outside its spmd.shard_map ('" +
+          op.getName().getStringRef().str() + "') after partitioning");
+  for (auto [k, operand] : llvm::enumerate(map.getInputs())) {
+    auto arg = dyn_cast<BlockArgument>(operand);
+    if (!arg || arg.getOwner() != &body)
+      return makeError("operand #" + std::to_string(k) +
+                       " of the spmd.shard_map in @" + entryName +
+                       " is not a function argument");
+    Operand o;
+    o.funcArg = arg.getArgNumber();
+    o.spec = toSpec(cast<trellis::SpecAttr>(map.getInSpecs()[k]), mesh);
+    auto local =
+        cast<RankedTensorType>(map.getBodyBlock().getArgument(k).getType());
+    o.local.assign(local.getShape().begin(), local.getShape().end());
+    o.dtype = exec.inputs_[o.funcArg].dtype;
+    exec.operands_.push_back(o);
+  }
+  Operation *yield = map.getBodyBlock().getTerminator();
+  for (Type t : yield->getOperandTypes()) {
+    auto local = cast<RankedTensorType>(t);
+    exec.deviceResultShapes_.emplace_back(local.getShape().begin(),
+                                          local.getShape().end());
+    exec.deviceResultTypes_.push_back(
+        *trellis::getRuntimeDtype(local.getElementType()));
+  }
+  auto ret = cast<func::ReturnOp>(body.getTerminator());
+  for (auto [j, value] : llvm::enumerate(ret.getOperands())) {
+    auto result = dyn_cast<OpResult>(value);
+    if (!result || result.getOwner() != map.getOperation())
+      return makeError("result #" + std::to_string(j) + " of @" + entryName +
+                       " does not come from its spmd.shard_map");
+    Result r;
+    r.deviceResult = result.getResultNumber();
+    r.spec = toSpec(cast<trellis::SpecAttr>(map.getOutSpecs()[r.deviceResult]),
+                    mesh);
+    r.local = exec.deviceResultShapes_[r.deviceResult];
+    r.dtype = exec.deviceResultTypes_[r.deviceResult];
+    exec.results_.push_back(r);
+  }
+  for (Attribute name : mesh.getAxisNames())
+    exec.mesh_.axisNames.push_back(cast<StringAttr>(name).getValue().str());
+  exec.mesh_.axisSizes.assign(mesh.getAxisSizes().begin(),
+                              mesh.getAxisSizes().end());
+  if (mesh.getDeviceIds())
+    exec.mesh_.deviceIds.assign(mesh.getDeviceIds()->begin(),
+                                mesh.getDeviceIds()->end());
+  return llvm::Error::success();
+}
+
+/// A plain function: one device runs it whole.
+llvm::Error Executor::Builder::describePlainFunction(func::FuncOp entry) {
+  bool hasSpmd = false;
+  entry.walk([&](Operation *op) {
+    if (isa_and_nonnull<spmd::SpmdDialect, trellis::TrellisDialect>(
+            op->getDialect()))
+      hasSpmd = true;
+  });
+  if (hasSpmd)
+    return makeError("@" + entryName +
+                     " still uses trellis/spmd ops outside a shard_map after "
+                     "partitioning");
+  // Shardings left on its signature (partitioning can fold everything
+  // away, e.g. a function that returns an argument in the layout it came
+  // in) mean nothing here.
+  for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i)
+    entry.removeArgAttr(i, trellis::TrellisDialect::kShardingAttrName);
+  for (unsigned i = 0, e = entry.getNumResults(); i < e; ++i)
+    entry.removeResultAttr(
+        i, StringAttr::get(entry.getContext(),
+                           trellis::TrellisDialect::kShardingAttrName));
+  exec.mesh_.axisNames = {"device"};
+  exec.mesh_.axisSizes = {1};
+  for (auto [i, info] : llvm::enumerate(exec.inputs_)) {
+    Operand o;
+    o.funcArg = static_cast<int>(i);
+    o.local = info.shape;
+    o.dtype = info.dtype;
+    exec.operands_.push_back(o);
+  }
+  for (auto [j, info] : llvm::enumerate(exec.outputs_)) {
+    Result r;
+    r.deviceResult = static_cast<int>(j);
+    r.local = info.shape;
+    r.dtype = info.dtype;
+    exec.results_.push_back(r);
+    exec.deviceResultShapes_.push_back(info.shape);
+    exec.deviceResultTypes_.push_back(info.dtype);
+  }
+  return llvm::Error::success();
+}
+
+/// Lowers a copy of the partitioned module to the LLVM dialect; `manual`:
+/// the entry is a shard_map, whose body becomes the device function.
+llvm::Expected<OwningOpRef<ModuleOp>>
+Executor::Builder::lower(ModuleOp partitioned, bool manual) {
+  OwningOpRef<ModuleOp> module(partitioned.clone());
+  MLIRContext *ctx = module->getContext();
+  // Manual code is checked first (seed 001): an output that may vary over
+  // an axis its out_spec omits would silently keep one device's block.
+  // shard_maps with check_vma = false (the partitioner's among them) opt
+  // out, as in JAX.
+  // Only the entry and what it calls are compiled (and checked).
+  eraseUnusedFunctions(*module, module->lookupSymbol<func::FuncOp>(entryName));
+  if (manual) {
+    PassManager check(ctx);
+    check.addPass(spmd::createSpmdCheckVariance());
+    if (failed(check.run(*module)))
+      return makeError(
+          "@" + entryName +
+          " fails the device-variance check (set check_vma = false on "
+          "the shard_map to run it anyway)");
+  }
+  PassManager pm(ctx);
+  if (!options.passes.empty()) {
+    std::string message;
+    llvm::raw_string_ostream os(message);
+    if (failed(parsePassPipeline(options.passes, pm, os)))
+      return makeError("invalid --passes pipeline '" + options.passes +
+                       "': " + message);
+  }
+  if (manual) {
+    spmd::SpmdOutlineDeviceFuncOptions outline;
+    outline.entry = entryName;
+    outline.eraseHost = true;
+    pm.addPass(spmd::createSpmdOutlineDeviceFunc(outline));
+  } else {
+    auto copy = module->lookupSymbol<func::FuncOp>(entryName);
+    copy->setAttr("llvm.emit_c_interface", UnitAttr::get(ctx));
+    for (unsigned i = 0; i < copy.getNumArguments(); ++i)
+      copy.setArgAttr(i, "bufferization.writable", BoolAttr::get(ctx, false));
+    eraseUnusedFunctions(*module, copy);
+  }
+  trellis::LowerToLLVMOptions lowering;
+  lowering.asyncPpermute = options.asyncPpermute;
+  lowering.forwardPpermute = options.forwardPpermute;
+  lowering.kernels = options.kernels;
+  lowering.approximateMath = options.approximateMath;
+  lowering.copyBeforeWrite = options.copyBeforeWrite;
+  trellis::buildLowerToLLVMPipeline(pm, lowering);
+  if (failed(pm.run(*module)))
+    return makeError("lowering @" + entryName + " to LLVM failed");
+  // The lowered module calls the runtime by the ABI it was lowered for;
+  // the runtime linked into this process must implement that one.
+  if (auto version = (*module)->getAttrOfType<IntegerAttr>(
+          trellis::kRuntimeABIVersionAttrName);
+      version && version.getInt() != trellis_rt_abi_version())
+    return makeError("@" + entryName + " was lowered for Trellis runtime ABI " +
+                     std::to_string(version.getInt()) +
+                     ", but this runtime implements " +
+                     std::to_string(trellis_rt_abi_version()));
+  if (options.dumpLLVMDialect)
+    module->print(llvm::errs());
+  return std::move(module);
+}
+
+/// The collective sites the lowering recorded (for the runtime's errors).
+void Executor::Builder::collectSites(ModuleOp lowered) {
+  auto sites =
+      lowered->getAttrOfType<ArrayAttr>(spmd::SpmdDialect::kSitesAttrName);
+  if (!sites)
+    return;
+  for (Attribute attr : sites) {
+    auto dict = cast<DictionaryAttr>(attr);
+    rt::SiteInfo site;
+    if (auto op = dict.getAs<StringAttr>("op"))
+      site.opName = op.getValue().str();
+    if (auto loc = dict.getAs<StringAttr>("loc"))
+      site.location = loc.getValue().str();
+    if (auto pairs = dict.getAs<DenseI64ArrayAttr>("pairs"))
+      for (int64_t i = 0; i + 1 < pairs.size(); i += 2)
+        site.pairs.emplace_back(pairs[i], pairs[i + 1]);
+    exec.sites_.push_back(site);
+  }
+}
+
+/// JIT-compiles the lowered module for this host, finds the device
+/// function and opens the session that runs it.
+llvm::Error Executor::Builder::jit(ModuleOp lowered,
+                                   const std::string &deviceName) {
+  static bool targetInitialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)targetInitialized;
+  MLIRContext *ctx = lowered.getContext();
+  registerBuiltinDialectTranslation(*ctx);
+  registerLLVMDialectTranslation(*ctx);
+
+  auto machineBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!machineBuilder)
+    return makeError("cannot detect the host target: " +
+                     llvm::toString(machineBuilder.takeError()));
+  machineBuilder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  auto machine = machineBuilder->createTargetMachine();
+  if (!machine)
+    return makeError("cannot create a target machine: " +
+                     llvm::toString(machine.takeError()));
+  auto transformer = makeOptimizingTransformer(options.optLevel,
+                                               /*sizeLevel=*/0, machine->get());
+  ExecutionEngineOptions engineOptions;
+  engineOptions.transformer = transformer;
+  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  auto engine =
+      ExecutionEngine::create(lowered, engineOptions, std::move(*machine));
+  if (!engine)
+    return makeError("JIT compilation failed: " +
+                     llvm::toString(engine.takeError()));
+  exec.engine_ = std::move(*engine);
+  exec.engine_->registerSymbols(runtimeSymbols);
+  exec.engine_->initialize();
+  auto fn = exec.engine_->lookupPacked("_mlir_ciface_" + deviceName);
+  if (!fn)
+    return makeError("cannot find the compiled device function: " +
+                     llvm::toString(fn.takeError()));
+  exec.entryFn_ = *fn;
+  exec.session_ =
+      std::make_unique<rt::Session>(exec.mesh_, exec.sites_, options.session);
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::unique_ptr<Executor>>
+Executor::create(ModuleOp source, const ExecutorOptions &options) {
+  std::unique_ptr<Executor> exec(new Executor());
+  exec->options_ = options;
+
+  // Global-view programs are partitioned first (a copy of them); the
+  // reference runs the program with every sharding dropped.
+  OwningOpRef<ModuleOp> partitioned(source.clone());
+  llvm::Expected<func::FuncOp> entry = partitionEntry(*partitioned, options);
+  if (!entry)
+    return entry.takeError();
+  Builder builder{*exec, options, entry->getSymName().str()};
+  exec->entry_ = builder.entryName;
+  if (llvm::Error error = builder.describeSignature(*entry))
+    return std::move(error);
+
+  // The entry is either one fully-manual shard_map or a plain function.
+  llvm::Expected<spmd::ShardMapOp> map = builder.findShardMap(*entry);
+  if (!map)
+    return map.takeError();
+  const bool manual = static_cast<bool>(*map);
+  std::string deviceName = builder.entryName;
+  if (manual) {
+    spmd::ShardMapOp routed = routeReturnedArguments(*entry, *map);
+    if (llvm::Error error = builder.describeShardMap(*entry, routed))
+      return std::move(error);
+    deviceName += "_device";
+  } else if (llvm::Error error = builder.describePlainFunction(*entry)) {
+    return std::move(error);
+  }
+
+  llvm::Expected<OwningOpRef<ModuleOp>> lowered =
+      builder.lower(*partitioned, manual);
+  if (!lowered)
+    return lowered.takeError();
+  builder.collectSites(**lowered);
+  if (llvm::Error error = builder.jit(**lowered, deviceName))
+    return std::move(error);
+  return std::move(exec);
+}
