@@ -28,6 +28,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <memory>
+#include <optional>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #include <unistd.h>
@@ -40,133 +42,145 @@ namespace rt = mlir::trellis::rt;
 
 namespace {
 
-cl::OptionCategory category("trellis-run options");
-
-cl::opt<std::string> inputFile(cl::Positional, cl::desc("<program.mlir>"),
-                               cl::Required, cl::cat(category));
-cl::opt<std::string> entryName("entry",
-                               cl::desc("Function to run (default: "
-                                        "main, or the only public one)"),
-                               cl::value_desc("name"), cl::cat(category));
-cl::list<std::string> inputArrays(
-    "input",
-    cl::desc("Read an argument from a .npy file; NAME is its index, argN, or "
-             "its trellis.name attribute"),
-    cl::value_desc("NAME=FILE.npy"), cl::cat(category));
-cl::opt<bool> iota("iota",
-                   cl::desc("Generate the other arguments as 0, 1, 2, ... in "
-                            "row-major order (the default)"),
-                   cl::cat(category));
-cl::opt<int64_t> randomSeed(
-    "random",
-    cl::desc("Generate the other arguments with seeded random values"),
-    cl::value_desc("SEED"), cl::init(-1), cl::cat(category));
-cl::opt<std::string> outputDir("output-dir",
-                               cl::desc("Write each result as DIR/outN.npy"),
-                               cl::value_desc("DIR"), cl::cat(category));
-cl::opt<bool> saveInputs("save-inputs",
-                         cl::desc("Also write the inputs as DIR/argN.npy "
-                                  "(with --output-dir)"),
-                         cl::cat(category));
-cl::opt<bool> printResults("print",
-                           cl::desc("Print the results (the default without "
-                                    "--output-dir)"),
-                           cl::cat(category));
-cl::opt<std::string>
-    traceFile("trace",
-              cl::desc("Write a Chrome/Perfetto trace of the (last) run"),
-              cl::value_desc("trace.json"), cl::cat(category));
-cl::opt<double> timeoutSeconds(
-    "timeout",
-    cl::desc("Stop and report a run that takes longer (seconds; 0: "
-             "no limit)"),
-    cl::init(300), cl::cat(category));
-cl::opt<int> repeat("repeat",
-                    cl::desc("Run this many times and report times (runs "
-                             "after the first reuse the input blocks placed "
-                             "on the devices)"),
-                    cl::init(1), cl::cat(category));
-cl::opt<int> warmup("warmup", cl::desc("Untimed runs before --repeat runs"),
-                    cl::init(0), cl::cat(category));
-cl::opt<double> latencyUs("link-latency-us",
-                          cl::desc("Modelled interconnect: per-transfer "
-                                   "latency in microseconds"),
-                          cl::init(0), cl::cat(category));
-cl::opt<double> bandwidthGBps("link-bandwidth-gbps",
-                              cl::desc("Modelled interconnect: link bandwidth "
-                                       "in GB/s per direction"),
-                              cl::init(0), cl::cat(category));
-cl::opt<int> computeSlots(
-    "compute-slots",
-    cl::desc("Let at most N devices compute at once (e.g. the number of "
-             "cores), instead of all device threads time-slicing the cores; "
-             "0: no limit"),
-    cl::value_desc("N"), cl::init(0), cl::cat(category));
-cl::opt<bool> asyncPpermute(
-    "async-ppermute",
-    cl::desc("Lower ppermute to asynchronous start/wait runtime calls, "
-             "scheduled to overlap compute (default; =false: blocking)"),
-    cl::init(true), cl::cat(category));
-cl::opt<bool> forwardPpermute(
-    "forward-ppermute",
-    cl::desc("With --async-ppermute: a ppermute of a value just received "
-             "(plus another) is sent on by the runtime as soon as it arrives "
-             "(spmd.ppermute_forward; threads backend only; no gain "
-             "measured yet, see docs/CollectiveMatmul.md)"),
-    cl::init(false), cl::cat(category));
-cl::opt<std::string>
-    passes("passes",
-           cl::desc("Run this pass pipeline on the program before lowering it, "
-                    "e.g. 'spmd-collective-matmul{bidirectional}'"),
-           cl::value_desc("PIPELINE"), cl::cat(category));
-cl::opt<bool> noKernels("no-kernels",
-                        cl::desc("Lower matmuls to loops instead of Eigen"),
-                        cl::cat(category));
-cl::opt<bool> exactMath(
-    "exact-math",
-    cl::desc("Call libm for f32 tanh, exp, log, erf, sin, cos, ... instead "
-             "of the polynomial approximations that vectorize (a few ulp)"),
-    cl::cat(category));
-cl::opt<bool> dumpLLVM("dump-llvm-dialect",
-                       cl::desc("Print the lowered module to stderr"),
-                       cl::cat(category));
-cl::opt<bool> reference(
-    "reference",
-    cl::desc("Also run an oracle and compare each result: the program "
-             "with every sharding dropped and without --passes (on one "
-             "device, or on the mesh its shard_maps need), lowered without "
-             "kernels, in-place updates or optimised collectives; exactly "
-             "for integers, within --rtol/--atol for floats; exit 1 on a "
-             "mismatch"),
-    cl::cat(category));
-cl::opt<double> relTol("rtol",
-                       cl::desc("Relative tolerance for --reference (default: "
-                                "from the element type, 1e-4 for f32/f64, "
-                                "2^-6 for bf16, 2^-9 for f16)"),
-                       cl::init(1e-4), cl::cat(category));
-cl::opt<double> absTol("atol",
-                       cl::desc("Absolute tolerance for --reference, scaled by "
-                                "the largest expected magnitude (default: "
-                                "from the element type, 1e-5 for f32/f64, "
-                                "2^-6 for bf16, 2^-9 for f16)"),
-                       cl::init(1e-5), cl::cat(category));
-cl::opt<bool>
-    dumpPartitioned("dump-partitioned",
-                    cl::desc("Print the partitioned module to stderr"),
-                    cl::cat(category));
-cl::opt<bool> quiet("quiet", cl::desc("No progress lines or summaries"),
-                    cl::cat(category));
-cl::opt<std::string> backend(
-    "backend",
-    cl::desc("threads: every device a thread of this process (default); "
-             "mpi: one device per MPI rank, under mpirun -np <devices>"),
-    cl::init("threads"), cl::cat(category));
-cl::opt<bool> mpiCheck(
-    "mpi-check",
-    cl::desc("With --backend=mpi, check before each collective that every "
-             "rank of the group reached the same op (default; =false "
-             "saves a small all-reduce per collective)"),
-    cl::init(true), cl::cat(category));
+/// trellis-run's command line. The options are members, registered when
+/// runMain creates this struct and gone when it returns (as in upstream
+/// MLIR's JitRunner), so that a tool linking this library gets none of
+/// them.
+struct RunOptions {
+  cl::OptionCategory category{"trellis-run options"};
+  cl::opt<std::string> inputFile{cl::Positional, cl::desc("<program.mlir>"),
+                                 cl::Required, cl::cat(category)};
+  cl::opt<std::string> entryName{"entry",
+                                 cl::desc("Function to run (default: "
+                                          "main, or the only public one)"),
+                                 cl::value_desc("name"), cl::cat(category)};
+  cl::list<std::string> inputArrays{
+      "input",
+      cl::desc("Read an argument from a .npy file; NAME is its index, argN, or "
+               "its trellis.name attribute"),
+      cl::value_desc("NAME=FILE.npy"), cl::cat(category)};
+  cl::opt<bool> iota{"iota",
+                     cl::desc("Generate the other arguments as 0, 1, 2, ... in "
+                              "row-major order (the default)"),
+                     cl::cat(category)};
+  cl::opt<int64_t> randomSeed{
+      "random",
+      cl::desc("Generate the other arguments with seeded random values"),
+      cl::value_desc("SEED"), cl::init(-1), cl::cat(category)};
+  cl::opt<std::string> outputDir{"output-dir",
+                                 cl::desc("Write each result as DIR/outN.npy"),
+                                 cl::value_desc("DIR"), cl::cat(category)};
+  cl::opt<bool> saveInputs{"save-inputs",
+                           cl::desc("Also write the inputs as DIR/argN.npy "
+                                    "(with --output-dir)"),
+                           cl::cat(category)};
+  cl::opt<bool> printResults{"print",
+                             cl::desc("Print the results (the default without "
+                                      "--output-dir)"),
+                             cl::cat(category)};
+  cl::opt<std::string> traceFile{
+      "trace", cl::desc("Write a Chrome/Perfetto trace of the (last) run"),
+      cl::value_desc("trace.json"), cl::cat(category)};
+  cl::opt<double> timeoutSeconds{
+      "timeout",
+      cl::desc("Stop and report a run that takes longer (seconds; 0: "
+               "no limit)"),
+      cl::init(300), cl::cat(category)};
+  cl::opt<int> repeat{"repeat",
+                      cl::desc("Run this many times and report times (runs "
+                               "after the first reuse the input blocks placed "
+                               "on the devices)"),
+                      cl::init(1), cl::cat(category)};
+  cl::opt<int> warmup{"warmup", cl::desc("Untimed runs before --repeat runs"),
+                      cl::init(0), cl::cat(category)};
+  cl::opt<double> latencyUs{"link-latency-us",
+                            cl::desc("Modelled interconnect: per-transfer "
+                                     "latency in microseconds"),
+                            cl::init(0), cl::cat(category)};
+  cl::opt<double> bandwidthGBps{
+      "link-bandwidth-gbps",
+      cl::desc("Modelled interconnect: link bandwidth "
+               "in GB/s per direction"),
+      cl::init(0), cl::cat(category)};
+  cl::opt<int> computeSlots{
+      "compute-slots",
+      cl::desc("Let at most N devices compute at once (e.g. the number of "
+               "cores), instead of all device threads time-slicing the cores; "
+               "0: no limit"),
+      cl::value_desc("N"), cl::init(0), cl::cat(category)};
+  cl::opt<bool> asyncPpermute{
+      "async-ppermute",
+      cl::desc("Lower ppermute to asynchronous start/wait runtime calls, "
+               "scheduled to overlap compute (default; =false: blocking)"),
+      cl::init(true), cl::cat(category)};
+  cl::opt<bool> forwardPpermute{
+      "forward-ppermute",
+      cl::desc("With --async-ppermute: a ppermute of a value just received "
+               "(plus another) is sent on by the runtime as soon as it arrives "
+               "(spmd.ppermute_forward; threads backend only; no gain "
+               "measured yet, see docs/CollectiveMatmul.md)"),
+      cl::init(false), cl::cat(category)};
+  cl::opt<std::string> passes{
+      "passes",
+      cl::desc("Run this pass pipeline on the program before lowering it, "
+               "e.g. 'spmd-collective-matmul{bidirectional}'"),
+      cl::value_desc("PIPELINE"), cl::cat(category)};
+  cl::opt<bool> noKernels{"no-kernels",
+                          cl::desc("Lower matmuls to loops instead of Eigen"),
+                          cl::cat(category)};
+  cl::opt<bool> exactMath{
+      "exact-math",
+      cl::desc("Call libm for f32 tanh, exp, log, erf, sin, cos, ... instead "
+               "of the polynomial approximations that vectorize (a few ulp)"),
+      cl::cat(category)};
+  cl::opt<bool> dumpLLVM{"dump-llvm-dialect",
+                         cl::desc("Print the lowered module to stderr"),
+                         cl::cat(category)};
+  cl::opt<bool> reference{
+      "reference",
+      cl::desc("Also run an oracle and compare each result: the program "
+               "with every sharding dropped and without --passes (on one "
+               "device, or on the mesh its shard_maps need), lowered without "
+               "kernels, in-place updates or optimised collectives; exactly "
+               "for integers, within --rtol/--atol for floats; exit 1 on a "
+               "mismatch"),
+      cl::cat(category)};
+  cl::opt<double> relTol{
+      "rtol",
+      cl::desc("Relative tolerance for --reference (default: "
+               "from the element type, 1e-4 for f32/f64, "
+               "2^-6 for bf16, 2^-9 for f16)"),
+      cl::init(1e-4), cl::cat(category)};
+  cl::opt<double> absTol{
+      "atol",
+      cl::desc("Absolute tolerance for --reference, scaled by "
+               "the largest expected magnitude (default: "
+               "from the element type, 1e-5 for f32/f64, "
+               "2^-6 for bf16, 2^-9 for f16)"),
+      cl::init(1e-5), cl::cat(category)};
+  cl::opt<bool> dumpPartitioned{
+      "dump-partitioned", cl::desc("Print the partitioned module to stderr"),
+      cl::cat(category)};
+  cl::opt<bool> quiet{"quiet", cl::desc("No progress lines or summaries"),
+                      cl::cat(category)};
+  cl::opt<std::string> backend{
+      "backend",
+      cl::desc("threads: every device a thread of this process (default); "
+               "mpi: one device per MPI rank, under mpirun -np <devices>"),
+      cl::init("threads"), cl::cat(category)};
+  cl::opt<bool> mpiCheck{
+      "mpi-check",
+      cl::desc("With --backend=mpi, check before each collective that every "
+               "rank of the group reached the same op (default; =false "
+               "saves a small all-reduce per collective)"),
+      cl::init(true), cl::cat(category)};
+  /// For tests: whether this process is the re-executed one.
+  cl::opt<bool> printProcessSetup{
+      "print-process-setup", cl::Hidden,
+      cl::desc("Print whether trellis-run re-executed itself with malloc "
+               "tunables, then go on"),
+      cl::cat(category)};
+};
 
 std::string shapeText(const std::vector<int64_t> &shape) {
   std::string text = "[";
@@ -304,147 +318,168 @@ static void reexecWithMallocTunables(char **argv) {
 #endif
 }
 
-/// For tests: whether this process is the re-executed one.
-static cl::opt<bool> printProcessSetup(
-    "print-process-setup", cl::Hidden,
-    cl::desc("Print whether trellis-run re-executed itself with malloc "
-             "tunables, then go on"),
-    cl::cat(category));
+namespace {
 
-int mlir::trellis::exec::runMain(int argc, char **argv) {
-  llvm::InitLLVM init(argc, argv);
-  cl::HideUnrelatedOptions(category);
-  cl::ParseCommandLineOptions(
-      argc, argv,
-      "trellis-run: compile a Trellis program and run it on a simulated mesh "
-      "of devices (one thread each)\n\n"
-      "With the threads backend it runs itself again once at start-up with "
-      "glibc malloc tunables for huge pages (docs/Design.md); set "
-      "TRELLIS_RUN_NO_REEXEC=1 to keep it in one process (debuggers, "
-      "profilers).\n");
-  if (backend == "threads")
-    reexecWithMallocTunables(argv);
-  if (printProcessSetup) {
-    const char *mark = std::getenv(kNoReexec);
-    llvm::errs() << "trellis-run: re-executed with malloc tunables: "
-                 << (mark && std::strcmp(mark, "reexecuted") == 0 ? "yes"
-                                                                  : "no")
-                 << "\n";
-  }
-  keepFreedBuffers();
+/// One trellis-run: the program, its compiled form, inputs and outputs.
+/// Each step returns std::nullopt to go on, or the exit status to return
+/// (with MPI finalized).
+class Driver {
+public:
+  Driver(const RunOptions &opts, bool mpi, int mpiRank)
+      : opts(opts), mpi(mpi), mpiRank(mpiRank) {}
 
-  // With --backend=mpi every rank runs this driver: errors that all ranks
-  // detect alike are printed by rank 0 only.
-  const bool mpi = backend == "mpi";
-  int mpiRank = 0;
-  if (backend != "threads" && !mpi)
-    return fail("--backend must be 'threads' or 'mpi', got '" + backend + "'");
-#ifdef TRELLIS_HAVE_MPI
-  int mpiSize = 1;
-  if (mpi) {
-    if (llvm::Error error = mpiInit(&argc, &argv, mpiRank, mpiSize))
-      return fail(llvm::toString(std::move(error)));
-  }
-#else
-  if (mpi)
-    return fail("this trellis-run was built without MPI (install "
-                "libopenmpi-dev and reconfigure)");
-#endif
-  auto finish = [&](int status) {
+  /// The steps, in order; returns the exit status.
+  int run();
+
+private:
+  std::optional<int> loadProgram();
+  std::optional<int> checkOptions();
+  std::optional<int> compile();
+  std::optional<int> runOnRanks();
+  std::optional<int> readInputs();
+  std::optional<int> runTimed();
+  std::optional<int> writeResults();
+  void printResults();
+  std::optional<int> checkAgainstReference();
+  bool compareResult(size_t j, const HostArray &expected, int64_t refDevices);
+  void reportTimes();
+
+  int finish(int status) {
 #ifdef TRELLIS_HAVE_MPI
     if (mpi)
       mpiFinalize();
 #endif
     return status;
-  };
-  auto failAll = [&](const std::string &message) {
+  }
+  /// For errors every MPI rank detects alike: printed by rank 0 only.
+  int failAll(const std::string &message) {
     if (mpiRank == 0)
       fail(message);
     return finish(1);
-  };
+  }
 
+  const RunOptions &opts;
+  const bool mpi;
+  const int mpiRank;
+  std::unique_ptr<MLIRContext> context;
+  /// The program's text, which diagnostics point into until the end.
+  std::shared_ptr<llvm::SourceMgr> sourceMgr;
+  std::unique_ptr<SourceMgrDiagnosticHandler> diagnostics;
+  OwningOpRef<ModuleOp> module;
+  ExecutorOptions options;
+  std::unique_ptr<Executor> exec;
+  std::vector<HostArray> inputs, outputs;
+  std::vector<double> times;
+};
+
+} // namespace
+
+int Driver::run() {
+  for (auto step : {&Driver::loadProgram, &Driver::checkOptions,
+                    &Driver::compile, &Driver::runOnRanks, &Driver::readInputs,
+                    &Driver::runTimed, &Driver::writeResults})
+    if (std::optional<int> status = (this->*step)())
+      return *status;
+  printResults();
+  if (std::optional<int> status = checkAgainstReference())
+    return *status;
+  reportTimes();
+  return finish(0);
+}
+
+/// Parses the program (importing what JAX printed).
+std::optional<int> Driver::loadProgram() {
   mlir::trellis::registerAllPasses();
   DialectRegistry registry;
   mlir::trellis::registerAllDialects(registry);
   // A program JAX printed (StableHLO with shardings) is imported first.
   mlir::trellis::registerImportDialects(registry);
-  MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-  context.disableMultithreading();
+  context = std::make_unique<MLIRContext>(registry);
+  context->loadAllAvailableDialects();
+  context->disableMultithreading();
   // Located errors are enough: the op dump MLIR appends to every error
   // raised inside a pass is noise to someone running a program.
-  context.printOpOnDiagnostic(false);
+  context->printOpOnDiagnostic(false);
 
   std::string errorMessage;
-  auto file = openInputFile(inputFile, &errorMessage);
+  auto file = openInputFile(opts.inputFile, &errorMessage);
   if (!file)
     return failAll(errorMessage);
-  auto sourceMgr = std::make_shared<llvm::SourceMgr>();
+  sourceMgr = std::make_shared<llvm::SourceMgr>();
   sourceMgr->AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  SourceMgrDiagnosticHandler diagnostics(
-      *sourceMgr, &context, mpiRank == 0 ? llvm::errs() : llvm::nulls());
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  diagnostics = std::make_unique<SourceMgrDiagnosticHandler>(
+      *sourceMgr, context.get(), mpiRank == 0 ? llvm::errs() : llvm::nulls());
+  module = parseSourceFile<ModuleOp>(sourceMgr, context.get());
   if (!module)
     return finish(1);
   if (mlir::trellis::needsStableHLOImport(*module)) {
-    PassManager importer(&context);
+    PassManager importer(context.get());
     importer.addPass(mlir::trellis::createTrellisImportStableHLO());
     if (failed(importer.run(*module)))
       return finish(1);
   }
+  return std::nullopt;
+}
 
-  if (computeSlots < 0)
+/// Rejects option values and combinations trellis-run does not take.
+std::optional<int> Driver::checkOptions() {
+  if (opts.computeSlots < 0)
     return failAll("--compute-slots must be 0 (no limit) or more, got " +
-                   std::to_string(computeSlots));
-  if (!(latencyUs >= 0) || !(bandwidthGBps >= 0) || !std::isfinite(latencyUs) ||
-      !std::isfinite(bandwidthGBps))
+                   std::to_string(opts.computeSlots));
+  if (!(opts.latencyUs >= 0) || !(opts.bandwidthGBps >= 0) ||
+      !std::isfinite(opts.latencyUs) || !std::isfinite(opts.bandwidthGBps))
     return failAll("--link-latency-us and --link-bandwidth-gbps must be "
                    "finite and not negative");
-  if (!(timeoutSeconds >= 0) || !std::isfinite(timeoutSeconds))
+  if (!(opts.timeoutSeconds >= 0) || !std::isfinite(opts.timeoutSeconds))
     return failAll("--timeout must be a finite number of seconds, 0 (no "
                    "limit) or more, got " +
-                   std::to_string(timeoutSeconds.getValue()));
-  if (repeat < 1)
-    return failAll("--repeat must be 1 or more, got " + std::to_string(repeat));
-  if (warmup < 0)
-    return failAll("--warmup must be 0 or more, got " + std::to_string(warmup));
+                   std::to_string(opts.timeoutSeconds.getValue()));
+  if (opts.repeat < 1)
+    return failAll("--repeat must be 1 or more, got " +
+                   std::to_string(opts.repeat));
+  if (opts.warmup < 0)
+    return failAll("--warmup must be 0 or more, got " +
+                   std::to_string(opts.warmup));
   if (mpi) {
-    const char *unsupported = saveInputs           ? "--save-inputs"
-                              : reference          ? "--reference"
-                              : !traceFile.empty() ? "--trace"
-                              : latencyUs > 0 || bandwidthGBps > 0
+    const char *unsupported = opts.saveInputs           ? "--save-inputs"
+                              : opts.reference          ? "--reference"
+                              : !opts.traceFile.empty() ? "--trace"
+                              : opts.latencyUs > 0 || opts.bandwidthGBps > 0
                                   ? "a modelled interconnect"
-                              : computeSlots > 0 ? "--compute-slots"
-                                                 : nullptr;
+                              : opts.computeSlots > 0 ? "--compute-slots"
+                                                      : nullptr;
     if (unsupported)
       return failAll(std::string(unsupported) +
                      " is not supported with --backend=mpi");
   }
+  return std::nullopt;
+}
 
-  ExecutorOptions options;
-  options.entry = entryName;
-  options.asyncPpermute = asyncPpermute;
+/// Compiles the program for the options given.
+std::optional<int> Driver::compile() {
+  options.entry = opts.entryName;
+  options.asyncPpermute = opts.asyncPpermute;
   // MpiCommunicator cannot forward (a forward needs a thread that sends on
   // what arrives while the device computes).
-  options.forwardPpermute = forwardPpermute && !mpi;
-  options.passes = passes;
-  options.kernels = !noKernels;
-  options.approximateMath = !exactMath;
-  options.dumpLLVMDialect = dumpLLVM;
-  options.dumpPartitioned = dumpPartitioned;
-  options.session.timeoutSeconds = timeoutSeconds;
-  options.session.trace = !traceFile.empty();
-  options.session.progress = !quiet && mpiRank == 0;
+  options.forwardPpermute = opts.forwardPpermute && !mpi;
+  options.passes = opts.passes;
+  options.kernels = !opts.noKernels;
+  options.approximateMath = !opts.exactMath;
+  options.dumpLLVMDialect = opts.dumpLLVM;
+  options.dumpPartitioned = opts.dumpPartitioned;
+  options.session.timeoutSeconds = opts.timeoutSeconds;
+  options.session.trace = !opts.traceFile.empty();
+  options.session.progress = !opts.quiet && mpiRank == 0;
   options.session.catchSignals = true;
-  options.session.link.latencyUs = latencyUs;
-  options.session.link.bandwidthGBps = bandwidthGBps;
-  options.session.computeSlots = computeSlots;
+  options.session.link.latencyUs = opts.latencyUs;
+  options.session.link.bandwidthGBps = opts.bandwidthGBps;
+  options.session.computeSlots = opts.computeSlots;
 
   llvm::Expected<std::unique_ptr<Executor>> created =
       Executor::create(*module, options);
   if (!created)
     return failAll(llvm::toString(created.takeError()));
-  std::unique_ptr<Executor> exec = std::move(*created);
+  exec = std::move(*created);
   // One thread per device: far beyond this, thread creation fails mid-run.
   constexpr int64_t kMaxThreadDevices = 4096;
   if (!mpi && exec->mesh().numDevices() > kMaxThreadDevices)
@@ -452,98 +487,118 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
                    " devices; the threads backend simulates at most " +
                    std::to_string(kMaxThreadDevices) +
                    " (one thread each): use --backend=mpi");
+  return std::nullopt;
+}
 
-  std::vector<HostArray> outputs;
-  std::vector<double> times;
+/// With --backend=mpi: runs this rank's device; only rank 0 goes on, with
+/// the assembled outputs.
+std::optional<int> Driver::runOnRanks() {
 #ifdef TRELLIS_HAVE_MPI
-  if (mpi) {
-    MpiRunConfig config;
-    config.inputFiles.assign(exec->inputs().size(), "");
-    for (const std::string &spec : inputArrays) {
-      size_t eq = spec.find('=');
-      if (eq == std::string::npos)
-        return failAll("--input expects NAME=FILE.npy, got '" + spec + "'");
-      int index = findInput(*exec, spec.substr(0, eq));
-      if (index < 0)
-        return failAll("--input " + spec + ": @" + exec->entryName() +
-                       " has no argument named '" + spec.substr(0, eq) + "'");
-      config.inputFiles[index] = spec.substr(eq + 1);
-    }
-    config.random = randomSeed >= 0;
-    config.seed = static_cast<uint64_t>(std::max<int64_t>(randomSeed, 0));
-    config.warmup = warmup;
-    config.repeat = repeat;
-    config.checkCollectives = mpiCheck;
-    if (int status = runOnMpi(*exec, config, outputs, times))
-      return finish(status);
-    if (mpiRank != 0)
-      return finish(0);
+  if (!mpi)
+    return std::nullopt;
+  MpiRunConfig config;
+  config.inputFiles.assign(exec->inputs().size(), "");
+  for (const std::string &spec : opts.inputArrays) {
+    size_t eq = spec.find('=');
+    if (eq == std::string::npos)
+      return failAll("--input expects NAME=FILE.npy, got '" + spec + "'");
+    int index = findInput(*exec, spec.substr(0, eq));
+    if (index < 0)
+      return failAll("--input " + spec + ": @" + exec->entryName() +
+                     " has no argument named '" + spec.substr(0, eq) + "'");
+    config.inputFiles[index] = spec.substr(eq + 1);
   }
+  config.random = opts.randomSeed >= 0;
+  config.seed = static_cast<uint64_t>(std::max<int64_t>(opts.randomSeed, 0));
+  config.warmup = opts.warmup;
+  config.repeat = opts.repeat;
+  config.checkCollectives = opts.mpiCheck;
+  if (int status = runOnMpi(*exec, config, outputs, times))
+    return finish(status);
+  if (mpiRank != 0)
+    return finish(0);
 #endif
+  return std::nullopt;
+}
 
-  // Inputs: files first, the rest generated.
-  std::vector<HostArray> inputs(exec->inputs().size());
+/// Inputs: files first, the rest generated (threads backend; MPI ranks
+/// read or generate their own blocks).
+std::optional<int> Driver::readInputs() {
+  inputs.resize(exec->inputs().size());
+  if (mpi)
+    return std::nullopt;
   std::vector<bool> given(inputs.size(), false);
-  if (!mpi) {
-    for (const std::string &spec : inputArrays) {
-      size_t eq = spec.find('=');
-      if (eq == std::string::npos)
-        return fail("--input expects NAME=FILE.npy, got '" + spec + "'");
-      std::string name = spec.substr(0, eq), path = spec.substr(eq + 1);
-      int index = findInput(*exec, name);
-      if (index < 0)
-        return fail("--input " + spec + ": @" + exec->entryName() +
-                    " has no argument named '" + name + "'");
-      llvm::Expected<HostArray> read = readNpy(path);
-      if (!read)
-        return fail(llvm::toString(read.takeError()));
-      inputs[index] = std::move(*read);
-      const TensorInfo &info = exec->inputs()[index];
-      if (inputs[index].shape != info.shape ||
-          inputs[index].dtype != info.dtype)
-        return fail("--input " + spec + ": the file holds " +
-                    numpyName(inputs[index].dtype) +
-                    shapeText(inputs[index].shape) + " but argument " +
-                    info.name + " is " + numpyName(info.dtype) +
-                    shapeText(info.shape));
-      given[index] = true;
-    }
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      if (given[i])
-        continue;
-      const TensorInfo &info = exec->inputs()[i];
-      inputs[i].allocate(info.dtype, info.shape);
-      if (randomSeed >= 0)
-        fillRandom(inputs[i], static_cast<uint64_t>(randomSeed) * 1000003u + i);
-      else
-        fillIota(inputs[i]);
-    }
+  for (const std::string &spec : opts.inputArrays) {
+    size_t eq = spec.find('=');
+    if (eq == std::string::npos)
+      return fail("--input expects NAME=FILE.npy, got '" + spec + "'");
+    std::string name = spec.substr(0, eq), path = spec.substr(eq + 1);
+    int index = findInput(*exec, name);
+    if (index < 0)
+      return fail("--input " + spec + ": @" + exec->entryName() +
+                  " has no argument named '" + name + "'");
+    llvm::Expected<HostArray> read = readNpy(path);
+    if (!read)
+      return fail(llvm::toString(read.takeError()));
+    inputs[index] = std::move(*read);
+    const TensorInfo &info = exec->inputs()[index];
+    if (inputs[index].shape != info.shape || inputs[index].dtype != info.dtype)
+      return fail("--input " + spec + ": the file holds " +
+                  numpyName(inputs[index].dtype) +
+                  shapeText(inputs[index].shape) + " but argument " +
+                  info.name + " is " + numpyName(info.dtype) +
+                  shapeText(info.shape));
+    given[index] = true;
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (given[i])
+      continue;
+    const TensorInfo &info = exec->inputs()[i];
+    inputs[i].allocate(info.dtype, info.shape);
+    if (opts.randomSeed >= 0)
+      fillRandom(inputs[i],
+                 static_cast<uint64_t>(opts.randomSeed) * 1000003u + i);
+    else
+      fillIota(inputs[i]);
+  }
+  return std::nullopt;
+}
 
-    // Runs after the first reuse the input blocks it placed on the devices
-    // (`inputs` are not modified here).
-    int runsDone = 0;
-    for (int i = 0; i < warmup; ++i, ++runsDone)
-      if (llvm::Error error = exec->run(inputs, outputs, runsDone > 0))
-        return fail(llvm::toString(std::move(error)));
-    for (int i = 0; i < std::max(1, static_cast<int>(repeat));
-         ++i, ++runsDone) {
-      auto start = std::chrono::steady_clock::now();
-      if (llvm::Error error = exec->run(inputs, outputs, runsDone > 0))
-        return fail(llvm::toString(std::move(error)));
-      times.push_back(std::chrono::duration<double, std::milli>(
-                          std::chrono::steady_clock::now() - start)
-                          .count());
-    }
-  } // !mpi
+/// The --warmup and --repeat runs (threads backend). Runs after the first
+/// reuse the input blocks it placed on the devices (`inputs` are not
+/// modified here).
+std::optional<int> Driver::runTimed() {
+  if (mpi)
+    return std::nullopt;
+  int runsDone = 0;
+  for (int i = 0; i < opts.warmup; ++i, ++runsDone)
+    if (llvm::Error error = exec->run(inputs, outputs, runsDone > 0))
+      return fail(llvm::toString(std::move(error)));
+  for (int i = 0; i < std::max(1, static_cast<int>(opts.repeat));
+       ++i, ++runsDone) {
+    auto start = std::chrono::steady_clock::now();
+    if (llvm::Error error = exec->run(inputs, outputs, runsDone > 0))
+      return fail(llvm::toString(std::move(error)));
+    times.push_back(std::chrono::duration<double, std::milli>(
+                        std::chrono::steady_clock::now() - start)
+                        .count());
+  }
+  return std::nullopt;
+}
 
+/// The trace, and the .npy files of --output-dir.
+std::optional<int> Driver::writeResults() {
+  const std::string &outputDir = opts.outputDir;
   if (!outputDir.empty())
     if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
       return finish(fail("cannot create '" + outputDir + "': " + ec.message()));
-  if (!traceFile.empty() && !rt::writeChromeTrace(traceFile, exec->mesh(),
-                                                  exec->traces(), errorMessage))
+  std::string errorMessage;
+  if (!opts.traceFile.empty() &&
+      !rt::writeChromeTrace(opts.traceFile, exec->mesh(), exec->traces(),
+                            errorMessage))
     return finish(fail(errorMessage));
 
-  if (!outputDir.empty() && saveInputs)
+  if (!outputDir.empty() && opts.saveInputs)
     for (size_t i = 0; i < inputs.size(); ++i) {
       llvm::SmallString<256> path(outputDir);
       llvm::sys::path::append(path, "arg" + std::to_string(i) + ".npy");
@@ -558,99 +613,158 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
         return finish(fail(llvm::toString(std::move(error))));
     }
   }
-  if (printResults || outputDir.empty()) {
-    for (size_t j = 0; j < outputs.size(); ++j) {
-      llvm::outs() << "out" << j;
-      // A named result (trellis.name, e.g. from JAX's jax.result_info).
-      const std::string &name = exec->outputs()[j].name;
-      if (name != "out" + std::to_string(j))
-        llvm::outs() << " (" << name << ")";
-      llvm::outs() << ": " << numpyName(outputs[j].dtype)
-                   << shapeText(outputs[j].shape) << "\n"
-                   << formatArray(outputs[j]) << "\n";
-    }
+  return std::nullopt;
+}
+
+/// Prints the results (--print, or without --output-dir).
+void Driver::printResults() {
+  if (!opts.printResults && !opts.outputDir.empty())
+    return;
+  for (size_t j = 0; j < outputs.size(); ++j) {
+    llvm::outs() << "out" << j;
+    // A named result (trellis.name, e.g. from JAX's jax.result_info).
+    const std::string &name = exec->outputs()[j].name;
+    if (name != "out" + std::to_string(j))
+      llvm::outs() << " (" << name << ")";
+    llvm::outs() << ": " << numpyName(outputs[j].dtype)
+                 << shapeText(outputs[j].shape) << "\n"
+                 << formatArray(outputs[j]) << "\n";
   }
-  if (reference) {
-    // The oracle: the program with every sharding dropped (one device) or,
-    // for manual code, the same mesh; either way lowered and run the
-    // simplest way, so it shares as little as possible with the run it
-    // checks: blocking reference collectives, loops instead of kernels, no
-    // in-place updates, libm math, no link model or compute slots.
-    ExecutorOptions refOptions = options;
-    refOptions.reference = true;
-    refOptions.dumpPartitioned = false;
-    refOptions.dumpLLVMDialect = false;
-    refOptions.session.trace = false;
-    refOptions.session.link = {};
-    refOptions.session.computeSlots = 0;
-    refOptions.session.referenceCollectives = true;
-    refOptions.asyncPpermute = false;
-    refOptions.forwardPpermute = false;
-    refOptions.kernels = false;
-    refOptions.approximateMath = false;
-    refOptions.copyBeforeWrite = true;
-    // The program as written: a --passes rewrite (collective matmul, ...)
-    // is part of what is checked.
-    refOptions.passes.clear();
-    llvm::Expected<std::unique_ptr<Executor>> createdRef =
-        Executor::create(*module, refOptions);
-    if (!createdRef)
-      return finish(
-          fail("reference: " + llvm::toString(createdRef.takeError())));
-    std::unique_ptr<Executor> ref = std::move(*createdRef);
-    std::vector<HostArray> expected;
-    if (llvm::Error error = ref->run(inputs, expected))
-      return finish(fail("reference: " + llvm::toString(std::move(error))));
-    llvm::outs() << "oracle: "
-                 << (ref->mesh().numDevices() == 1
-                         ? "the unpartitioned program on 1 device"
-                         : "the program with its shardings dropped, on the " +
-                               std::to_string(ref->mesh().numDevices()) +
-                               " devices its shard_maps need (partitioned "
-                               "the same way)")
-                 << ", without --passes, lowered simply (reference "
-                    "collectives, no kernels, no in-place updates, libm "
-                    "math)\n";
-    bool allMatch = true;
-    for (size_t j = 0; j < outputs.size(); ++j) {
-      double scale = 1.0;
-      for (int64_t i = 0, n = expected[j].numElements(); i < n; ++i)
-        if (std::isfinite(expected[j].at(i)))
-          scale = std::max(scale, std::fabs(expected[j].at(i)));
-      Tolerance tolerance = defaultTolerance(outputs[j].dtype);
-      if (relTol.getNumOccurrences())
-        tolerance.rtol = relTol;
-      if (absTol.getNumOccurrences())
-        tolerance.atolScale = absTol;
-      const bool given =
-          relTol.getNumOccurrences() || absTol.getNumOccurrences();
-      Comparison c = compareArrays(expected[j], outputs[j], tolerance.rtol,
-                                   tolerance.atolScale * scale);
-      allMatch &= c.equal;
-      llvm::outs() << "reference: out" << j << " ("
-                   << numpyName(outputs[j].dtype) << shapeText(outputs[j].shape)
-                   << ", " << exec->mesh().numDevices() << " devices vs "
-                   << ref->mesh().numDevices()
-                   << "): " << (c.equal ? "" : "MISMATCH: ")
-                   << c.describe(expected[j], outputs[j]);
-      if (outputs[j].isFloat())
-        llvm::outs() << llvm::format("; tolerance rtol %g, atol %g x %g (%s)",
-                                     tolerance.rtol, tolerance.atolScale, scale,
-                                     given ? "--rtol/--atol"
-                                           : "default for the type");
-      llvm::outs() << "\n";
-    }
-    if (!allMatch)
-      return finish(1);
+}
+
+/// --reference: runs the oracle and compares each result with it.
+std::optional<int> Driver::checkAgainstReference() {
+  if (!opts.reference)
+    return std::nullopt;
+  // The oracle: the program with every sharding dropped (one device) or,
+  // for manual code, the same mesh; either way lowered and run the
+  // simplest way, so it shares as little as possible with the run it
+  // checks: blocking reference collectives, loops instead of kernels, no
+  // in-place updates, libm math, no link model or compute slots.
+  ExecutorOptions refOptions = options;
+  refOptions.reference = true;
+  refOptions.dumpPartitioned = false;
+  refOptions.dumpLLVMDialect = false;
+  refOptions.session.trace = false;
+  refOptions.session.link = {};
+  refOptions.session.computeSlots = 0;
+  refOptions.session.referenceCollectives = true;
+  refOptions.asyncPpermute = false;
+  refOptions.forwardPpermute = false;
+  refOptions.kernels = false;
+  refOptions.approximateMath = false;
+  refOptions.copyBeforeWrite = true;
+  // The program as written: a --passes rewrite (collective matmul, ...)
+  // is part of what is checked.
+  refOptions.passes.clear();
+  llvm::Expected<std::unique_ptr<Executor>> createdRef =
+      Executor::create(*module, refOptions);
+  if (!createdRef)
+    return finish(fail("reference: " + llvm::toString(createdRef.takeError())));
+  std::unique_ptr<Executor> ref = std::move(*createdRef);
+  std::vector<HostArray> expected;
+  if (llvm::Error error = ref->run(inputs, expected))
+    return finish(fail("reference: " + llvm::toString(std::move(error))));
+  llvm::outs() << "oracle: "
+               << (ref->mesh().numDevices() == 1
+                       ? "the unpartitioned program on 1 device"
+                       : "the program with its shardings dropped, on the " +
+                             std::to_string(ref->mesh().numDevices()) +
+                             " devices its shard_maps need (partitioned "
+                             "the same way)")
+               << ", without --passes, lowered simply (reference "
+                  "collectives, no kernels, no in-place updates, libm "
+                  "math)\n";
+  bool allMatch = true;
+  for (size_t j = 0; j < outputs.size(); ++j)
+    allMatch &= compareResult(j, expected[j], ref->mesh().numDevices());
+  if (!allMatch)
+    return finish(1);
+  return std::nullopt;
+}
+
+/// Compares result `j` with the oracle's and prints how they differ.
+bool Driver::compareResult(size_t j, const HostArray &expected,
+                           int64_t refDevices) {
+  double scale = 1.0;
+  for (int64_t i = 0, n = expected.numElements(); i < n; ++i)
+    if (std::isfinite(expected.at(i)))
+      scale = std::max(scale, std::fabs(expected.at(i)));
+  Tolerance tolerance = defaultTolerance(outputs[j].dtype);
+  if (opts.relTol.getNumOccurrences())
+    tolerance.rtol = opts.relTol;
+  if (opts.absTol.getNumOccurrences())
+    tolerance.atolScale = opts.absTol;
+  const bool given =
+      opts.relTol.getNumOccurrences() || opts.absTol.getNumOccurrences();
+  Comparison c = compareArrays(expected, outputs[j], tolerance.rtol,
+                               tolerance.atolScale * scale);
+  llvm::outs() << "reference: out" << j << " (" << numpyName(outputs[j].dtype)
+               << shapeText(outputs[j].shape) << ", "
+               << exec->mesh().numDevices() << " devices vs " << refDevices
+               << "): " << (c.equal ? "" : "MISMATCH: ")
+               << c.describe(expected, outputs[j]);
+  if (outputs[j].isFloat())
+    llvm::outs() << llvm::format("; tolerance rtol %g, atol %g x %g (%s)",
+                                 tolerance.rtol, tolerance.atolScale, scale,
+                                 given ? "--rtol/--atol"
+                                       : "default for the type");
+  llvm::outs() << "\n";
+  return c.equal;
+}
+
+/// With --repeat: the median and fastest run.
+void Driver::reportTimes() {
+  if (opts.repeat <= 1 || opts.quiet)
+    return;
+  std::vector<double> sorted = times;
+  std::sort(sorted.begin(), sorted.end());
+  llvm::errs() << llvm::format(
+      "trellis-run: %d runs on %lld devices: median %.3f ms, min %.3f ms\n",
+      static_cast<int>(times.size()),
+      static_cast<long long>(exec->mesh().numDevices()),
+      sorted[sorted.size() / 2], sorted.front());
+}
+
+int mlir::trellis::exec::runMain(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  RunOptions opts;
+  cl::HideUnrelatedOptions(opts.category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "trellis-run: compile a Trellis program and run it on a simulated mesh "
+      "of devices (one thread each)\n\n"
+      "With the threads backend it runs itself again once at start-up with "
+      "glibc malloc tunables for huge pages (docs/Design.md); set "
+      "TRELLIS_RUN_NO_REEXEC=1 to keep it in one process (debuggers, "
+      "profilers).\n");
+  if (opts.backend == "threads")
+    reexecWithMallocTunables(argv);
+  if (opts.printProcessSetup) {
+    const char *mark = std::getenv(kNoReexec);
+    llvm::errs() << "trellis-run: re-executed with malloc tunables: "
+                 << (mark && std::strcmp(mark, "reexecuted") == 0 ? "yes"
+                                                                  : "no")
+                 << "\n";
   }
-  if (repeat > 1 && !quiet) {
-    std::vector<double> sorted = times;
-    std::sort(sorted.begin(), sorted.end());
-    llvm::errs() << llvm::format(
-        "trellis-run: %d runs on %lld devices: median %.3f ms, min %.3f ms\n",
-        static_cast<int>(times.size()),
-        static_cast<long long>(exec->mesh().numDevices()),
-        sorted[sorted.size() / 2], sorted.front());
-  }
-  return finish(0);
+  keepFreedBuffers();
+
+  // With --backend=mpi every rank runs this driver: errors that all ranks
+  // detect alike are printed by rank 0 only.
+  const bool mpi = opts.backend == "mpi";
+  int mpiRank = 0;
+  if (opts.backend != "threads" && !mpi)
+    return fail("--backend must be 'threads' or 'mpi', got '" + opts.backend +
+                "'");
+#ifdef TRELLIS_HAVE_MPI
+  int mpiSize = 1;
+  if (mpi)
+    if (llvm::Error error = mpiInit(&argc, &argv, mpiRank, mpiSize))
+      return fail(llvm::toString(std::move(error)));
+#else
+  if (mpi)
+    return fail("this trellis-run was built without MPI (install "
+                "libopenmpi-dev and reconfigure)");
+#endif
+  return Driver(opts, mpi, mpiRank).run();
 }
