@@ -356,6 +356,14 @@ void VarianceAnalysis::visitRegionSuccessors(
     return cast<OpResult>(input).getResultNumber();
   };
   AxisMask control = controlMask(point, branch);
+  // Inside a region of several blocks, branches (cf.cond_br) steer which
+  // value is yielded, and the framework joins only what they pass. Take
+  // everything the regions read as steering: their captured values and
+  // axis queries (the rewrite refuses such regions when they hold
+  // collectives or tensors, so those are all their sources of variance).
+  if (llvm::any_of(branch->getRegions(),
+                   [](Region &region) { return !region.hasOneBlock(); }))
+    control |= capturedMask(point, branch);
   llvm::SmallBitVector reached(lattices.size());
   for (Operation *predecessor : predecessors->getKnownPredecessors()) {
     std::optional<OperandRange> operands;
@@ -420,9 +428,9 @@ mlir::spmd::analyzeVariance(Operation *root, const AxisMasks &masks,
   auto record = [&](Value v) {
     const VarianceLattice *lattice = solver.lookupState<VarianceLattice>(v);
     // Never reached (cannot happen with every block live): assume the
-    // worst rather than invariant.
+    // worst, every axis of the mesh, rather than invariant.
     result[v] = lattice && lattice->getValue().mask ? *lattice->getValue().mask
-                                                    : manual;
+                                                    : masks.all();
   };
   root->walk([&](Operation *op) {
     for (Region &region : op->getRegions())

@@ -31,6 +31,11 @@ public:
   AxisMask maskOf(ArrayRef<StringAttr> axes) const;
   AxisMask maskOf(ArrayAttr axes) const;
   SmallVector<StringAttr> axesOf(AxisMask mask) const;
+  /// Every axis of the mesh.
+  AxisMask all() const {
+    unsigned n = mesh.getNumAxes();
+    return n >= 64 ? ~AxisMask(0) : (AxisMask(1) << n) - 1;
+  }
   /// `{"a", "b"}` and `["a", "b"]`, for messages.
   std::string format(AxisMask mask) const;
   std::string formatList(AxisMask mask) const;

@@ -38,15 +38,15 @@ namespace {
 
 using Mask = AxisMask;
 
-/// Whether `op`'s regions or results carry ranked tensors, or its regions
-/// hold spmd ops other than axis queries: what the rewrite must type.
-/// Region ops with scalars only need nothing beyond the analysis.
+/// Whether `op` or anything in its regions has ranked tensor values, or its
+/// regions hold spmd ops other than axis queries: what the rewrite must
+/// type. Region ops on scalars only need nothing beyond the analysis.
 bool carriesTypedValues(Operation *op) {
-  if (llvm::any_of(op->getResultTypes(), llvm::IsaPred<RankedTensorType>))
-    return true;
   WalkResult found = op->walk([&](Operation *inner) {
     if (inner != op && isa_and_nonnull<SpmdDialect>(inner->getDialect()) &&
         !axisQuery(inner))
+      return WalkResult::interrupt();
+    if (llvm::any_of(inner->getResultTypes(), llvm::IsaPred<RankedTensorType>))
       return WalkResult::interrupt();
     for (Region &region : inner->getRegions())
       for (Block &block : region)

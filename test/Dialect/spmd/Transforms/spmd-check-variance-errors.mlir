@@ -274,3 +274,65 @@ func.func @collective_in_generate(%x: tensor<2xf32>) -> tensor<2xf32> {
   }
   return %y : tensor<2xf32>
 }
+
+// -----
+
+// Branches between the blocks of a region steer which scalar is yielded:
+// the cond_br's condition varies over "i", so the result does too, and an
+// unmapped output of it is refused (typed invariant, this returned device
+// 0's block).
+trellis.mesh @mesh = <["i"=4]>
+func.func @cond_br_in_region(%x: tensor<8xf32>) -> tensor<2xf32> {
+  // expected-error @below {{output #0 may vary over mesh axis "i", but out_specs[0] does not mention it}}
+  %r = spmd.shard_map @mesh in_specs = [[{"i"}]] out_specs = [[]]
+      (%x) : (tensor<8xf32>) -> tensor<2xf32> {
+  ^bb0(%b: tensor<2xf32>):
+    %v = scf.execute_region -> f32 {
+      %i = spmd.axis_index over ["i"] : index
+      %c0 = arith.constant 0 : index
+      %c = arith.cmpi eq, %i, %c0 : index
+      cf.cond_br %c, ^a, ^b
+    ^a:
+      %one = arith.constant 1.0 : f32
+      scf.yield %one : f32
+    ^b:
+      %two = arith.constant 2.0 : f32
+      scf.yield %two : f32
+    }
+    // expected-note @below {{output #0 is computed here}}
+    %t = tensor.splat %v : tensor<2xf32>
+    spmd.yield %t : tensor<2xf32>
+  }
+  return %r : tensor<2xf32>
+}
+
+// -----
+
+// The same through a block argument: the branches pass constants, the
+// condition (captured from outside the region) decides which.
+trellis.mesh @mesh = <["i"=4]>
+func.func @cond_br_block_argument(%x: tensor<8xf32>) -> tensor<2xf32> {
+  // expected-error @below {{output #0 may vary over mesh axis "i", but out_specs[0] does not mention it}}
+  %r = spmd.shard_map @mesh in_specs = [[{"i"}]] out_specs = [[]]
+      (%x) : (tensor<8xf32>) -> tensor<2xf32> {
+  ^bb0(%b: tensor<2xf32>):
+    %i = spmd.axis_index over ["i"] : index
+    %c0 = arith.constant 0 : index
+    %c = arith.cmpi eq, %i, %c0 : index
+    %v = scf.execute_region -> f32 {
+      cf.cond_br %c, ^a, ^b
+    ^a:
+      %one = arith.constant 1.0 : f32
+      cf.br ^m(%one : f32)
+    ^b:
+      %two = arith.constant 2.0 : f32
+      cf.br ^m(%two : f32)
+    ^m(%y: f32):
+      scf.yield %y : f32
+    }
+    // expected-note @below {{output #0 is computed here}}
+    %t = tensor.splat %v : tensor<2xf32>
+    spmd.yield %t : tensor<2xf32>
+  }
+  return %r : tensor<2xf32>
+}

@@ -259,3 +259,32 @@ func.func @switch(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   }
   return %y#0, %y#1 : tensor<4xf32>, tensor<4xf32>
 }
+
+// A region op returning a scalar but computing on tensors inside: the
+// tensors are typed too.
+// CHECK-LABEL: func.func @switch_scalar
+// CHECK: scf.index_switch %{{.*}} -> f32
+// CHECK: arith.addf %{{.*}} : tensor<2xf32, #spmd.vary<["a"]>>
+// CHECK: tensor.splat %{{.*}} : tensor<2xf32, #spmd.vary<["a", "b"]>>
+func.func @switch_scalar(%x: tensor<4xf32>) -> tensor<8xf32> {
+  %r = spmd.shard_map @m2 in_specs = [[{"a"}]] out_specs = [[{"a", "b"}]]
+      (%x) : (tensor<4xf32>) -> tensor<8xf32> {
+  ^bb0(%b: tensor<2xf32>):
+    %i = spmd.axis_index over ["b"] : index
+    %c0 = arith.constant 0 : index
+    %v = scf.index_switch %i -> f32
+    case 0 {
+      %c = arith.constant dense<1.0> : tensor<2xf32>
+      %s = arith.addf %b, %c : tensor<2xf32>
+      %e = tensor.extract %s[%c0] : tensor<2xf32>
+      scf.yield %e : f32
+    }
+    default {
+      %c = arith.constant 2.0 : f32
+      scf.yield %c : f32
+    }
+    %t = tensor.splat %v : tensor<2xf32>
+    spmd.yield %t : tensor<2xf32>
+  }
+  return %r : tensor<8xf32>
+}
