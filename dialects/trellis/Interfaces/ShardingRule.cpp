@@ -16,6 +16,13 @@ static std::string factorName(int64_t f) {
   return "f" + std::to_string(f);
 }
 
+int64_t ShardingRule::majorFactor(const DimFactors &factors) const {
+  for (int64_t f : factors)
+    if (factorSizes[f] != 1)
+      return f;
+  return -1;
+}
+
 std::string ShardingRule::str() const {
   std::string text;
   llvm::raw_string_ostream os(text);

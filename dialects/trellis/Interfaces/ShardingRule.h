@@ -56,6 +56,9 @@ struct ShardingRule {
   bool needsReplication(int64_t f) const {
     return factorKinds[f] == FactorKind::NeedReplication;
   }
+  /// The first factor of a dimension's `factors` whose size is not 1 (the
+  /// one a sharding of the dimension splits), or -1 when there is none.
+  int64_t majorFactor(const DimFactors &factors) const;
 
   /// `([i, k], [k, j]) -> ([i, j]) {i=2, j=4, k=8} reduction={k}`.
   std::string str() const;

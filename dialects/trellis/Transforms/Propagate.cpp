@@ -54,13 +54,6 @@ bool isPrefix(ArrayRef<StringAttr> prefix, ArrayRef<StringAttr> list) {
          llvm::equal(prefix, list.take_front(prefix.size()));
 }
 
-int64_t majorFactor(const ShardingRule &rule, const DimFactors &factors) {
-  for (int64_t f : factors)
-    if (rule.factorSizes[f] != 1)
-      return f;
-  return -1;
-}
-
 /// Ops that only pass dimensions through (elementwise, reshapes): they
 /// propagate first, so shardings flow along chains of them before ops that
 /// combine dimensions pick among candidates.
@@ -220,7 +213,7 @@ bool Propagator::propagate(Operation *op, const ShardingRule &rule) {
         if (!isa<RankedTensorType>(v.getType()))
           continue;
         for (auto [d, dimFactors] : llvm::enumerate(dims))
-          if (majorFactor(rule, dimFactors) == f)
+          if (rule.majorFactor(dimFactors) == f)
             holders.push_back({v, static_cast<int64_t>(d)});
       }
     };

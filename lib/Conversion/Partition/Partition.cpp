@@ -80,14 +80,6 @@ Type plain(Type type) {
   return type;
 }
 
-/// The first non-unit factor of a dimension, or -1.
-int64_t majorFactor(const ShardingRule &rule, const DimFactors &factors) {
-  for (int64_t f : factors)
-    if (rule.factorSizes[f] != 1)
-      return f;
-  return -1;
-}
-
 /// Whether `value` is a fresh destination: tensor.empty, or a fill of one.
 bool isFresh(Value value) {
   Operation *op = value.getDefiningOp();
@@ -409,7 +401,7 @@ static Layout factorLayout(const ShardingRule &rule,
                            const ValueFactors &dims) {
   Layout layout = Layout::replicated(dims.size());
   for (auto [d, factors] : llvm::enumerate(dims)) {
-    int64_t f = majorFactor(rule, factors);
+    int64_t f = rule.majorFactor(factors);
     if (f >= 0)
       layout.dims[d] = factorAxes[f];
   }
@@ -516,7 +508,7 @@ LogicalResult FunctionPartitioner::partitionRuleOp(Operation *op,
       continue;
     Layout want = desiredLayout(result);
     for (auto [d, factors] : llvm::enumerate(rule.results[r])) {
-      int64_t f = majorFactor(rule, factors);
+      int64_t f = rule.majorFactor(factors);
       if (f < 0 || assigned[f] || rule.needsReplication(f))
         continue;
       factorAxes[f] = want.dims[d];
@@ -549,7 +541,7 @@ LogicalResult FunctionPartitioner::partitionRuleOp(Operation *op,
         continue;
       auto it = layouts.find(operand);
       for (auto [d, factors] : llvm::enumerate(rule.operands[k])) {
-        int64_t f = majorFactor(rule, factors);
+        int64_t f = rule.majorFactor(factors);
         if (f < 0 || taken[f])
           continue;
         taken[f] = true;
@@ -635,7 +627,7 @@ LogicalResult FunctionPartitioner::partitionRuleOp(Operation *op,
   auto forEachCompound = [&](ArrayRef<ValueFactors> values) {
     for (const ValueFactors &value : values)
       for (const DimFactors &factors : value) {
-        int64_t major = majorFactor(rule, factors);
+        int64_t major = rule.majorFactor(factors);
         for (int64_t f : factors)
           if (f != major)
             factorAxes[f].clear();
