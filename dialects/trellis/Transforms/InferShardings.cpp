@@ -112,10 +112,12 @@ Axes axesOf(ShardingAttr sharding, unsigned dim) {
   return Axes(sharding.getAxes(dim).begin(), sharding.getAxes(dim).end());
 }
 
-/// An op that creates a fresh tensor whose sharding nothing has asked for:
-/// tensor.empty, or a destination-style op with no tensor inputs writing
-/// into one (linalg.fill).
-bool isFreshInit(Operation *op) {
+/// An op that creates a fresh tensor whose sharding nothing has asked for
+/// (its type has no sharding encoding): tensor.empty, or a destination-style
+/// op with no tensor inputs writing into one (linalg.fill, or a generic
+/// computing from indices). Wider than the partitioner's isEmptyOrFillOfEmpty,
+/// which takes only tensor.empty and fills of it, sharded or not.
+bool isUnshardedFreshInit(Operation *op) {
   if (!op || op->getNumResults() != 1 ||
       getShardingEncoding(op->getResult(0).getType()))
     return false;
@@ -128,7 +130,8 @@ bool isFreshInit(Operation *op) {
   for (OpOperand *input : linalgOp.getDpsInputOperands())
     if (isa<RankedTensorType>(input->get().getType()))
       return false;
-  return isFreshInit(linalgOp.getDpsInitOperand(0)->get().getDefiningOp());
+  return isUnshardedFreshInit(
+      linalgOp.getDpsInitOperand(0)->get().getDefiningOp());
 }
 
 struct Inferrer {
@@ -295,7 +298,7 @@ struct Inferrer {
     // Destinations that are fresh tensors leave the result to inference.
     SmallVector<bool> freshOperand(op->getNumOperands(), false);
     for (int64_t k : rule.tiedInit)
-      if (k >= 0 && isFreshInit(op->getOperand(k).getDefiningOp())) {
+      if (k >= 0 && isUnshardedFreshInit(op->getOperand(k).getDefiningOp())) {
         privatize(op->getOpOperand(k));
         freshOperand[k] = true;
       }

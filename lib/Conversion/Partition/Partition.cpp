@@ -80,13 +80,16 @@ Type plain(Type type) {
   return type;
 }
 
-/// Whether `value` is a fresh destination: tensor.empty, or a fill of one.
-bool isFresh(Value value) {
+/// Whether `value` is a fresh destination the partitioner can rebuild in
+/// any layout: tensor.empty, or a linalg.fill of one (whatever its type's
+/// sharding). Narrower than InferShardings' isUnshardedFreshInit, which
+/// takes any linalg op without tensor inputs but only unsharded results.
+bool isEmptyOrFillOfEmpty(Value value) {
   Operation *op = value.getDefiningOp();
   if (isa_and_nonnull<tensor::EmptyOp>(op))
     return true;
   if (auto fill = dyn_cast_or_null<linalg::FillOp>(op))
-    return isFresh(fill.getOutputs()[0]);
+    return isEmptyOrFillOfEmpty(fill.getOutputs()[0]);
   return false;
 }
 
@@ -94,7 +97,7 @@ bool isFresh(Value value) {
 /// a sum), so partial sums can each start from it.
 bool isZeroFilled(Value value) {
   auto fill = value.getDefiningOp<linalg::FillOp>();
-  if (!fill || !isFresh(fill.getOutputs()[0]))
+  if (!fill || !isEmptyOrFillOfEmpty(fill.getOutputs()[0]))
     return false;
   Value constant = fill.getInputs()[0];
   return matchPattern(constant, m_Zero()) ||
@@ -291,7 +294,7 @@ static LogicalResult checkClonedWhole(Operation *op) {
 
 Value FunctionPartitioner::materializeFresh(Value global,
                                             const Layout &layout) {
-  if (!isFresh(global) || !layout.unreduced.empty())
+  if (!isEmptyOrFillOfEmpty(global) || !layout.unreduced.empty())
     return {};
   auto type = cast<RankedTensorType>(global.getType());
   RankedTensorType local = resharder.localType(type, layout);
@@ -461,7 +464,7 @@ FunctionPartitioner::planBytes(Operation *op, const ShardingRule &rule,
   int64_t bytes = 0;
   for (auto [k, operand] : llvm::enumerate(op->getOperands())) {
     auto type = dyn_cast<RankedTensorType>(operand.getType());
-    if (!type || k >= rule.operands.size() || isFresh(operand))
+    if (!type || k >= rule.operands.size() || isEmptyOrFillOfEmpty(operand))
       continue;
     auto it = layouts.find(operand);
     Layout from =
