@@ -1,0 +1,106 @@
+//===- FunctionPartitioner.h - One function's partitioning ------*- C++ -*-===//
+//
+// Private to lib/Conversion/Partition: the state of partitioning one
+// function (the local block and Layout of every global value) and its
+// methods, which live in one file per job:
+//
+//   Partition.cpp    the pass, the function-level driver and the per-op
+//                    dispatch
+//   LocalValues.cpp  local blocks of global values: reshards, fresh
+//                    destinations, clones on local operands
+//   RuleOps.cpp      ops with a sharding rule: which axes split which
+//                    factor, and the cheaper of two plans
+//   LocalOps.cpp     one op re-emitted on local blocks, and the
+//                    replicated fallback for ops without a rule
+//   RegionOps.cpp    scf.for/while/if, shard_map and auto/explicit axes
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRELLIS_LIB_CONVERSION_PARTITION_FUNCTIONPARTITIONER_H
+#define TRELLIS_LIB_CONVERSION_PARTITION_FUNCTIONPARTITIONER_H
+
+#include "dialects/spmd/IR/SpmdOps.h"
+#include "dialects/trellis/Interfaces/ShardingRule.h"
+#include "lib/Conversion/Partition/Resharder.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+
+#include <map>
+#include <string>
+
+namespace mlir::trellis::partition {
+
+/// The sharding an op result or argument is meant to have: the
+/// `trellis.sharding` attribute (auto propagation, user hints) or else the
+/// type's encoding (explicit mode). Null means replicated.
+ShardingAttr declaredSharding(Value value);
+
+/// Strips the sharding encoding: local types are plain tensors.
+Type plain(Type type);
+
+/// Whether `value` is a fresh destination the partitioner can rebuild in
+/// any layout: tensor.empty, or a linalg.fill of one (whatever its type's
+/// sharding). Narrower than InferShardings' isUnshardedFreshInit, which
+/// takes any linalg op without tensor inputs but only unsharded results.
+bool isEmptyOrFillOfEmpty(Value value);
+
+/// Rewrites one function with shardings into one fully-manual shard_map.
+class FunctionPartitioner {
+public:
+  FunctionPartitioner(func::FuncOp func, MeshOp mesh)
+      : func(func), mesh(mesh), b(func.getContext()), resharder(b, mesh) {}
+
+  LogicalResult run();
+
+private:
+  LogicalResult partitionBlock(Block &block);
+  LogicalResult partitionOp(Operation *op);
+  LogicalResult partitionRuleOp(Operation *op, const ShardingRule &rule);
+  int64_t planBytes(Operation *op, const ShardingRule &rule,
+                    ArrayRef<SmallVector<StringAttr>> factorAxes,
+                    ArrayRef<StringAttr> reduced);
+  LogicalResult partitionFallback(Operation *op);
+  LogicalResult partitionFor(scf::ForOp op);
+  LogicalResult partitionIf(scf::IfOp op);
+  LogicalResult partitionWhile(scf::WhileOp op);
+  /// The one layout a loop-carried tensor keeps: its declared sharding,
+  /// else its init's, never partial.
+  Layout carryLayout(Value result, Value init);
+  LogicalResult partitionShardMap(spmd::ShardMapOp op);
+  LogicalResult partitionAxisRegion(Operation *op);
+
+  /// The layout a global tensor value is meant to have.
+  Layout desiredLayout(Value global) {
+    auto type = cast<RankedTensorType>(global.getType());
+    return Layout::fromSharding(declaredSharding(global), type.getRank());
+  }
+  /// The local block of `global` in layout `layout`.
+  Value localIn(Value global, const Layout &layout);
+  /// A fresh destination (tensor.empty, possibly filled) built directly in
+  /// `layout`, or null if `global` is not one.
+  Value materializeFresh(Value global, const Layout &layout);
+  Operation *cloneOn(Operation *op, ValueRange operands);
+  SmallVector<StringAttr> carriedPartialSums(Operation *op);
+  void setLocal(Value global, Value local, const Layout &layout) {
+    mapping.map(global, local);
+    layouts[global] = layout;
+  }
+  Value createLocalOp(Operation *op, ValueRange operands,
+                      ArrayRef<Type> resultTypes,
+                      const SmallVector<SmallVector<StringAttr>> &factorAxes,
+                      const ShardingRule &rule, SmallVector<Value> &results);
+
+  func::FuncOp func;
+  MeshOp mesh;
+  OpBuilder b;
+  Resharder resharder;
+  IRMapping mapping;
+  DenseMap<Value, Layout> layouts;
+  std::map<std::pair<const void *, std::string>, Value> reshardCache;
+};
+
+} // namespace mlir::trellis::partition
+
+#endif // TRELLIS_LIB_CONVERSION_PARTITION_FUNCTIONPARTITIONER_H

@@ -1,0 +1,138 @@
+//===- LocalValues.cpp - Local blocks of global values --------------------===//
+//
+// Every global value has a local block and the Layout that block has.
+// These methods read the sharding a value is meant to have, move blocks
+// between layouts (through the Resharder, once per block and layouts),
+// rebuild fresh destinations in any layout, and clone ops on local
+// operands.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Conversion/Partition/FunctionPartitioner.h"
+
+#include "dialects/trellis/IR/ShardingUtils.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+using namespace mlir;
+using namespace mlir::trellis;
+using namespace mlir::trellis::partition;
+
+ShardingAttr partition::declaredSharding(Value value) {
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    Operation *owner = arg.getOwner()->getParentOp();
+    if (auto func = dyn_cast<func::FuncOp>(owner))
+      if (auto attr = func.getArgAttrOfType<ShardingAttr>(
+              arg.getArgNumber(), TrellisDialect::kShardingAttrName))
+        return attr;
+    if (auto forOp = dyn_cast<scf::ForOp>(owner))
+      if (arg.getArgNumber() > 0)
+        return declaredSharding(forOp.getResult(arg.getArgNumber() - 1));
+    if (auto args = owner->getAttrOfType<ArrayAttr>(
+            TrellisDialect::kArgShardingsAttrName))
+      if (arg.getArgNumber() < args.size())
+        if (auto s = dyn_cast<ShardingAttr>(args[arg.getArgNumber()]))
+          return s;
+    return getShardingEncoding(value.getType());
+  }
+  auto result = cast<OpResult>(value);
+  Operation *op = result.getOwner();
+  if (Attribute attr = op->getAttr(TrellisDialect::kShardingAttrName)) {
+    if (auto sharding = dyn_cast<ShardingAttr>(attr))
+      return sharding;
+    if (auto array = dyn_cast<ArrayAttr>(attr))
+      if (result.getResultNumber() < array.size())
+        return dyn_cast<ShardingAttr>(array[result.getResultNumber()]);
+  }
+  if (auto constraint = dyn_cast<ShardingConstraintOp>(op))
+    return constraint.getSharding();
+  return getShardingEncoding(value.getType());
+}
+
+Type partition::plain(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return RankedTensorType::get(tensor.getShape(), tensor.getElementType());
+  return type;
+}
+
+bool partition::isEmptyOrFillOfEmpty(Value value) {
+  Operation *op = value.getDefiningOp();
+  if (isa_and_nonnull<tensor::EmptyOp>(op))
+    return true;
+  if (auto fill = dyn_cast_or_null<linalg::FillOp>(op))
+    return isEmptyOrFillOfEmpty(fill.getOutputs()[0]);
+  return false;
+}
+
+Value FunctionPartitioner::localIn(Value global, const Layout &layout) {
+  if (Value fresh = materializeFresh(global, layout))
+    return fresh;
+  Value local = mapping.lookup(global);
+  auto type = cast<RankedTensorType>(global.getType());
+  auto it = layouts.find(global);
+  Layout from =
+      it == layouts.end() ? Layout::replicated(type.getRank()) : it->second;
+  if (from == layout)
+    return local;
+  // One reshard per (block, layouts): collectives have side effects, so CSE
+  // would not merge repeated ones. A block made in an enclosing region is
+  // visible here; one made inside a loop or branch body is not visible after
+  // it.
+  // The key names the source layout too: one block can stand for several
+  // global values in different layouts (a shard_map yielding one value
+  // under two out_specs), and their reshards differ.
+  auto key = std::make_pair(local.getAsOpaquePointer(),
+                            from.str() + " -> " + layout.str());
+  auto cached = reshardCache.find(key);
+  if (cached != reshardCache.end() &&
+      cached->second.getParentRegion()->isAncestor(
+          b.getInsertionBlock()->getParent()))
+    return cached->second;
+  Value result = resharder.reshard(global.getLoc(), local, type, from, layout);
+  reshardCache[key] = result;
+  return result;
+}
+
+Value FunctionPartitioner::materializeFresh(Value global,
+                                            const Layout &layout) {
+  if (!isEmptyOrFillOfEmpty(global) || !layout.unreduced.empty())
+    return {};
+  auto type = cast<RankedTensorType>(global.getType());
+  RankedTensorType local = resharder.localType(type, layout);
+  if (global.getDefiningOp<tensor::EmptyOp>())
+    return tensor::EmptyOp::create(b, global.getLoc(), local.getShape(),
+                                   local.getElementType());
+  auto fill = global.getDefiningOp<linalg::FillOp>();
+  Value init = materializeFresh(fill.getOutputs()[0], layout);
+  return linalg::FillOp::create(b, global.getLoc(),
+                                mapping.lookupOrDefault(fill.getInputs()[0]),
+                                init)
+      .getResult(0);
+}
+
+/// Clones `op` with its operands replaced by `operands` (an operand used
+/// twice may need two layouts, so this is not a mapping). Values the op's
+/// regions capture use the mapping.
+Operation *FunctionPartitioner::cloneOn(Operation *op, ValueRange operands) {
+  // A region that reads a tensor defined outside it (a gather written as
+  // tensor.extract in a linalg.generic body) indexes it globally: the clone
+  // reads the whole (replicated) tensor, never the local block.
+  llvm::SetVector<Value> captured;
+  getUsedValuesDefinedAbove(op->getRegions(), captured);
+  SmallVector<std::pair<Value, Value>> saved;
+  for (Value value : captured) {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type || !mapping.contains(value))
+      continue;
+    saved.emplace_back(value, mapping.lookup(value));
+    mapping.map(value, localIn(value, Layout::replicated(type.getRank())));
+  }
+  Operation *clone = b.clone(*op, mapping);
+  for (auto [value, local] : saved)
+    mapping.map(value, local);
+  for (auto [i, local] : llvm::enumerate(operands))
+    clone->setOperand(i, local);
+  return clone;
+}

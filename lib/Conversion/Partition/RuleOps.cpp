@@ -1,0 +1,404 @@
+//===- RuleOps.cpp - Partitioning ops with a sharding rule ----------------===//
+//
+// An op's sharding rule names its factors; each factor is split over the
+// mesh axes the results want (parallel factors) or the operands have
+// (reductions whose partial results can be combined). When both pull on
+// one axis, the plan that moves fewer bytes wins. The operands are then
+// resharded to the factors' layouts and the op is re-emitted locally.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Conversion/Partition/FunctionPartitioner.h"
+
+#include "dialects/trellis/IR/ShardingUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallBitVector.h"
+
+using namespace mlir;
+using namespace mlir::trellis;
+using namespace mlir::trellis::partition;
+
+namespace {
+
+/// Whether `value` is a fresh destination filled with zero (the identity of
+/// a sum), so partial sums can each start from it.
+bool isZeroFilled(Value value) {
+  auto fill = value.getDefiningOp<linalg::FillOp>();
+  if (!fill || !isEmptyOrFillOfEmpty(fill.getOutputs()[0]))
+    return false;
+  Value constant = fill.getInputs()[0];
+  return matchPattern(constant, m_Zero()) ||
+         matchPattern(constant, m_AnyZeroFloat());
+}
+
+/// How the reductions of `op` combine: sums (a contraction, or a reduction
+/// whose payload adds into the output), maxima or minima; none otherwise.
+std::optional<PartialKind> reductionKind(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp)
+    return std::nullopt;
+  if (linalg::isaContractionOpInterface(linalgOp))
+    return PartialKind::Sum;
+  Block *body = linalgOp.getBlock();
+  if (!body || linalgOp.getNumDpsInits() != 1)
+    return std::nullopt;
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  Operation *combiner = yield.getValues()[0].getDefiningOp();
+  Value out = body->getArgument(body->getNumArguments() - 1);
+  if (!combiner || !llvm::is_contained(combiner->getOperands(), out))
+    return std::nullopt;
+  if (isa<arith::AddFOp, arith::AddIOp>(combiner))
+    return PartialKind::Sum;
+  // pmax/pmin propagate NaN (arith.maximumf/minimumf). maxnumf/minnumf
+  // drop it, so their partial results cannot be combined with them: such
+  // reductions run on replicated operands.
+  if (isa<arith::MaximumFOp, arith::MaxSIOp>(combiner))
+    return PartialKind::Max;
+  if (isa<arith::MinimumFOp, arith::MinSIOp>(combiner))
+    return PartialKind::Min;
+  return std::nullopt;
+}
+
+} // namespace
+
+/// The axes over which every tensor operand of `op` is a partial sum, when
+/// `op` is linear in each of them (addition, subtraction, negation); empty
+/// otherwise.
+SmallVector<StringAttr> FunctionPartitioner::carriedPartialSums(Operation *op) {
+  if (!isa<arith::AddFOp, arith::SubFOp, arith::AddIOp, arith::SubIOp,
+           arith::NegFOp>(op))
+    return {};
+  std::optional<SmallVector<StringAttr>> common;
+  for (Value operand : op->getOperands()) {
+    auto it = layouts.find(operand);
+    if (it == layouts.end() || it->second.unreduced.empty() ||
+        it->second.partialKind != PartialKind::Sum)
+      return {};
+    SmallVector<StringAttr> axes(it->second.unreduced);
+    llvm::sort(axes, [](StringAttr a, StringAttr b) {
+      return a.getValue() < b.getValue();
+    });
+    if (common && *common != axes)
+      return {};
+    common = axes;
+  }
+  return common ? *common : SmallVector<StringAttr>();
+}
+
+/// The layout of a value whose dimensions hold `dims` (per dimension, its
+/// factors) when each factor is split over `factorAxes`: a dimension takes
+/// its major factor's axes.
+static Layout factorLayout(const ShardingRule &rule,
+                           ArrayRef<SmallVector<StringAttr>> factorAxes,
+                           const ValueFactors &dims) {
+  Layout layout = Layout::replicated(dims.size());
+  for (auto [d, factors] : llvm::enumerate(dims)) {
+    int64_t f = rule.majorFactor(factors);
+    if (f >= 0)
+      layout.dims[d] = factorAxes[f];
+  }
+  return layout;
+}
+
+/// Bytes per element of `type` (at least one).
+static int64_t elementBytes(RankedTensorType type) {
+  return trellis::elementBytes(type.getElementType());
+}
+
+/// Bytes a device receives to move a block of `type` from layout `from`
+/// to `to`, roughly as the Resharder does it: nothing for slicing, the
+/// missing part for gathering, (n-1)/n of the block for an all_to_all
+/// (axes moved between dimensions), and gathering what differs otherwise.
+static int64_t reshardBytes(RankedTensorType type, const Layout &from,
+                            const Layout &to, MeshOp mesh) {
+  if (!type.hasStaticShape() || from.dims.size() != to.dims.size())
+    return 0;
+  int64_t total = type.getNumElements() * elementBytes(type);
+  auto allAxes = [](const Layout &layout) {
+    SmallVector<StringAttr> axes;
+    for (const auto &dim : layout.dims)
+      llvm::append_range(axes, dim);
+    return axes;
+  };
+  SmallVector<StringAttr> fromAxes = allAxes(from), toAxes = allAxes(to);
+  int64_t fromBlock = total / mesh.getAxesSize(fromAxes);
+  // Axes common to both, dimension by dimension (the longest common prefix).
+  SmallVector<StringAttr> kept;
+  for (auto [a, b] : llvm::zip(from.dims, to.dims))
+    for (auto [x, y] : llvm::zip(a, b)) {
+      if (x != y)
+        break;
+      kept.push_back(x);
+    }
+  if (kept.size() == fromAxes.size())
+    return 0; // only slicing
+  llvm::SmallDenseSet<StringAttr> toSet(toAxes.begin(), toAxes.end());
+  bool onlyMoved =
+      fromAxes.size() == toAxes.size() &&
+      llvm::all_of(fromAxes, [&](StringAttr a) { return toSet.contains(a); });
+  if (onlyMoved) {
+    int64_t moved = mesh.getAxesSize(fromAxes) / mesh.getAxesSize(kept);
+    return fromBlock - fromBlock / moved;
+  }
+  return total / mesh.getAxesSize(kept) - fromBlock;
+}
+
+int64_t
+FunctionPartitioner::planBytes(Operation *op, const ShardingRule &rule,
+                               ArrayRef<SmallVector<StringAttr>> factorAxes,
+                               ArrayRef<StringAttr> reduced) {
+  auto layoutOf = [&](const ValueFactors &dims) {
+    return factorLayout(rule, factorAxes, dims);
+  };
+  int64_t bytes = 0;
+  for (auto [k, operand] : llvm::enumerate(op->getOperands())) {
+    auto type = dyn_cast<RankedTensorType>(operand.getType());
+    if (!type || k >= rule.operands.size() || isEmptyOrFillOfEmpty(operand))
+      continue;
+    auto it = layouts.find(operand);
+    Layout from =
+        it == layouts.end() ? Layout::replicated(type.getRank()) : it->second;
+    from.unreduced.clear();
+    bytes += reshardBytes(type, from, layoutOf(rule.operands[k]), mesh);
+  }
+  for (auto [r, result] : llvm::enumerate(op->getResults())) {
+    auto type = dyn_cast<RankedTensorType>(result.getType());
+    if (!type || !type.hasStaticShape() || r >= rule.results.size())
+      continue;
+    Layout layout = layoutOf(rule.results[r]);
+    // A partial result is reduced (scattered where it is wanted split):
+    // about (n-1)/n of the local block.
+    if (!reduced.empty()) {
+      int64_t block = resharder.localType(type, layout).getNumElements() *
+                      elementBytes(type);
+      int64_t n = mesh.getAxesSize(reduced);
+      bytes += block - block / n;
+      // Scattered over the reduced axes where the result wants them.
+      Layout want = desiredLayout(result);
+      for (auto [d, axes] : llvm::enumerate(want.dims))
+        if (d < layout.dims.size())
+          for (StringAttr axis : axes)
+            if (llvm::is_contained(reduced, axis) &&
+                !llvm::is_contained(layout.dims[d], axis))
+              layout.dims[d].push_back(axis);
+    }
+    bytes += reshardBytes(type, layout, desiredLayout(result), mesh);
+  }
+  return bytes;
+}
+
+LogicalResult FunctionPartitioner::partitionRuleOp(Operation *op,
+                                                   const ShardingRule &rule) {
+  const int64_t numFactors = rule.numFactors();
+  SmallVector<SmallVector<StringAttr>> factorAxes(numFactors);
+  SmallVector<bool> assigned(numFactors, false);
+
+  // Parallel factors take the axes the results are meant to have.
+  for (auto [r, result] : llvm::enumerate(op->getResults())) {
+    auto type = dyn_cast<RankedTensorType>(result.getType());
+    if (!type)
+      continue;
+    Layout want = desiredLayout(result);
+    for (auto [d, factors] : llvm::enumerate(rule.results[r])) {
+      int64_t f = rule.majorFactor(factors);
+      if (f < 0 || assigned[f] || rule.needsReplication(f))
+        continue;
+      factorAxes[f] = want.dims[d];
+      assigned[f] = true;
+    }
+  }
+
+  // Reduction factors keep the operands' axes when the partial results can
+  // be combined afterwards: a sum into a zero-filled destination, or a
+  // maximum or minimum (idempotent, so any destination the devices share).
+  std::optional<PartialKind> kind = reductionKind(op);
+  bool combinable = kind.has_value();
+  for (auto [r, init] : llvm::enumerate(rule.tiedInit))
+    if (init >= 0 && kind == PartialKind::Sum &&
+        !isZeroFilled(op->getOperand(init)))
+      combinable = false;
+  // A plan: factor axes after the reduction factors took their operands'
+  // axes (except `banned` ones) and the parallel factors gave up the axes
+  // the reductions use (those come back by reduce-scatter).
+  struct Plan {
+    SmallVector<SmallVector<StringAttr>> factorAxes;
+    SmallVector<StringAttr> reduced;
+  };
+  auto makePlan = [&](const llvm::SmallDenseSet<StringAttr> &banned) {
+    Plan plan{factorAxes, {}};
+    SmallVector<bool> taken = assigned;
+    for (auto [k, operand] : llvm::enumerate(op->getOperands())) {
+      auto type = dyn_cast<RankedTensorType>(operand.getType());
+      if (!type || k >= rule.operands.size())
+        continue;
+      auto it = layouts.find(operand);
+      for (auto [d, factors] : llvm::enumerate(rule.operands[k])) {
+        int64_t f = rule.majorFactor(factors);
+        if (f < 0 || taken[f])
+          continue;
+        taken[f] = true;
+        if (rule.needsReplication(f))
+          continue;
+        if (rule.isReduction(f) && !combinable)
+          continue;
+        auto &axes = plan.factorAxes[f];
+        if (it != layouts.end() && d < it->second.dims.size())
+          axes = it->second.dims[d];
+        if (rule.isReduction(f)) {
+          axes.erase(
+              llvm::find_if(axes,
+                            [&](StringAttr a) { return banned.contains(a); }),
+              axes.end());
+          llvm::append_range(plan.reduced, axes);
+        }
+      }
+    }
+    for (int64_t f = 0; f < numFactors; ++f) {
+      if (rule.isReduction(f))
+        continue;
+      auto &axes = plan.factorAxes[f];
+      axes.erase(llvm::find_if(axes,
+                               [&](StringAttr a) {
+                                 return llvm::is_contained(plan.reduced, a);
+                               }),
+                 axes.end());
+    }
+    return plan;
+  };
+  Plan chosen = makePlan({});
+  // When a reduction keeps an axis the result wants on a parallel factor
+  // (seed 003's FFN: x[B, D@Y] . w[D, F@Y] with the result wanted F@Y), the
+  // other plan gathers the reduced operand over that axis instead of
+  // reducing and scattering the result. Take whichever moves fewer bytes.
+  llvm::SmallDenseSet<StringAttr> conflicting;
+  for (int64_t f = 0; f < numFactors; ++f)
+    if (!rule.isReduction(f))
+      for (StringAttr axis : factorAxes[f])
+        if (llvm::is_contained(chosen.reduced, axis))
+          conflicting.insert(axis);
+  if (!conflicting.empty()) {
+    Plan gather = makePlan(conflicting);
+    if (planBytes(op, rule, gather.factorAxes, gather.reduced) <
+        planBytes(op, rule, chosen.factorAxes, chosen.reduced))
+      chosen = std::move(gather);
+  }
+  factorAxes = std::move(chosen.factorAxes);
+  SmallVector<StringAttr> reduced = std::move(chosen.reduced);
+  // Tensor ops compute a factor only their results hold (a slice's or a
+  // pad's extent) whole; the result is then sliced locally if wanted split.
+  if (!isa<linalg::LinalgOp, tensor::EmptyOp>(op) &&
+      !(isa<arith::ConstantOp>(op) &&
+        isa<SplatElementsAttr>(cast<arith::ConstantOp>(op).getValue()))) {
+    llvm::SmallBitVector inOperands(numFactors);
+    for (const ValueFactors &dims : rule.operands)
+      for (const DimFactors &factors : dims)
+        for (int64_t f : factors)
+          inOperands.set(f);
+    for (int64_t f = 0; f < numFactors; ++f)
+      if (!inOperands.test(f))
+        factorAxes[f].clear();
+  }
+
+  // Partial sums pass through ops linear in every operand (add, sub,
+  // negate) when all operands are partial over the same axes: one psum after
+  // the op instead of one per operand.
+  SmallVector<StringAttr> carried = carriedPartialSums(op);
+  // Each axis splits one factor; each factor must divide; a compound
+  // dimension carries only its major factor's axes.
+  llvm::SmallDenseSet<StringAttr> used(carried.begin(), carried.end());
+  for (int64_t f = 0; f < numFactors; ++f) {
+    auto &axes = factorAxes[f];
+    auto firstUsed =
+        llvm::find_if(axes, [&](StringAttr a) { return used.contains(a); });
+    axes.erase(firstUsed, axes.end());
+    while (!axes.empty() && (ShapedType::isDynamic(rule.factorSizes[f]) ||
+                             rule.factorSizes[f] % mesh.getAxesSize(axes) != 0))
+      axes.pop_back();
+    used.insert(axes.begin(), axes.end());
+  }
+  auto forEachCompound = [&](ArrayRef<ValueFactors> values) {
+    for (const ValueFactors &value : values)
+      for (const DimFactors &factors : value) {
+        int64_t major = rule.majorFactor(factors);
+        for (int64_t f : factors)
+          if (f != major)
+            factorAxes[f].clear();
+      }
+  };
+  forEachCompound(rule.operands);
+  forEachCompound(rule.results);
+  SmallVector<StringAttr> partial;
+  for (int64_t f = 0; f < numFactors; ++f)
+    if (rule.isReduction(f))
+      llvm::append_range(partial, factorAxes[f]);
+
+  auto layoutOf = [&](const ValueFactors &dims) {
+    return factorLayout(rule, factorAxes, dims);
+  };
+
+  // Operands in the layouts the op needs.
+  SmallVector<Value> operands;
+  for (auto [k, operand] : llvm::enumerate(op->getOperands())) {
+    auto type = dyn_cast<RankedTensorType>(operand.getType());
+    if (!type) {
+      operands.push_back(mapping.lookupOrDefault(operand));
+      continue;
+    }
+    Layout need = layoutOf(rule.operands[k]);
+    need.unreduced = carried;
+    // A zero-filled destination of a sum must hold zeros on every device,
+    // not be one device's copy: rebuild it in place.
+    operands.push_back(localIn(operand, need));
+  }
+
+  // The op on local blocks.
+  SmallVector<Type> resultTypes;
+  SmallVector<Layout> resultLayouts;
+  for (auto [r, result] : llvm::enumerate(op->getResults())) {
+    auto type = dyn_cast<RankedTensorType>(result.getType());
+    if (!type) {
+      resultTypes.push_back(result.getType());
+      resultLayouts.push_back(Layout());
+      continue;
+    }
+    Layout layout = layoutOf(rule.results[r]);
+    layout.unreduced = partial;
+    llvm::append_range(layout.unreduced, carried);
+    if (kind)
+      layout.partialKind = *kind;
+    resultTypes.push_back(resharder.localType(type, layout));
+    resultLayouts.push_back(layout);
+  }
+  SmallVector<Value> results;
+  if (!createLocalOp(op, operands, resultTypes, factorAxes, rule, results))
+    return op->emitOpError("could not be partitioned");
+
+  for (auto [r, result] : llvm::enumerate(op->getResults())) {
+    auto type = dyn_cast<RankedTensorType>(result.getType());
+    if (!type) {
+      mapping.map(result, results[r]);
+      continue;
+    }
+    Layout want = desiredLayout(result);
+    Value local = results[r];
+    // A partial result already split as wanted stays partial: consumers
+    // reduce it when they need it, and linear ones carry it further.
+    Layout reduced = resultLayouts[r];
+    reduced.unreduced.clear();
+    if (!resultLayouts[r].unreduced.empty() && want.unreduced.empty() &&
+        reduced == want) {
+      setLocal(result, local, resultLayouts[r]);
+      continue;
+    }
+    if (resultLayouts[r] != want)
+      local =
+          resharder.reshard(op->getLoc(), local, type, resultLayouts[r], want);
+    setLocal(result, local, want);
+  }
+  return success();
+}
