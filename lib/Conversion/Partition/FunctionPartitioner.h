@@ -26,6 +26,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <map>
 #include <string>
@@ -46,6 +47,9 @@ Type plain(Type type);
 /// takes any linalg op without tensor inputs but only unsharded results.
 bool isEmptyOrFillOfEmpty(Value value);
 
+/// The mesh axes splitting each factor of an op's sharding rule.
+using FactorAxes = SmallVector<SmallVector<StringAttr>>;
+
 /// Rewrites one function with shardings into one fully-manual shard_map.
 class FunctionPartitioner {
 public:
@@ -55,9 +59,64 @@ public:
   LogicalResult run();
 
 private:
+  // The steps of run() (Partition.cpp).
+  /// The layout of each argument (replicated for scalars); fails, with an
+  /// error, on an argument the partitioner cannot take.
+  FailureOr<SmallVector<Layout>> argumentLayouts(Block &oldBody);
+  /// The layout of each returned value: its declared sharding (replicated
+  /// when it does not divide), never partial.
+  FailureOr<SmallVector<Layout>> returnLayouts(func::ReturnOp ret);
+  /// Builds, in `entry`, the shard_map over every axis with the arguments
+  /// as inputs, and maps the old arguments to its body's; leaves the
+  /// builder in that body.
+  spmd::ShardMapOp createShardMap(Block *entry, Block &oldBody,
+                                  ArrayRef<Layout> argLayouts,
+                                  ArrayRef<Layout> resultLayouts);
+
   LogicalResult partitionBlock(Block &block);
   LogicalResult partitionOp(Operation *op);
   LogicalResult partitionRuleOp(Operation *op, const ShardingRule &rule);
+
+  // The steps of partitionRuleOp (RuleOps.cpp).
+  /// Factor axes after the reduction factors took their operands' axes
+  /// (except `banned` ones) and the parallel factors gave up the axes the
+  /// reductions use (those come back by reduce-scatter); `reduced` lists
+  /// the axes the reductions keep.
+  struct FactorPlan {
+    FactorAxes factorAxes;
+    SmallVector<StringAttr> reduced;
+  };
+  void takeResultAxes(Operation *op, const ShardingRule &rule,
+                      FactorAxes &factorAxes, SmallVector<bool> &assigned);
+  FactorPlan makePlan(Operation *op, const ShardingRule &rule,
+                      const FactorAxes &factorAxes, ArrayRef<bool> assigned,
+                      bool combinable,
+                      const llvm::SmallDenseSet<StringAttr> &banned);
+  /// The plan that keeps the reductions' axes, or the one that gathers
+  /// their operands over the axes the results want, whichever moves fewer
+  /// bytes.
+  FactorPlan choosePlan(Operation *op, const ShardingRule &rule,
+                        const FactorAxes &factorAxes, ArrayRef<bool> assigned,
+                        bool combinable);
+  /// Drops axes that are used twice (or `carried`), that do not divide
+  /// their factor, or that split a minor factor of a compound dimension.
+  void fitAxesToFactors(const ShardingRule &rule, ArrayRef<StringAttr> carried,
+                        FactorAxes &factorAxes);
+  /// The op's operands resharded to the layouts its factors give them.
+  SmallVector<Value> localOperands(Operation *op, const ShardingRule &rule,
+                                   const FactorAxes &factorAxes,
+                                   ArrayRef<StringAttr> carried);
+  /// The local type and layout of each result (partial over the reduction
+  /// factors' axes and the `carried` ones).
+  void localResults(Operation *op, const ShardingRule &rule,
+                    const FactorAxes &factorAxes, ArrayRef<StringAttr> carried,
+                    std::optional<PartialKind> kind,
+                    SmallVector<Type> &resultTypes,
+                    SmallVector<Layout> &resultLayouts);
+  /// Maps each result to its local block, resharded to its desired layout
+  /// unless it may stay partial.
+  void bindResults(Operation *op, ArrayRef<Value> results,
+                   ArrayRef<Layout> resultLayouts);
   int64_t planBytes(Operation *op, const ShardingRule &rule,
                     ArrayRef<SmallVector<StringAttr>> factorAxes,
                     ArrayRef<StringAttr> reduced);
@@ -87,10 +146,21 @@ private:
     mapping.map(global, local);
     layouts[global] = layout;
   }
+  /// `op` emitted on local `operands` with local `resultTypes`; appends
+  /// its results to `results` and returns the first (null on failure, or
+  /// when the op has no results).
   Value createLocalOp(Operation *op, ValueRange operands,
-                      ArrayRef<Type> resultTypes,
-                      const SmallVector<SmallVector<StringAttr>> &factorAxes,
+                      ArrayRef<Type> resultTypes, const FactorAxes &factorAxes,
                       const ShardingRule &rule, SmallVector<Value> &results);
+  /// The tensor ops whose attributes hold sizes, and constants, built
+  /// afresh on local shapes: the new value, null when it cannot be built,
+  /// nullopt for other ops (which are cloned).
+  std::optional<Value> rebuildLocalOp(Operation *op, ValueRange operands,
+                                      ArrayRef<Type> resultTypes);
+  /// Adds the block's offset to the linalg.index ops of `clone` whose loops
+  /// are split (they yield local indices).
+  void offsetLinalgIndices(Operation *clone, const FactorAxes &factorAxes,
+                           const ShardingRule &rule);
 
   func::FuncOp func;
   MeshOp mesh;

@@ -50,96 +50,121 @@ LogicalResult FunctionPartitioner::partitionFallback(Operation *op) {
   return success();
 }
 
-Value FunctionPartitioner::createLocalOp(
-    Operation *op, ValueRange operands, ArrayRef<Type> resultTypes,
-    const SmallVector<SmallVector<StringAttr>> &factorAxes,
-    const ShardingRule &rule, SmallVector<Value> &results) {
-  Location loc = op->getLoc();
-  auto localSizes = [&](ArrayRef<OpFoldResult> sizes, RankedTensorType global,
-                        RankedTensorType local) {
-    SmallVector<OpFoldResult> out(sizes);
-    for (int64_t d = 0; d < global.getRank(); ++d) {
-      std::optional<int64_t> s = getConstantIntValue(sizes[d]);
-      if (s && *s == global.getDimSize(d))
-        out[d] = b.getIndexAttr(local.getDimSize(d));
-    }
-    return out;
-  };
-  auto mapped = [&](ArrayRef<OpFoldResult> values) {
-    SmallVector<OpFoldResult> out;
-    for (OpFoldResult v : values)
-      out.push_back(isa<Value>(v)
-                        ? OpFoldResult(mapping.lookupOrDefault(cast<Value>(v)))
-                        : v);
-    return out;
-  };
+/// `sizes` (of a slice of `global`) with every whole dimension of `global`
+/// made the whole dimension of `local`.
+static SmallVector<OpFoldResult> localSizes(Builder &b,
+                                            ArrayRef<OpFoldResult> sizes,
+                                            RankedTensorType global,
+                                            RankedTensorType local) {
+  SmallVector<OpFoldResult> out(sizes);
+  for (int64_t d = 0; d < global.getRank(); ++d) {
+    std::optional<int64_t> s = getConstantIntValue(sizes[d]);
+    if (s && *s == global.getDimSize(d))
+      out[d] = b.getIndexAttr(local.getDimSize(d));
+  }
+  return out;
+}
 
+/// `values` with their SSA values replaced through `mapping`.
+static SmallVector<OpFoldResult> mapped(const IRMapping &mapping,
+                                        ArrayRef<OpFoldResult> values) {
+  SmallVector<OpFoldResult> out;
+  for (OpFoldResult v : values)
+    out.push_back(isa<Value>(v)
+                      ? OpFoldResult(mapping.lookupOrDefault(cast<Value>(v)))
+                      : v);
+  return out;
+}
+
+std::optional<Value>
+FunctionPartitioner::rebuildLocalOp(Operation *op, ValueRange operands,
+                                    ArrayRef<Type> resultTypes) {
+  Location loc = op->getLoc();
   if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
     auto global = slice.getSourceType();
     auto local = cast<RankedTensorType>(operands[0].getType());
-    Value r = tensor::ExtractSliceOp::create(
+    return tensor::ExtractSliceOp::create(
         b, loc, cast<RankedTensorType>(resultTypes[0]), operands[0],
-        mapped(slice.getMixedOffsets()),
-        localSizes(slice.getMixedSizes(), global, local),
-        mapped(slice.getMixedStrides()));
-    results.push_back(r);
-    return r;
+        mapped(mapping, slice.getMixedOffsets()),
+        localSizes(b, slice.getMixedSizes(), global, local),
+        mapped(mapping, slice.getMixedStrides()));
   }
   if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
     auto global = insert.getDestType();
     auto local = cast<RankedTensorType>(operands[1].getType());
-    Value r = tensor::InsertSliceOp::create(
-        b, loc, operands[0], operands[1], mapped(insert.getMixedOffsets()),
-        localSizes(insert.getMixedSizes(), global, local),
-        mapped(insert.getMixedStrides()));
-    results.push_back(r);
-    return r;
+    return tensor::InsertSliceOp::create(
+        b, loc, operands[0], operands[1],
+        mapped(mapping, insert.getMixedOffsets()),
+        localSizes(b, insert.getMixedSizes(), global, local),
+        mapped(mapping, insert.getMixedStrides()));
   }
-  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
-    Value r = tensor::ExpandShapeOp::create(
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
+    return tensor::ExpandShapeOp::create(
         b, loc, cast<RankedTensorType>(resultTypes[0]), operands[0],
         expand.getReassociationIndices());
-    results.push_back(r);
-    return r;
-  }
-  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
-    Value r = tensor::CollapseShapeOp::create(
+  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))
+    return tensor::CollapseShapeOp::create(
         b, loc, cast<RankedTensorType>(resultTypes[0]), operands[0],
         collapse.getReassociationIndices());
-    results.push_back(r);
-    return r;
-  }
-  if (auto concat = dyn_cast<tensor::ConcatOp>(op)) {
-    Value r = tensor::ConcatOp::create(b, loc, resultTypes[0], concat.getDim(),
-                                       operands);
-    results.push_back(r);
-    return r;
-  }
+  if (auto concat = dyn_cast<tensor::ConcatOp>(op))
+    return tensor::ConcatOp::create(b, loc, resultTypes[0], concat.getDim(),
+                                    operands);
   if (auto empty = dyn_cast<tensor::EmptyOp>(op)) {
     auto type = cast<RankedTensorType>(resultTypes[0]);
-    Value r =
-        tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
-    results.push_back(r);
-    return r;
+    return tensor::EmptyOp::create(b, loc, type.getShape(),
+                                   type.getElementType());
   }
   if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
     auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
     auto type = cast<RankedTensorType>(resultTypes[0]);
-    if (dense && dense.isSplat()) {
-      Value r = arith::ConstantOp::create(b, loc, dense.resizeSplat(type));
-      results.push_back(r);
-      return r;
-    }
+    if (dense && dense.isSplat())
+      return arith::ConstantOp::create(b, loc, dense.resizeSplat(type));
     // A non-splat constant exists whole on every device; the caller slices
     // it if the rule wanted it split.
     if (type != plain(constant.getType()))
-      return {};
-    Value r =
-        arith::ConstantOp::create(b, loc,
-                                  dense ? DenseElementsAttr(dense.reshape(type))
-                                        : cast<TypedAttr>(constant.getValue()));
-    results.push_back(r);
-    return r;
+      return Value();
+    return arith::ConstantOp::create(
+        b, loc,
+        dense ? DenseElementsAttr(dense.reshape(type))
+              : cast<TypedAttr>(constant.getValue()));
+  }
+  return std::nullopt;
+}
+
+void FunctionPartitioner::offsetLinalgIndices(Operation *clone,
+                                              const FactorAxes &factorAxes,
+                                              const ShardingRule &rule) {
+  Location loc = clone->getLoc();
+  SmallVector<linalg::IndexOp> indices;
+  clone->walk([&](linalg::IndexOp index) { indices.push_back(index); });
+  for (linalg::IndexOp index : indices) {
+    int64_t d = index.getDim();
+    if (d >= static_cast<int64_t>(factorAxes.size()) || factorAxes[d].empty())
+      continue;
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(clone);
+    int64_t block = rule.factorSizes[d] / mesh.getAxesSize(factorAxes[d]);
+    SmallVector<Attribute> axes(factorAxes[d].begin(), factorAxes[d].end());
+    Value rank = spmd::AxisIndexOp::create(b, loc, b.getIndexType(),
+                                           b.getArrayAttr(axes));
+    Value offset = arith::MulIOp::create(
+        b, loc, rank, arith::ConstantIndexOp::create(b, loc, block));
+    b.setInsertionPointAfter(index);
+    Value global = arith::AddIOp::create(b, loc, index, offset);
+    index.getResult().replaceAllUsesExcept(global, global.getDefiningOp());
+  }
+}
+
+Value FunctionPartitioner::createLocalOp(Operation *op, ValueRange operands,
+                                         ArrayRef<Type> resultTypes,
+                                         const FactorAxes &factorAxes,
+                                         const ShardingRule &rule,
+                                         SmallVector<Value> &results) {
+  if (std::optional<Value> rebuilt =
+          rebuildLocalOp(op, operands, resultTypes)) {
+    if (*rebuilt)
+      results.push_back(*rebuilt);
+    return *rebuilt;
   }
 
   // Generic path: clone on the local operands, with local result types.
@@ -150,26 +175,8 @@ Value FunctionPartitioner::createLocalOp(
 
   // linalg.index yields local loop indices; add the block's offset for
   // loops that are split.
-  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(clone)) {
-    SmallVector<linalg::IndexOp> indices;
-    clone->walk([&](linalg::IndexOp index) { indices.push_back(index); });
-    for (linalg::IndexOp index : indices) {
-      int64_t d = index.getDim();
-      if (d >= static_cast<int64_t>(factorAxes.size()) || factorAxes[d].empty())
-        continue;
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPoint(clone);
-      int64_t block = rule.factorSizes[d] / mesh.getAxesSize(factorAxes[d]);
-      SmallVector<Attribute> axes(factorAxes[d].begin(), factorAxes[d].end());
-      Value rank = spmd::AxisIndexOp::create(b, loc, b.getIndexType(),
-                                             b.getArrayAttr(axes));
-      Value offset = arith::MulIOp::create(
-          b, loc, rank, arith::ConstantIndexOp::create(b, loc, block));
-      b.setInsertionPointAfter(index);
-      Value global = arith::AddIOp::create(b, loc, index, offset);
-      index.getResult().replaceAllUsesExcept(global, global.getDefiningOp());
-    }
-  }
+  if (isa<linalg::LinalgOp>(clone))
+    offsetLinalgIndices(clone, factorAxes, rule);
   llvm::append_range(results, clone->getResults());
   return clone->getNumResults() ? clone->getResult(0) : Value();
 }

@@ -120,21 +120,23 @@ static SpecAttr specOf(MLIRContext *ctx, const Layout &layout) {
   return SpecAttr::get(ctx, dims);
 }
 
-LogicalResult FunctionPartitioner::run() {
-  MLIRContext *ctx = func.getContext();
-  Block &oldBody = func.getBody().front();
-  auto ret = cast<func::ReturnOp>(oldBody.getTerminator());
+/// Scalars (integers, floats, index) cross the shard_map as replicated 0-d
+/// tensors: every device gets the same value.
+static bool isScalar(Type type) { return type.isIntOrIndexOrFloat(); }
 
-  // in_specs from the arguments, out_specs from the results.
-  SmallVector<Attribute> inSpecs, outSpecs;
-  SmallVector<Layout> argLayouts, resultLayouts;
-  // Scalars (integers, floats, index) cross the shard_map as replicated 0-d
-  // tensors: every device gets the same value.
-  auto isScalar = [](Type type) { return type.isIntOrIndexOrFloat(); };
+/// `type` as the shard_map carries it: a scalar as a 0-d tensor.
+static Type asTensor(Type type) {
+  if (isa<RankedTensorType>(type))
+    return type;
+  return RankedTensorType::get({}, type);
+}
+
+FailureOr<SmallVector<Layout>>
+FunctionPartitioner::argumentLayouts(Block &oldBody) {
+  SmallVector<Layout> argLayouts;
   for (BlockArgument arg : oldBody.getArguments()) {
     if (isScalar(arg.getType())) {
       argLayouts.push_back(Layout::replicated(0));
-      inSpecs.push_back(specOf(ctx, argLayouts.back()));
       continue;
     }
     auto type = dyn_cast<RankedTensorType>(arg.getType());
@@ -148,12 +150,16 @@ LogicalResult FunctionPartitioner::run() {
       return func.emitOpError("argument #")
              << arg.getArgNumber() << " cannot be laid out as " << layout.str();
     argLayouts.push_back(layout);
-    inSpecs.push_back(specOf(ctx, layout));
   }
+  return argLayouts;
+}
+
+FailureOr<SmallVector<Layout>>
+FunctionPartitioner::returnLayouts(func::ReturnOp ret) {
+  SmallVector<Layout> resultLayouts;
   for (auto [j, value] : llvm::enumerate(ret.getOperands())) {
     if (isScalar(value.getType())) {
       resultLayouts.push_back(Layout::replicated(0));
-      outSpecs.push_back(specOf(ctx, resultLayouts.back()));
       continue;
     }
     auto type = dyn_cast<RankedTensorType>(value.getType());
@@ -173,19 +179,23 @@ LogicalResult FunctionPartitioner::run() {
     if (!resharder.divides(type, layout))
       layout = Layout::replicated(type.getRank());
     resultLayouts.push_back(layout);
-    outSpecs.push_back(specOf(ctx, layout));
   }
+  return resultLayouts;
+}
 
-  // The new body: one shard_map over every axis.
-  Block *entry = new Block();
+spmd::ShardMapOp
+FunctionPartitioner::createShardMap(Block *entry, Block &oldBody,
+                                    ArrayRef<Layout> argLayouts,
+                                    ArrayRef<Layout> resultLayouts) {
+  MLIRContext *ctx = func.getContext();
+  SmallVector<Attribute> inSpecs, outSpecs;
+  for (const Layout &layout : argLayouts)
+    inSpecs.push_back(specOf(ctx, layout));
+  for (const Layout &layout : resultLayouts)
+    outSpecs.push_back(specOf(ctx, layout));
   for (BlockArgument arg : oldBody.getArguments())
     entry->addArgument(arg.getType(), arg.getLoc());
   b.setInsertionPointToStart(entry);
-  auto asTensor = [](Type type) -> Type {
-    if (isa<RankedTensorType>(type))
-      return type;
-    return RankedTensorType::get({}, type);
-  };
   SmallVector<Value> inputs;
   for (BlockArgument arg : entry->getArguments())
     inputs.push_back(
@@ -217,6 +227,25 @@ LogicalResult FunctionPartitioner::run() {
                                     arg.getLoc());
     setLocal(arg, local, argLayouts[k]);
   }
+  return map;
+}
+
+LogicalResult FunctionPartitioner::run() {
+  Block &oldBody = func.getBody().front();
+  auto ret = cast<func::ReturnOp>(oldBody.getTerminator());
+
+  // in_specs from the arguments, out_specs from the results.
+  FailureOr<SmallVector<Layout>> argLayouts = argumentLayouts(oldBody);
+  if (failed(argLayouts))
+    return failure();
+  FailureOr<SmallVector<Layout>> resultLayouts = returnLayouts(ret);
+  if (failed(resultLayouts))
+    return failure();
+
+  // The new body: one shard_map over every axis.
+  Block *entry = new Block();
+  spmd::ShardMapOp map =
+      createShardMap(entry, oldBody, *argLayouts, *resultLayouts);
   if (failed(partitionBlock(oldBody))) {
     delete entry;
     return failure();
@@ -228,7 +257,7 @@ LogicalResult FunctionPartitioner::run() {
                                b, ret.getLoc(), asTensor(value.getType()),
                                ValueRange{mapping.lookupOrDefault(value)})
                                .getResult()
-                         : localIn(value, resultLayouts[j]));
+                         : localIn(value, (*resultLayouts)[j]));
   spmd::YieldOp::create(b, ret.getLoc(), yields);
   if (resharder.failed) {
     delete entry;

@@ -192,13 +192,12 @@ FunctionPartitioner::planBytes(Operation *op, const ShardingRule &rule,
   return bytes;
 }
 
-LogicalResult FunctionPartitioner::partitionRuleOp(Operation *op,
-                                                   const ShardingRule &rule) {
-  const int64_t numFactors = rule.numFactors();
-  SmallVector<SmallVector<StringAttr>> factorAxes(numFactors);
-  SmallVector<bool> assigned(numFactors, false);
-
-  // Parallel factors take the axes the results are meant to have.
+/// Parallel factors take the axes the results are meant to have; marks
+/// them `assigned`.
+void FunctionPartitioner::takeResultAxes(Operation *op,
+                                         const ShardingRule &rule,
+                                         FactorAxes &factorAxes,
+                                         SmallVector<bool> &assigned) {
   for (auto [r, result] : llvm::enumerate(op->getResults())) {
     auto type = dyn_cast<RankedTensorType>(result.getType());
     if (!type)
@@ -212,106 +211,117 @@ LogicalResult FunctionPartitioner::partitionRuleOp(Operation *op,
       assigned[f] = true;
     }
   }
+}
 
-  // Reduction factors keep the operands' axes when the partial results can
-  // be combined afterwards: a sum into a zero-filled destination, or a
-  // maximum or minimum (idempotent, so any destination the devices share).
-  std::optional<PartialKind> kind = reductionKind(op);
+/// Reduction factors keep the operands' axes when the partial results can
+/// be combined afterwards: a sum into a zero-filled destination, or a
+/// maximum or minimum (idempotent, so any destination the devices share).
+static bool canCombinePartials(Operation *op, const ShardingRule &rule,
+                               std::optional<PartialKind> kind) {
   bool combinable = kind.has_value();
   for (auto [r, init] : llvm::enumerate(rule.tiedInit))
     if (init >= 0 && kind == PartialKind::Sum &&
         !isZeroFilled(op->getOperand(init)))
       combinable = false;
-  // A plan: factor axes after the reduction factors took their operands'
-  // axes (except `banned` ones) and the parallel factors gave up the axes
-  // the reductions use (those come back by reduce-scatter).
-  struct Plan {
-    SmallVector<SmallVector<StringAttr>> factorAxes;
-    SmallVector<StringAttr> reduced;
-  };
-  auto makePlan = [&](const llvm::SmallDenseSet<StringAttr> &banned) {
-    Plan plan{factorAxes, {}};
-    SmallVector<bool> taken = assigned;
-    for (auto [k, operand] : llvm::enumerate(op->getOperands())) {
-      auto type = dyn_cast<RankedTensorType>(operand.getType());
-      if (!type || k >= rule.operands.size())
+  return combinable;
+}
+
+FunctionPartitioner::FactorPlan
+FunctionPartitioner::makePlan(Operation *op, const ShardingRule &rule,
+                              const FactorAxes &factorAxes,
+                              ArrayRef<bool> assigned, bool combinable,
+                              const llvm::SmallDenseSet<StringAttr> &banned) {
+  const int64_t numFactors = rule.numFactors();
+  FactorPlan plan{factorAxes, {}};
+  SmallVector<bool> taken(assigned);
+  for (auto [k, operand] : llvm::enumerate(op->getOperands())) {
+    auto type = dyn_cast<RankedTensorType>(operand.getType());
+    if (!type || k >= rule.operands.size())
+      continue;
+    auto it = layouts.find(operand);
+    for (auto [d, factors] : llvm::enumerate(rule.operands[k])) {
+      int64_t f = rule.majorFactor(factors);
+      if (f < 0 || taken[f])
         continue;
-      auto it = layouts.find(operand);
-      for (auto [d, factors] : llvm::enumerate(rule.operands[k])) {
-        int64_t f = rule.majorFactor(factors);
-        if (f < 0 || taken[f])
-          continue;
-        taken[f] = true;
-        if (rule.needsReplication(f))
-          continue;
-        if (rule.isReduction(f) && !combinable)
-          continue;
-        auto &axes = plan.factorAxes[f];
-        if (it != layouts.end() && d < it->second.dims.size())
-          axes = it->second.dims[d];
-        if (rule.isReduction(f)) {
-          axes.erase(
-              llvm::find_if(axes,
-                            [&](StringAttr a) { return banned.contains(a); }),
-              axes.end());
-          llvm::append_range(plan.reduced, axes);
-        }
-      }
-    }
-    for (int64_t f = 0; f < numFactors; ++f) {
-      if (rule.isReduction(f))
+      taken[f] = true;
+      if (rule.needsReplication(f))
+        continue;
+      if (rule.isReduction(f) && !combinable)
         continue;
       auto &axes = plan.factorAxes[f];
-      axes.erase(llvm::find_if(axes,
-                               [&](StringAttr a) {
-                                 return llvm::is_contained(plan.reduced, a);
-                               }),
-                 axes.end());
+      if (it != layouts.end() && d < it->second.dims.size())
+        axes = it->second.dims[d];
+      if (rule.isReduction(f)) {
+        axes.erase(llvm::find_if(
+                       axes, [&](StringAttr a) { return banned.contains(a); }),
+                   axes.end());
+        llvm::append_range(plan.reduced, axes);
+      }
     }
-    return plan;
-  };
-  Plan chosen = makePlan({});
+  }
+  for (int64_t f = 0; f < numFactors; ++f) {
+    if (rule.isReduction(f))
+      continue;
+    auto &axes = plan.factorAxes[f];
+    axes.erase(llvm::find_if(axes,
+                             [&](StringAttr a) {
+                               return llvm::is_contained(plan.reduced, a);
+                             }),
+               axes.end());
+  }
+  return plan;
+}
+
+FunctionPartitioner::FactorPlan
+FunctionPartitioner::choosePlan(Operation *op, const ShardingRule &rule,
+                                const FactorAxes &factorAxes,
+                                ArrayRef<bool> assigned, bool combinable) {
+  FactorPlan chosen = makePlan(op, rule, factorAxes, assigned, combinable, {});
   // When a reduction keeps an axis the result wants on a parallel factor
   // (seed 003's FFN: x[B, D@Y] . w[D, F@Y] with the result wanted F@Y), the
   // other plan gathers the reduced operand over that axis instead of
   // reducing and scattering the result. Take whichever moves fewer bytes.
   llvm::SmallDenseSet<StringAttr> conflicting;
-  for (int64_t f = 0; f < numFactors; ++f)
+  for (int64_t f = 0; f < rule.numFactors(); ++f)
     if (!rule.isReduction(f))
       for (StringAttr axis : factorAxes[f])
         if (llvm::is_contained(chosen.reduced, axis))
           conflicting.insert(axis);
   if (!conflicting.empty()) {
-    Plan gather = makePlan(conflicting);
+    FactorPlan gather =
+        makePlan(op, rule, factorAxes, assigned, combinable, conflicting);
     if (planBytes(op, rule, gather.factorAxes, gather.reduced) <
         planBytes(op, rule, chosen.factorAxes, chosen.reduced))
       chosen = std::move(gather);
   }
-  factorAxes = std::move(chosen.factorAxes);
-  SmallVector<StringAttr> reduced = std::move(chosen.reduced);
-  // Tensor ops compute a factor only their results hold (a slice's or a
-  // pad's extent) whole; the result is then sliced locally if wanted split.
-  if (!isa<linalg::LinalgOp, tensor::EmptyOp>(op) &&
-      !(isa<arith::ConstantOp>(op) &&
-        isa<SplatElementsAttr>(cast<arith::ConstantOp>(op).getValue()))) {
-    llvm::SmallBitVector inOperands(numFactors);
-    for (const ValueFactors &dims : rule.operands)
-      for (const DimFactors &factors : dims)
-        for (int64_t f : factors)
-          inOperands.set(f);
-    for (int64_t f = 0; f < numFactors; ++f)
-      if (!inOperands.test(f))
-        factorAxes[f].clear();
-  }
+  return chosen;
+}
 
-  // Partial sums pass through ops linear in every operand (add, sub,
-  // negate) when all operands are partial over the same axes: one psum after
-  // the op instead of one per operand.
-  SmallVector<StringAttr> carried = carriedPartialSums(op);
+/// Tensor ops compute a factor only their results hold (a slice's or a
+/// pad's extent) whole; the result is then sliced locally if wanted split.
+static void unsplitResultOnlyFactors(Operation *op, const ShardingRule &rule,
+                                     FactorAxes &factorAxes) {
+  if (isa<linalg::LinalgOp, tensor::EmptyOp>(op) ||
+      (isa<arith::ConstantOp>(op) &&
+       isa<SplatElementsAttr>(cast<arith::ConstantOp>(op).getValue())))
+    return;
+  llvm::SmallBitVector inOperands(rule.numFactors());
+  for (const ValueFactors &dims : rule.operands)
+    for (const DimFactors &factors : dims)
+      for (int64_t f : factors)
+        inOperands.set(f);
+  for (int64_t f = 0; f < rule.numFactors(); ++f)
+    if (!inOperands.test(f))
+      factorAxes[f].clear();
+}
+
+void FunctionPartitioner::fitAxesToFactors(const ShardingRule &rule,
+                                           ArrayRef<StringAttr> carried,
+                                           FactorAxes &factorAxes) {
   // Each axis splits one factor; each factor must divide; a compound
   // dimension carries only its major factor's axes.
   llvm::SmallDenseSet<StringAttr> used(carried.begin(), carried.end());
-  for (int64_t f = 0; f < numFactors; ++f) {
+  for (int64_t f = 0; f < rule.numFactors(); ++f) {
     auto &axes = factorAxes[f];
     auto firstUsed =
         llvm::find_if(axes, [&](StringAttr a) { return used.contains(a); });
@@ -332,16 +342,12 @@ LogicalResult FunctionPartitioner::partitionRuleOp(Operation *op,
   };
   forEachCompound(rule.operands);
   forEachCompound(rule.results);
-  SmallVector<StringAttr> partial;
-  for (int64_t f = 0; f < numFactors; ++f)
-    if (rule.isReduction(f))
-      llvm::append_range(partial, factorAxes[f]);
+}
 
-  auto layoutOf = [&](const ValueFactors &dims) {
-    return factorLayout(rule, factorAxes, dims);
-  };
-
-  // Operands in the layouts the op needs.
+SmallVector<Value>
+FunctionPartitioner::localOperands(Operation *op, const ShardingRule &rule,
+                                   const FactorAxes &factorAxes,
+                                   ArrayRef<StringAttr> carried) {
   SmallVector<Value> operands;
   for (auto [k, operand] : llvm::enumerate(op->getOperands())) {
     auto type = dyn_cast<RankedTensorType>(operand.getType());
@@ -349,16 +355,25 @@ LogicalResult FunctionPartitioner::partitionRuleOp(Operation *op,
       operands.push_back(mapping.lookupOrDefault(operand));
       continue;
     }
-    Layout need = layoutOf(rule.operands[k]);
-    need.unreduced = carried;
+    Layout need = factorLayout(rule, factorAxes, rule.operands[k]);
+    need.unreduced.assign(carried.begin(), carried.end());
     // A zero-filled destination of a sum must hold zeros on every device,
     // not be one device's copy: rebuild it in place.
     operands.push_back(localIn(operand, need));
   }
+  return operands;
+}
 
-  // The op on local blocks.
-  SmallVector<Type> resultTypes;
-  SmallVector<Layout> resultLayouts;
+void FunctionPartitioner::localResults(Operation *op, const ShardingRule &rule,
+                                       const FactorAxes &factorAxes,
+                                       ArrayRef<StringAttr> carried,
+                                       std::optional<PartialKind> kind,
+                                       SmallVector<Type> &resultTypes,
+                                       SmallVector<Layout> &resultLayouts) {
+  SmallVector<StringAttr> partial;
+  for (int64_t f = 0; f < rule.numFactors(); ++f)
+    if (rule.isReduction(f))
+      llvm::append_range(partial, factorAxes[f]);
   for (auto [r, result] : llvm::enumerate(op->getResults())) {
     auto type = dyn_cast<RankedTensorType>(result.getType());
     if (!type) {
@@ -366,7 +381,7 @@ LogicalResult FunctionPartitioner::partitionRuleOp(Operation *op,
       resultLayouts.push_back(Layout());
       continue;
     }
-    Layout layout = layoutOf(rule.results[r]);
+    Layout layout = factorLayout(rule, factorAxes, rule.results[r]);
     layout.unreduced = partial;
     llvm::append_range(layout.unreduced, carried);
     if (kind)
@@ -374,10 +389,10 @@ LogicalResult FunctionPartitioner::partitionRuleOp(Operation *op,
     resultTypes.push_back(resharder.localType(type, layout));
     resultLayouts.push_back(layout);
   }
-  SmallVector<Value> results;
-  if (!createLocalOp(op, operands, resultTypes, factorAxes, rule, results))
-    return op->emitOpError("could not be partitioned");
+}
 
+void FunctionPartitioner::bindResults(Operation *op, ArrayRef<Value> results,
+                                      ArrayRef<Layout> resultLayouts) {
   for (auto [r, result] : llvm::enumerate(op->getResults())) {
     auto type = dyn_cast<RankedTensorType>(result.getType());
     if (!type) {
@@ -400,5 +415,32 @@ LogicalResult FunctionPartitioner::partitionRuleOp(Operation *op,
           resharder.reshard(op->getLoc(), local, type, resultLayouts[r], want);
     setLocal(result, local, want);
   }
+}
+
+LogicalResult FunctionPartitioner::partitionRuleOp(Operation *op,
+                                                   const ShardingRule &rule) {
+  FactorAxes factorAxes(rule.numFactors());
+  SmallVector<bool> assigned(rule.numFactors(), false);
+  takeResultAxes(op, rule, factorAxes, assigned);
+  std::optional<PartialKind> kind = reductionKind(op);
+  bool combinable = canCombinePartials(op, rule, kind);
+  factorAxes =
+      choosePlan(op, rule, factorAxes, assigned, combinable).factorAxes;
+  unsplitResultOnlyFactors(op, rule, factorAxes);
+  // Partial sums pass through ops linear in every operand (add, sub,
+  // negate) when all operands are partial over the same axes: one psum after
+  // the op instead of one per operand.
+  SmallVector<StringAttr> carried = carriedPartialSums(op);
+  fitAxesToFactors(rule, carried, factorAxes);
+
+  // Operands in the layouts the op needs; the op on local blocks.
+  SmallVector<Value> operands = localOperands(op, rule, factorAxes, carried);
+  SmallVector<Type> resultTypes;
+  SmallVector<Layout> resultLayouts;
+  localResults(op, rule, factorAxes, carried, kind, resultTypes, resultLayouts);
+  SmallVector<Value> results;
+  if (!createLocalOp(op, operands, resultTypes, factorAxes, rule, results))
+    return op->emitOpError("could not be partitioned");
+  bindResults(op, results, resultLayouts);
   return success();
 }
