@@ -265,11 +265,121 @@ static bool isPrefix(ArrayRef<StringAttr> prefix, ArrayRef<StringAttr> list) {
          llvm::equal(prefix, list.take_front(prefix.size()));
 }
 
+Value Resharder::reducePartial(Location loc, Value local, Layout &cur,
+                               const Layout &to) {
+  const int64_t rank = cur.dims.size();
+  SmallVector<StringAttr> pending(cur.unreduced);
+  // Only sums have a reduce-scatter.
+  for (int64_t d = 0;
+       d < rank && !pending.empty() && cur.partialKind == PartialKind::Sum;
+       ++d) {
+    if (!isPrefix(cur.dims[d], to.dims[d]))
+      continue;
+    SmallVector<StringAttr> scatter;
+    for (StringAttr axis :
+         ArrayRef<StringAttr>(to.dims[d]).drop_front(cur.dims[d].size())) {
+      if (!llvm::is_contained(pending, axis))
+        break;
+      scatter.push_back(axis);
+    }
+    if (scatter.empty() || dimOf(local, d) % size(scatter) != 0)
+      continue;
+    local = reduceScatter(loc, local, d, scatter);
+    llvm::append_range(cur.dims[d], scatter);
+    for (StringAttr axis : scatter)
+      llvm::erase(pending, axis);
+  }
+  if (!pending.empty())
+    local = reduce(loc, local, pending, cur.partialKind);
+  cur.unreduced.clear();
+  return local;
+}
+
+Value Resharder::moveAxesBetweenDims(Location loc, Value local, Layout &cur,
+                                     const Layout &to) {
+  const int64_t rank = cur.dims.size();
+  bool moved = true;
+  while (moved) {
+    moved = false;
+    for (int64_t i = 0; i < rank && !moved; ++i) {
+      if (cur.dims[i].empty() || isPrefix(cur.dims[i], to.dims[i]))
+        continue;
+      StringAttr axis = cur.dims[i].back();
+      for (int64_t j = 0; j < rank; ++j) {
+        if (j == i || !isPrefix(cur.dims[j], to.dims[j]) ||
+            to.dims[j].size() <= cur.dims[j].size() ||
+            to.dims[j][cur.dims[j].size()] != axis)
+          continue;
+        if (dimOf(local, j) % size({axis}) != 0)
+          continue;
+        local = allToAll(loc, local, axis, /*splitDim=*/j, /*concatDim=*/i);
+        cur.dims[i].pop_back();
+        cur.dims[j].push_back(axis);
+        moved = true;
+        break;
+      }
+    }
+  }
+  return local;
+}
+
+Value Resharder::swapSameSizeAxes(Location loc, Value local, Layout &cur,
+                                  const Layout &to) {
+  const int64_t rank = cur.dims.size();
+  for (int64_t d = 0; d < rank; ++d) {
+    ArrayRef<StringAttr> c = cur.dims[d], t = to.dims[d];
+    if (c.empty() || c.size() != t.size() ||
+        !llvm::equal(c.drop_back(), t.drop_back()) || c.back() == t.back())
+      continue;
+    StringAttr a = c.back(), bAxis = t.back();
+    if (size({a}) != size({bAxis}) || cur.uses(bAxis) ||
+        llvm::any_of(to.dims, [&](const SmallVector<StringAttr> &dim) {
+          return &dim != &to.dims[d] && llvm::is_contained(dim, a);
+        }))
+      continue;
+    local = swapAxes(loc, local, a, bAxis);
+    cur.dims[d].back() = bAxis;
+  }
+  return local;
+}
+
+Value Resharder::gatherPastCommonPrefix(Location loc, Value local, Layout &cur,
+                                        const Layout &to) {
+  const int64_t rank = cur.dims.size();
+  for (int64_t d = 0; d < rank; ++d) {
+    size_t common = 0;
+    while (common < cur.dims[d].size() && common < to.dims[d].size() &&
+           cur.dims[d][common] == to.dims[d][common])
+      ++common;
+    if (common == cur.dims[d].size())
+      continue;
+    SmallVector<StringAttr> gather(cur.dims[d].begin() + common,
+                                   cur.dims[d].end());
+    local = allGather(loc, local, d, gather);
+    cur.dims[d].resize(common);
+    return local;
+  }
+  return Value();
+}
+
+Value Resharder::sliceFurther(Location loc, Value local, Layout &cur,
+                              const Layout &to) {
+  const int64_t rank = cur.dims.size();
+  for (int64_t d = 0; d < rank; ++d) {
+    if (cur.dims[d].size() == to.dims[d].size())
+      continue;
+    SmallVector<StringAttr> added(to.dims[d].begin() + cur.dims[d].size(),
+                                  to.dims[d].end());
+    local = localSlice(loc, local, d, added);
+    cur.dims[d] = to.dims[d];
+  }
+  return local;
+}
+
 Value Resharder::reshard(Location loc, Value local, RankedTensorType global,
                          const Layout &from, const Layout &target) {
   Layout cur = from;
-  const int64_t rank = global.getRank();
-  cur.dims.resize(rank);
+  cur.dims.resize(global.getRank());
   // Below, `to` is the target's split only; a partial target is dealt with
   // first (kept partial) or last (made partial).
   Layout to = target;
@@ -284,32 +394,8 @@ Value Resharder::reshard(Location loc, Value local, RankedTensorType global,
 
   // 1. Partial sums: reduce-scatter onto the dimension the target splits
   // next over the reduced axes, then all-reduce the rest.
-  if (!cur.unreduced.empty()) {
-    SmallVector<StringAttr> pending(cur.unreduced);
-    // Only sums have a reduce-scatter.
-    for (int64_t d = 0;
-         d < rank && !pending.empty() && cur.partialKind == PartialKind::Sum;
-         ++d) {
-      if (!isPrefix(cur.dims[d], to.dims[d]))
-        continue;
-      SmallVector<StringAttr> scatter;
-      for (StringAttr axis :
-           ArrayRef<StringAttr>(to.dims[d]).drop_front(cur.dims[d].size())) {
-        if (!llvm::is_contained(pending, axis))
-          break;
-        scatter.push_back(axis);
-      }
-      if (scatter.empty() || dimOf(local, d) % size(scatter) != 0)
-        continue;
-      local = reduceScatter(loc, local, d, scatter);
-      llvm::append_range(cur.dims[d], scatter);
-      for (StringAttr axis : scatter)
-        llvm::erase(pending, axis);
-    }
-    if (!pending.empty())
-      local = reduce(loc, local, pending, cur.partialKind);
-    cur.unreduced.clear();
-  }
+  if (!cur.unreduced.empty())
+    local = reducePartial(loc, local, cur, to);
 
   // 2. The same axes splitting every dimension into as many blocks, in
   // another order: each device's target block is exactly one device's
@@ -325,76 +411,16 @@ Value Resharder::reshard(Location loc, Value local, RankedTensorType global,
   // one of the same size (ppermute), and otherwise gather the axes past the
   // common prefix of one dimension, which may unblock further moves.
   while (true) {
-    // 3. Axes that move between dimensions: all_to_all.
-    bool moved = true;
-    while (moved) {
-      moved = false;
-      for (int64_t i = 0; i < rank && !moved; ++i) {
-        if (cur.dims[i].empty() || isPrefix(cur.dims[i], to.dims[i]))
-          continue;
-        StringAttr axis = cur.dims[i].back();
-        for (int64_t j = 0; j < rank; ++j) {
-          if (j == i || !isPrefix(cur.dims[j], to.dims[j]) ||
-              to.dims[j].size() <= cur.dims[j].size() ||
-              to.dims[j][cur.dims[j].size()] != axis)
-            continue;
-          if (dimOf(local, j) % size({axis}) != 0)
-            continue;
-          local = allToAll(loc, local, axis, /*splitDim=*/j, /*concatDim=*/i);
-          cur.dims[i].pop_back();
-          cur.dims[j].push_back(axis);
-          moved = true;
-          break;
-        }
-      }
-    }
-
-    // 4. One axis replaced by another of the same size in a dimension:
-    // ppermute instead of all_gather + slice.
-    for (int64_t d = 0; d < rank; ++d) {
-      ArrayRef<StringAttr> c = cur.dims[d], t = to.dims[d];
-      if (c.empty() || c.size() != t.size() ||
-          !llvm::equal(c.drop_back(), t.drop_back()) || c.back() == t.back())
-        continue;
-      StringAttr a = c.back(), bAxis = t.back();
-      if (size({a}) != size({bAxis}) || cur.uses(bAxis) ||
-          llvm::any_of(to.dims, [&](const SmallVector<StringAttr> &dim) {
-            return &dim != &to.dims[d] && llvm::is_contained(dim, a);
-          }))
-        continue;
-      local = swapAxes(loc, local, a, bAxis);
-      cur.dims[d].back() = bAxis;
-    }
-
-    // 5. Gather, in one dimension, the axes past its common prefix with
-    // the target (minor ones included).
-    bool gathered = false;
-    for (int64_t d = 0; d < rank && !gathered; ++d) {
-      size_t common = 0;
-      while (common < cur.dims[d].size() && common < to.dims[d].size() &&
-             cur.dims[d][common] == to.dims[d][common])
-        ++common;
-      if (common == cur.dims[d].size())
-        continue;
-      SmallVector<StringAttr> gather(cur.dims[d].begin() + common,
-                                     cur.dims[d].end());
-      local = allGather(loc, local, d, gather);
-      cur.dims[d].resize(common);
-      gathered = true;
-    }
+    local = moveAxesBetweenDims(loc, local, cur, to);
+    local = swapSameSizeAxes(loc, local, cur, to);
+    Value gathered = gatherPastCommonPrefix(loc, local, cur, to);
     if (!gathered)
       break;
+    local = gathered;
   }
 
   // 6. Add what the target splits further: slice locally.
-  for (int64_t d = 0; d < rank; ++d) {
-    if (cur.dims[d].size() == to.dims[d].size())
-      continue;
-    SmallVector<StringAttr> added(to.dims[d].begin() + cur.dims[d].size(),
-                                  to.dims[d].end());
-    local = localSlice(loc, local, d, added);
-    cur.dims[d] = to.dims[d];
-  }
+  local = sliceFurther(loc, local, cur, to);
   if (!target.unreduced.empty() && !keepPartial)
     local = makePartial(loc, local, target.unreduced, target.partialKind);
   return local;

@@ -100,6 +100,26 @@ private:
                     PartialKind kind);
   Value reduceScatter(Location loc, Value v, int64_t dim,
                       ArrayRef<StringAttr> axes);
+
+  // The steps of reshard, each moving `local` from layout `cur` towards
+  // `to` (never partial) and updating `cur` to the layout it reached.
+  /// 1. Reduces the partial `local`: reduce-scatter onto the dimension
+  /// `to` splits next over the reduced axes, all-reduce the rest.
+  Value reducePartial(Location loc, Value local, Layout &cur, const Layout &to);
+  /// 3. Moves axes between dimensions (all_to_all) while one can be.
+  Value moveAxesBetweenDims(Location loc, Value local, Layout &cur,
+                            const Layout &to);
+  /// 4. Replaces the last axis of a dimension by one of the same size
+  /// (ppermute instead of all_gather + slice).
+  Value swapSameSizeAxes(Location loc, Value local, Layout &cur,
+                         const Layout &to);
+  /// 5. Gathers, in the first dimension where there are any, the axes past
+  /// its common prefix with `to`; null when every dimension is a prefix.
+  Value gatherPastCommonPrefix(Location loc, Value local, Layout &cur,
+                               const Layout &to);
+  /// 6. Slices locally what `to` splits further.
+  Value sliceFurther(Location loc, Value local, Layout &cur, const Layout &to);
+
   ArrayAttr axesAttr(ArrayRef<StringAttr> axes);
   int64_t size(ArrayRef<StringAttr> axes);
 
