@@ -27,6 +27,12 @@ ParseResult
 parseFunctionalTypeOf(OpAsmParser &parser,
                       ArrayRef<OpAsmParser::UnresolvedOperand> operands,
                       OperationState &result);
+
+/// Parses the `dims` custom directive: `[0, 1]`.
+ParseResult parseDims(OpAsmParser &parser, DenseI64ArrayAttr &dims);
+
+/// Prints `[0, 1]`.
+void printIntList(AsmPrinter &printer, ArrayRef<int64_t> values);
 } // namespace mlir::trellis
 
 #include "lib/Import/StablehloEnums.h.inc"
