@@ -283,59 +283,70 @@ bool mlir::trellis::isImportElementwise(Operation *op) {
              chlo::ErfOp, chlo::TanOp>(op);
 }
 
-FailureOr<Value> mlir::trellis::emitElementwise(OpBuilder &b, Operation *op,
-                                                ValueRange operands,
-                                                Type resultType) {
-  Location loc = op->getLoc();
-  // select's first operand is the predicate; its type is the branches'.
-  Value typed = isa<hlo::SelectOp>(op) ? operands[1] : operands[0];
-  Emitter e{b, loc, typed.getType(),
-            wasUnsigned(op, isa<hlo::SelectOp, hlo::ClampOp>(op) ? 1 : 0)};
-  bool isFloat = e.isFloat();
-  bool isBool = e.element().isInteger(1);
-  Value x = operands[0];
-  Value y = operands.size() > 1 ? operands[1] : Value();
-  auto unsupported = [&](StringRef why) -> FailureOr<Value> {
-    return op->emitError() << "'" << op->getName() << "' " << why;
-  };
-  auto floatOnly = [&]() -> FailureOr<Value> {
-    return unsupported("takes floating-point operands");
-  };
-  auto intOnly = [&]() -> FailureOr<Value> {
-    return unsupported("takes integer or boolean operands");
-  };
+namespace {
 
-  // Ops whose integer and float forms are one op each.
-  auto pick = [&](auto floatTag, auto intTag) -> Value {
-    using F = decltype(floatTag);
-    using I = decltype(intTag);
+using ElementwiseSwitch = llvm::TypeSwitch<Operation *, FailureOr<Value>>;
+
+/// One elementwise op being emitted: its operands (`x` and `y` are the
+/// first two), what their element type is, and the cases of the op kinds,
+/// grouped by family, that emitElementwise chains into one switch.
+struct ElementwiseEmitter {
+  Emitter e;
+  Operation *op;
+  ValueRange operands;
+  Type resultType;
+  Value x, y;
+  bool isFloat, isBool;
+
+  FailureOr<Value> unsupported(StringRef why) const {
+    return op->emitError() << "'" << op->getName() << "' " << why;
+  }
+  FailureOr<Value> floatOnly() const {
+    return unsupported("takes floating-point operands");
+  }
+  FailureOr<Value> intOnly() const {
+    return unsupported("takes integer or boolean operands");
+  }
+  /// Ops whose integer and float forms are one op each.
+  template <typename F, typename I> Value pick() const {
     if (isFloat)
-      return F::create(b, loc, x, y);
-    return I::create(b, loc, x, y);
-  };
-  // Unary math functions of floats.
-  auto math = [&](auto tag) -> FailureOr<Value> {
-    using M = decltype(tag);
+      return F::create(e.b, e.loc, x, y);
+    return I::create(e.b, e.loc, x, y);
+  }
+  /// Unary math functions of floats.
+  template <typename M> FailureOr<Value> math() const {
     if (!isFloat)
       return floatOnly();
-    return M::create(b, loc, x).getResult();
-  };
+    return M::create(e.b, e.loc, x).getResult();
+  }
 
-  return llvm::TypeSwitch<Operation *, FailureOr<Value>>(op)
+  void arithmeticCases(ElementwiseSwitch &cases) const;
+  void bitwiseCases(ElementwiseSwitch &cases) const;
+  void signCases(ElementwiseSwitch &cases) const;
+  void mathCases(ElementwiseSwitch &cases) const;
+  void conversionCases(ElementwiseSwitch &cases) const;
+};
+
+/// add, subtract, multiply, divide, remainder, maximum, minimum, power,
+/// atan2.
+void ElementwiseEmitter::arithmeticCases(ElementwiseSwitch &cases) const {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  cases
       .Case([&](hlo::AddOp) -> FailureOr<Value> {
         if (isBool)
           return arith::OrIOp::create(b, loc, x, y).getResult();
-        return pick(arith::AddFOp(), arith::AddIOp());
+        return pick<arith::AddFOp, arith::AddIOp>();
       })
       .Case([&](hlo::SubtractOp) -> FailureOr<Value> {
         if (isBool)
           return intOnly();
-        return pick(arith::SubFOp(), arith::SubIOp());
+        return pick<arith::SubFOp, arith::SubIOp>();
       })
       .Case([&](hlo::MultiplyOp) -> FailureOr<Value> {
         if (isBool)
           return arith::AndIOp::create(b, loc, x, y).getResult();
-        return pick(arith::MulFOp(), arith::MulIOp());
+        return pick<arith::MulFOp, arith::MulIOp>();
       })
       .Case([&](hlo::DivideOp) -> FailureOr<Value> {
         if (isFloat)
@@ -356,14 +367,14 @@ FailureOr<Value> mlir::trellis::emitElementwise(OpBuilder &b, Operation *op,
           return arith::OrIOp::create(b, loc, x, y).getResult();
         if (e.isUnsigned)
           return arith::MaxUIOp::create(b, loc, x, y).getResult();
-        return pick(arith::MaximumFOp(), arith::MaxSIOp());
+        return pick<arith::MaximumFOp, arith::MaxSIOp>();
       })
       .Case([&](hlo::MinimumOp) -> FailureOr<Value> {
         if (isBool)
           return arith::AndIOp::create(b, loc, x, y).getResult();
         if (e.isUnsigned)
           return arith::MinUIOp::create(b, loc, x, y).getResult();
-        return pick(arith::MinimumFOp(), arith::MinSIOp());
+        return pick<arith::MinimumFOp, arith::MinSIOp>();
       })
       .Case([&](hlo::PowerOp) -> FailureOr<Value> {
         if (!isFloat)
@@ -374,7 +385,14 @@ FailureOr<Value> mlir::trellis::emitElementwise(OpBuilder &b, Operation *op,
         if (!isFloat)
           return floatOnly();
         return math::Atan2Op::create(b, loc, x, y).getResult();
-      })
+      });
+}
+
+/// and, or, xor, not and the shifts.
+void ElementwiseEmitter::bitwiseCases(ElementwiseSwitch &cases) const {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  cases
       .Case([&](hlo::AndOp) -> FailureOr<Value> {
         if (isFloat)
           return intOnly();
@@ -402,7 +420,14 @@ FailureOr<Value> mlir::trellis::emitElementwise(OpBuilder &b, Operation *op,
         if (isFloat || isBool)
           return unsupported("takes integer operands");
         return e.shift(op->getName().stripDialect(), x, y);
-      })
+      });
+}
+
+/// negate, abs and sign.
+void ElementwiseEmitter::signCases(ElementwiseSwitch &cases) const {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  cases
       .Case([&](hlo::NegateOp) -> FailureOr<Value> {
         if (isFloat)
           return arith::NegFOp::create(b, loc, x).getResult();
@@ -439,24 +464,30 @@ FailureOr<Value> mlir::trellis::emitElementwise(OpBuilder &b, Operation *op,
         }
         // Zeros (of either sign) and NaN are their own sign.
         return e.select(positive, e.c(1), e.select(negative, e.c(-1), x));
-      })
-      .Case([&](hlo::ExponentialOp) { return math(math::ExpOp()); })
-      .Case([&](hlo::ExponentialMinusOneOp) { return math(math::ExpM1Op()); })
-      .Case([&](hlo::LogOp) { return math(math::LogOp()); })
-      .Case([&](hlo::LogPlusOneOp) { return math(math::Log1pOp()); })
-      .Case([&](hlo::TanhOp) { return math(math::TanhOp()); })
-      .Case([&](hlo::SqrtOp) { return math(math::SqrtOp()); })
-      .Case([&](hlo::RsqrtOp) { return math(math::RsqrtOp()); })
-      .Case([&](hlo::CbrtOp) { return math(math::CbrtOp()); })
-      .Case([&](hlo::SineOp) { return math(math::SinOp()); })
-      .Case([&](hlo::CosineOp) { return math(math::CosOp()); })
+      });
+}
+
+/// Unary functions of floats: one math op each, and logistic, is_finite.
+void ElementwiseEmitter::mathCases(ElementwiseSwitch &cases) const {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  cases.Case([&](hlo::ExponentialOp) { return math<math::ExpOp>(); })
+      .Case([&](hlo::ExponentialMinusOneOp) { return math<math::ExpM1Op>(); })
+      .Case([&](hlo::LogOp) { return math<math::LogOp>(); })
+      .Case([&](hlo::LogPlusOneOp) { return math<math::Log1pOp>(); })
+      .Case([&](hlo::TanhOp) { return math<math::TanhOp>(); })
+      .Case([&](hlo::SqrtOp) { return math<math::SqrtOp>(); })
+      .Case([&](hlo::RsqrtOp) { return math<math::RsqrtOp>(); })
+      .Case([&](hlo::CbrtOp) { return math<math::CbrtOp>(); })
+      .Case([&](hlo::SineOp) { return math<math::SinOp>(); })
+      .Case([&](hlo::CosineOp) { return math<math::CosOp>(); })
       .Case<hlo::TanOp, chlo::TanOp>(
-          [&](Operation *) { return math(math::TanOp()); })
-      .Case([&](hlo::FloorOp) { return math(math::FloorOp()); })
-      .Case([&](hlo::CeilOp) { return math(math::CeilOp()); })
-      .Case([&](hlo::RoundNearestEvenOp) { return math(math::RoundEvenOp()); })
-      .Case([&](hlo::RoundNearestAfzOp) { return math(math::RoundOp()); })
-      .Case([&](chlo::ErfOp) { return math(math::ErfOp()); })
+          [&](Operation *) { return math<math::TanOp>(); })
+      .Case([&](hlo::FloorOp) { return math<math::FloorOp>(); })
+      .Case([&](hlo::CeilOp) { return math<math::CeilOp>(); })
+      .Case([&](hlo::RoundNearestEvenOp) { return math<math::RoundEvenOp>(); })
+      .Case([&](hlo::RoundNearestAfzOp) { return math<math::RoundOp>(); })
+      .Case([&](chlo::ErfOp) { return math<math::ErfOp>(); })
       .Case([&](hlo::LogisticOp) -> FailureOr<Value> {
         if (!isFloat)
           return floatOnly();
@@ -473,7 +504,14 @@ FailureOr<Value> mlir::trellis::emitElementwise(OpBuilder &b, Operation *op,
         return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
                                      magnitude, inf)
             .getResult();
-      })
+      });
+}
+
+/// convert, bitcast_convert, clamp, select and compare.
+void ElementwiseEmitter::conversionCases(ElementwiseSwitch &cases) const {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  cases
       .Case([&](hlo::ConvertOp) -> FailureOr<Value> {
         return convertElements(b, loc, x, getElementTypeOrSelf(resultType),
                                e.isUnsigned, wasUnsigned(op, 0, true));
@@ -506,9 +544,32 @@ FailureOr<Value> mlir::trellis::emitElementwise(OpBuilder &b, Operation *op,
       .Case([&](hlo::SelectOp) -> FailureOr<Value> {
         return e.select(operands[0], operands[1], operands[2]);
       })
-      .Case(
-          [&](hlo::CompareOp compare) { return emitCompare(e, compare, x, y); })
-      .Default([&](Operation *) -> FailureOr<Value> {
-        return unsupported("is not an elementwise op the importer knows");
+      .Case([&](hlo::CompareOp compare) {
+        return emitCompare(e, compare, x, y);
       });
+}
+
+} // namespace
+
+FailureOr<Value> mlir::trellis::emitElementwise(OpBuilder &b, Operation *op,
+                                                ValueRange operands,
+                                                Type resultType) {
+  // select's first operand is the predicate; its type is the branches'.
+  Value typed = isa<hlo::SelectOp>(op) ? operands[1] : operands[0];
+  Emitter e{b, op->getLoc(), typed.getType(),
+            wasUnsigned(op, isa<hlo::SelectOp, hlo::ClampOp>(op) ? 1 : 0)};
+  ElementwiseEmitter emitter{
+      e,           op,
+      operands,    resultType,
+      operands[0], operands.size() > 1 ? operands[1] : Value(),
+      e.isFloat(), e.element().isInteger(1)};
+  ElementwiseSwitch cases(op);
+  emitter.arithmeticCases(cases);
+  emitter.bitwiseCases(cases);
+  emitter.signCases(cases);
+  emitter.mathCases(cases);
+  emitter.conversionCases(cases);
+  return cases.Default([&](Operation *) {
+    return emitter.unsupported("is not an elementwise op the importer knows");
+  });
 }
