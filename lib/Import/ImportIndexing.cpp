@@ -204,113 +204,133 @@ Importer::importDynamicUpdateSlice(hlo::DynamicUpdateSliceOp op) {
       .getResult();
 }
 
-/// scatter (`.at[idx].add(v)`, `.at[idx].set(v)`, embedding gradients): a
-/// loop over the update elements; each one whose window fits in the
-/// operand is combined into the result with the update computation
-/// (windows that do not fit are skipped, as XLA and JAX's default
-/// FILL_OR_DROP mode do).
-FailureOr<Value> Importer::importScatter(hlo::ScatterOp op) {
+namespace {
+/// A scatter the importer supports, with what its dimension numbers say
+/// about its operand, indices and updates.
+struct ScatterGeometry {
+  Value operand, indices, updates;
+  RankedTensorType operandType, indicesType, updatesType;
+  ArrayRef<int64_t> windowDims, toOperand;
+  int64_t vectorDim;
+  /// The operand dimensions the update window spans, the update
+  /// dimensions that pick a start index vector, and the indices'
+  /// dimensions they pick it along.
+  SmallVector<int64_t> windowOperandDims, scatterDims, indexBatchDims;
+  /// The window's size in each operand dimension.
+  SmallVector<int64_t> windowSize;
+  /// The update computation's block.
+  Block *combiner;
+};
+} // namespace
+
+/// Checks that the importer supports `op` and that its dimension numbers
+/// fit its operand, indices and updates; emits an error at `op` and fails
+/// otherwise.
+static FailureOr<ScatterGeometry> analyzeScatter(hlo::ScatterOp op) {
   if (op.getInputs().size() != 1)
     return op.emitError("scatters of several operands are not supported yet");
-  Value operand = op.getInputs()[0], indices = op.getScatterIndices(),
-        updates = op.getUpdates()[0];
-  auto operandType = cast<RankedTensorType>(operand.getType());
-  auto indicesType = cast<RankedTensorType>(indices.getType());
-  auto updatesType = cast<RankedTensorType>(updates.getType());
+  ScatterGeometry g;
+  g.operand = op.getInputs()[0];
+  g.indices = op.getScatterIndices();
+  g.updates = op.getUpdates()[0];
+  g.operandType = cast<RankedTensorType>(g.operand.getType());
+  g.indicesType = cast<RankedTensorType>(g.indices.getType());
+  g.updatesType = cast<RankedTensorType>(g.updates.getType());
   hlo::ScatterDimensionNumbersAttr dn = op.getScatterDimensionNumbers();
-  ArrayRef<int64_t> windowDims = dn.getUpdateWindowDims(),
-                    inserted = dn.getInsertedWindowDims(),
-                    toOperand = dn.getScatterDimsToOperandDims();
-  int64_t operandRank = operandType.getRank(),
-          indicesRank = indicesType.getRank(),
-          updatesRank = updatesType.getRank();
-  int64_t vectorDim = dn.getIndexVectorDim();
+  g.windowDims = dn.getUpdateWindowDims();
+  g.toOperand = dn.getScatterDimsToOperandDims();
+  ArrayRef<int64_t> inserted = dn.getInsertedWindowDims();
+  int64_t operandRank = g.operandType.getRank(),
+          indicesRank = g.indicesType.getRank(),
+          updatesRank = g.updatesType.getRank();
+  g.vectorDim = dn.getIndexVectorDim();
   auto invalid = [&](const Twine &why) { return op.emitError(why); };
   if (!dn.getInputBatchingDims().empty() ||
       !dn.getScatterIndicesBatchingDims().empty())
     return invalid("scatters with batching dimensions are not supported yet");
-  if (!isa<IntegerType>(indicesType.getElementType()) ||
-      indicesType.getElementType().isInteger(1))
+  if (!isa<IntegerType>(g.indicesType.getElementType()) ||
+      g.indicesType.getElementType().isInteger(1))
     return invalid("scatter indices must be integers");
-  if (vectorDim < 0 || vectorDim > indicesRank)
+  if (g.vectorDim < 0 || g.vectorDim > indicesRank)
     return invalid("index_vector_dim is out of range");
   int64_t vectorSize =
-      vectorDim < indicesRank ? indicesType.getDimSize(vectorDim) : 1;
-  SmallVector<int64_t> windowOperandDims, scatterDims, indexBatchDims;
+      g.vectorDim < indicesRank ? g.indicesType.getDimSize(g.vectorDim) : 1;
   for (int64_t d = 0; d < operandRank; ++d)
     if (!llvm::is_contained(inserted, d))
-      windowOperandDims.push_back(d);
+      g.windowOperandDims.push_back(d);
   for (int64_t d = 0; d < updatesRank; ++d)
-    if (!llvm::is_contained(windowDims, d))
-      scatterDims.push_back(d);
+    if (!llvm::is_contained(g.windowDims, d))
+      g.scatterDims.push_back(d);
   for (int64_t d = 0; d < indicesRank; ++d)
-    if (d != vectorDim)
-      indexBatchDims.push_back(d);
-  if (static_cast<int64_t>(toOperand.size()) != vectorSize ||
-      !areDistinctDims(toOperand, operandRank) ||
+    if (d != g.vectorDim)
+      g.indexBatchDims.push_back(d);
+  if (static_cast<int64_t>(g.toOperand.size()) != vectorSize ||
+      !areDistinctDims(g.toOperand, operandRank) ||
       !areDistinctDims(inserted, operandRank) ||
-      !areDistinctDims(windowDims, updatesRank) ||
-      !llvm::is_sorted(windowDims) ||
-      windowOperandDims.size() != windowDims.size() ||
-      scatterDims.size() != indexBatchDims.size() ||
-      operandType.getElementType() != updatesType.getElementType() ||
-      op->getResult(0).getType() != operandType)
+      !areDistinctDims(g.windowDims, updatesRank) ||
+      !llvm::is_sorted(g.windowDims) ||
+      g.windowOperandDims.size() != g.windowDims.size() ||
+      g.scatterDims.size() != g.indexBatchDims.size() ||
+      g.operandType.getElementType() != g.updatesType.getElementType() ||
+      op->getResult(0).getType() != g.operandType)
     return invalid("scatter dimension numbers do not fit the operand, "
                    "indices and updates");
-  SmallVector<int64_t> windowSize(operandRank, 1);
-  for (auto [u, d] : llvm::zip(windowDims, windowOperandDims)) {
-    windowSize[d] = updatesType.getDimSize(u);
-    if (windowSize[d] > operandType.getDimSize(d))
+  g.windowSize.assign(operandRank, 1);
+  for (auto [u, d] : llvm::zip(g.windowDims, g.windowOperandDims)) {
+    g.windowSize[d] = g.updatesType.getDimSize(u);
+    if (g.windowSize[d] > g.operandType.getDimSize(d))
       return invalid("update window dimension ")
              << u << " is larger than operand dimension " << d;
   }
-  for (auto [u, i] : llvm::zip(scatterDims, indexBatchDims))
-    if (updatesType.getDimSize(u) != indicesType.getDimSize(i))
+  for (auto [u, i] : llvm::zip(g.scatterDims, g.indexBatchDims))
+    if (g.updatesType.getDimSize(u) != g.indicesType.getDimSize(i))
       return invalid("updates dimension ")
              << u << " must match indices dimension " << i;
-  Block &combiner = op.getUpdateComputation().front();
-  if (combiner.getNumArguments() != 2 ||
-      !isa<hlo::ReturnOp>(combiner.getTerminator()) ||
-      combiner.getTerminator()->getNumOperands() != 1)
+  g.combiner = &op.getUpdateComputation().front();
+  if (g.combiner->getNumArguments() != 2 ||
+      !isa<hlo::ReturnOp>(g.combiner->getTerminator()) ||
+      g.combiner->getTerminator()->getNumOperands() != 1)
     return invalid("the update computation must take two scalars and "
                    "return one");
+  return g;
+}
 
-  Location loc = op.getLoc();
-  auto cIndex = [&](int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v).getResult();
-  };
-  auto loop = scf::ForOp::create(b, loc, cIndex(0),
-                                 cIndex(updatesType.getNumElements()),
-                                 cIndex(1), ValueRange{operand});
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(loop.getBody());
-  if (!loop.getBody()->empty() && loop.getBody()->mightHaveTerminator())
-    b.setInsertionPoint(loop.getBody()->getTerminator());
-  Value acc = loop.getRegionIterArgs()[0];
-  // The update's index, row-major.
-  SmallVector<Value> at(updatesRank);
-  Value rest = loop.getInductionVar();
-  for (int64_t d = updatesRank - 1; d >= 0; --d) {
-    Value size = cIndex(updatesType.getDimSize(d));
+/// The index in `type` of row-major position `linear`.
+static SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
+                                      RankedTensorType type) {
+  SmallVector<Value> at(type.getRank());
+  Value rest = linear;
+  for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+    Value size = arith::ConstantIndexOp::create(b, loc, type.getDimSize(d));
     at[d] = arith::RemUIOp::create(b, loc, rest, size);
     rest = arith::DivUIOp::create(b, loc, rest, size);
   }
+  return at;
+}
+
+/// For the update element at `at`: sets `position` to the operand element
+/// it combines into and returns whether its window fits in the operand.
+static Value scatterTarget(OpBuilder &b, Location loc, hlo::ScatterOp op,
+                           const ScatterGeometry &g, ArrayRef<Value> at,
+                           SmallVector<Value> &position) {
   // Where its window starts in the operand, and whether it fits.
+  int64_t operandRank = g.operandType.getRank(),
+          indicesRank = g.indicesType.getRank();
   Type i64 = b.getI64Type();
   SmallVector<Value> start(operandRank);
   for (int64_t d = 0; d < operandRank; ++d)
     start[d] = arith::ConstantIntOp::create(b, loc, i64, 0);
-  for (auto [k, d] : llvm::enumerate(toOperand)) {
+  for (auto [k, d] : llvm::enumerate(g.toOperand)) {
     SmallVector<Value> where(indicesRank);
-    for (auto [u, i] : llvm::zip(scatterDims, indexBatchDims))
+    for (auto [u, i] : llvm::zip(g.scatterDims, g.indexBatchDims))
       where[i] = at[u];
-    if (vectorDim < indicesRank)
-      where[vectorDim] = cIndex(k);
-    Value index = tensor::ExtractOp::create(b, loc, indices, where);
+    if (g.vectorDim < indicesRank)
+      where[g.vectorDim] = arith::ConstantIndexOp::create(b, loc, k);
+    Value index = tensor::ExtractOp::create(b, loc, g.indices, where);
     start[d] = convertElements(b, loc, index, i64, wasUnsigned(op, 1));
   }
   Value fits = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
-  SmallVector<Value> position(operandRank);
+  position.assign(operandRank, Value());
   for (int64_t d = 0; d < operandRank; ++d) {
     Value nonNegative =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, start[d],
@@ -318,22 +338,51 @@ FailureOr<Value> Importer::importScatter(hlo::ScatterOp op) {
     Value inside = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::sle, start[d],
         arith::ConstantIntOp::create(
-            b, loc, i64, operandType.getDimSize(d) - windowSize[d]));
+            b, loc, i64, g.operandType.getDimSize(d) - g.windowSize[d]));
     fits = arith::AndIOp::create(
         b, loc, fits, arith::AndIOp::create(b, loc, nonNegative, inside));
     position[d] =
         arith::IndexCastOp::create(b, loc, b.getIndexType(), start[d]);
   }
-  for (auto [u, d] : llvm::zip(windowDims, windowOperandDims))
+  for (auto [u, d] : llvm::zip(g.windowDims, g.windowOperandDims))
     position[d] = arith::AddIOp::create(b, loc, position[d], at[u]);
+  return fits;
+}
+
+/// scatter (`.at[idx].add(v)`, `.at[idx].set(v)`, embedding gradients): a
+/// loop over the update elements; each one whose window fits in the
+/// operand is combined into the result with the update computation
+/// (windows that do not fit are skipped, as XLA and JAX's default
+/// FILL_OR_DROP mode do).
+FailureOr<Value> Importer::importScatter(hlo::ScatterOp op) {
+  FailureOr<ScatterGeometry> g = analyzeScatter(op);
+  if (failed(g))
+    return failure();
+  Location loc = op.getLoc();
+  auto cIndex = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  auto loop = scf::ForOp::create(b, loc, cIndex(0),
+                                 cIndex(g->updatesType.getNumElements()),
+                                 cIndex(1), ValueRange{g->operand});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  if (!loop.getBody()->empty() && loop.getBody()->mightHaveTerminator())
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+  Value acc = loop.getRegionIterArgs()[0];
+  // The update's index, row-major.
+  SmallVector<Value> at =
+      delinearize(b, loc, loop.getInductionVar(), g->updatesType);
+  SmallVector<Value> position;
+  Value fits = scatterTarget(b, loc, op, *g, at, position);
   bool bodyFailed = false;
   auto branch = scf::IfOp::create(
       b, loc, fits,
       [&](OpBuilder &nb, Location nloc) {
         Value old = tensor::ExtractOp::create(nb, nloc, acc, position);
-        Value update = tensor::ExtractOp::create(nb, nloc, updates, at);
+        Value update = tensor::ExtractOp::create(nb, nloc, g->updates, at);
         FailureOr<SmallVector<Value>> combinedValues =
-            emitScalarRegion(nb, op, combiner, {old, update});
+            emitScalarRegion(nb, op, *g->combiner, {old, update});
         bodyFailed = failed(combinedValues);
         Value combined = bodyFailed ? old : (*combinedValues)[0];
         scf::YieldOp::create(
