@@ -135,6 +135,135 @@ static FailureOr<StringRef> regionReduction(Operation *op, Region &region) {
   return fail();
 }
 
+namespace {
+/// Emits the spmd collectives of one StableHLO collective `op` inside a
+/// shard_map manual over `manual`, its replica groups decoded to axes of
+/// `mesh`. A collective over no axis is the identity.
+struct CollectiveEmitter {
+  OpBuilder &b;
+  Operation *op;
+  MeshOp mesh;
+  SmallVector<StringAttr> manual;
+  Location loc;
+
+  ArrayAttr axesAttr(ArrayRef<StringAttr> axes) {
+    return b.getArrayAttr(SmallVector<Attribute>(axes.begin(), axes.end()));
+  }
+  FailureOr<SmallVector<StringAttr>> groupsOf(Attribute attr) {
+    return decodeReplicaGroups(op, mesh, manual,
+                               cast<DenseIntElementsAttr>(attr));
+  }
+
+  FailureOr<SmallVector<Value>> allReduce(hlo::AllReduceOp allReduce);
+  FailureOr<SmallVector<Value>> allGather(hlo::AllGatherOp gather);
+  FailureOr<SmallVector<Value>> reduceScatter(hlo::ReduceScatterOp scatter);
+  FailureOr<SmallVector<Value>> allToAll(hlo::AllToAllOp allToAll);
+  FailureOr<SmallVector<Value>> permute(hlo::CollectivePermuteOp permute);
+};
+} // namespace
+
+FailureOr<SmallVector<Value>>
+CollectiveEmitter::allReduce(hlo::AllReduceOp allReduce) {
+  FailureOr<StringRef> kind = regionReduction(op, allReduce.getComputation());
+  if (failed(kind))
+    return failure();
+  FailureOr<SmallVector<StringAttr>> axes =
+      groupsOf(allReduce.getReplicaGroups());
+  if (failed(axes))
+    return failure();
+  SmallVector<Value> results;
+  for (Value operand : allReduce.getOperands()) {
+    ArrayAttr over = axesAttr(*axes);
+    Type type = operand.getType();
+    if (axes->empty())
+      results.push_back(operand);
+    else if (*kind == "sum")
+      results.push_back(spmd::PsumOp::create(b, loc, type, operand, over));
+    else if (*kind == "max")
+      results.push_back(spmd::PmaxOp::create(b, loc, type, operand, over));
+    else
+      results.push_back(spmd::PminOp::create(b, loc, type, operand, over));
+  }
+  return results;
+}
+
+FailureOr<SmallVector<Value>>
+CollectiveEmitter::allGather(hlo::AllGatherOp gather) {
+  FailureOr<SmallVector<StringAttr>> axes = groupsOf(gather.getReplicaGroups());
+  if (failed(axes))
+    return failure();
+  SmallVector<Value> results;
+  for (auto [operand, result] :
+       llvm::zip(gather.getOperands(), op->getResults())) {
+    if (axes->empty()) {
+      results.push_back(operand);
+      continue;
+    }
+    results.push_back(spmd::AllGatherOp::create(
+        b, loc, result.getType(), operand, axesAttr(*axes),
+        gather.getAllGatherDimAttr(), b.getUnitAttr()));
+  }
+  return results;
+}
+
+FailureOr<SmallVector<Value>>
+CollectiveEmitter::reduceScatter(hlo::ReduceScatterOp scatter) {
+  FailureOr<StringRef> kind = regionReduction(op, scatter.getComputation());
+  if (failed(kind))
+    return failure();
+  if (*kind != "sum")
+    return op->emitError("only sum reduce_scatters are supported");
+  FailureOr<SmallVector<StringAttr>> axes =
+      groupsOf(scatter.getReplicaGroups());
+  if (failed(axes))
+    return failure();
+  if (axes->empty())
+    return SmallVector<Value>{scatter.getOperand()};
+  SmallVector<Value> results;
+  results.push_back(spmd::PsumScatterOp::create(
+      b, loc, op->getResult(0).getType(), scatter.getOperand(), axesAttr(*axes),
+      scatter.getScatterDimensionAttr(), b.getUnitAttr()));
+  return results;
+}
+
+FailureOr<SmallVector<Value>>
+CollectiveEmitter::allToAll(hlo::AllToAllOp allToAll) {
+  FailureOr<SmallVector<StringAttr>> axes =
+      groupsOf(allToAll.getReplicaGroups());
+  if (failed(axes))
+    return failure();
+  if (mesh.getAxesSize(*axes) != static_cast<int64_t>(allToAll.getSplitCount()))
+    return op->emitError("split_count ")
+           << allToAll.getSplitCount() << " differs from the group size "
+           << mesh.getAxesSize(*axes);
+  SmallVector<Value> results;
+  for (auto [operand, result] :
+       llvm::zip(allToAll.getOperands(), op->getResults())) {
+    if (axes->empty()) {
+      results.push_back(operand);
+      continue;
+    }
+    results.push_back(spmd::AllToAllOp::create(
+        b, loc, result.getType(), operand, axesAttr(*axes),
+        allToAll.getSplitDimensionAttr(), allToAll.getConcatDimensionAttr()));
+  }
+  return results;
+}
+
+FailureOr<SmallVector<Value>>
+CollectiveEmitter::permute(hlo::CollectivePermuteOp permute) {
+  auto decoded = decodeSourceTargetPairs(
+      op, mesh, manual,
+      cast<DenseIntElementsAttr>(permute.getSourceTargetPairs()));
+  if (failed(decoded))
+    return failure();
+  SmallVector<Value> results;
+  results.push_back(spmd::PpermuteOp::create(
+      b, loc, permute.getType(), permute.getOperand(), axesAttr(decoded->first),
+      b.getDenseI64ArrayAttr(decoded->second)));
+  return results;
+}
+
 FailureOr<SmallVector<Value>> Importer::importCollective(Operation *op) {
   auto map = op->getParentOfType<spmd::ShardMapOp>();
   if (!map)
@@ -142,8 +271,6 @@ FailureOr<SmallVector<Value>> Importer::importCollective(Operation *op) {
            << op->getName()
            << "' outside an sdy.manual_computation is not supported";
   MeshOp mesh = map.getMeshOp();
-  SmallVector<StringAttr> manual = map.getAllManualAxes();
-  Location loc = op->getLoc();
   // Ids are partition ids, which JAX numbers as row-major mesh positions;
   // on a mesh with another device order that reading is unverified.
   if (hasDeviceOrder(mesh))
@@ -160,102 +287,16 @@ FailureOr<SmallVector<Value>> Importer::importCollective(Operation *op) {
                    ? "a channel_handle"
                    : "use_global_device_ids")
            << " runs across replicas, which are not supported";
-  auto axesAttr = [&](ArrayRef<StringAttr> axes) {
-    return b.getArrayAttr(SmallVector<Attribute>(axes.begin(), axes.end()));
-  };
-  auto groupsOf = [&](Attribute attr) -> FailureOr<SmallVector<StringAttr>> {
-    return decodeReplicaGroups(op, mesh, manual,
-                               cast<DenseIntElementsAttr>(attr));
-  };
-  SmallVector<Value> results;
-  if (auto allReduce = dyn_cast<hlo::AllReduceOp>(op)) {
-    FailureOr<StringRef> kind = regionReduction(op, allReduce.getComputation());
-    if (failed(kind))
-      return failure();
-    FailureOr<SmallVector<StringAttr>> axes =
-        groupsOf(allReduce.getReplicaGroups());
-    if (failed(axes))
-      return failure();
-    for (Value operand : allReduce.getOperands()) {
-      ArrayAttr over = axesAttr(*axes);
-      Type type = operand.getType();
-      if (axes->empty())
-        results.push_back(operand);
-      else if (*kind == "sum")
-        results.push_back(spmd::PsumOp::create(b, loc, type, operand, over));
-      else if (*kind == "max")
-        results.push_back(spmd::PmaxOp::create(b, loc, type, operand, over));
-      else
-        results.push_back(spmd::PminOp::create(b, loc, type, operand, over));
-    }
-    return results;
-  }
-  if (auto gather = dyn_cast<hlo::AllGatherOp>(op)) {
-    FailureOr<SmallVector<StringAttr>> axes =
-        groupsOf(gather.getReplicaGroups());
-    if (failed(axes))
-      return failure();
-    for (auto [operand, result] :
-         llvm::zip(gather.getOperands(), op->getResults())) {
-      if (axes->empty()) {
-        results.push_back(operand);
-        continue;
-      }
-      results.push_back(spmd::AllGatherOp::create(
-          b, loc, result.getType(), operand, axesAttr(*axes),
-          gather.getAllGatherDimAttr(), b.getUnitAttr()));
-    }
-    return results;
-  }
-  if (auto scatter = dyn_cast<hlo::ReduceScatterOp>(op)) {
-    FailureOr<StringRef> kind = regionReduction(op, scatter.getComputation());
-    if (failed(kind))
-      return failure();
-    if (*kind != "sum")
-      return op->emitError("only sum reduce_scatters are supported");
-    FailureOr<SmallVector<StringAttr>> axes =
-        groupsOf(scatter.getReplicaGroups());
-    if (failed(axes))
-      return failure();
-    if (axes->empty())
-      return SmallVector<Value>{scatter.getOperand()};
-    results.push_back(spmd::PsumScatterOp::create(
-        b, loc, op->getResult(0).getType(), scatter.getOperand(),
-        axesAttr(*axes), scatter.getScatterDimensionAttr(), b.getUnitAttr()));
-    return results;
-  }
-  if (auto allToAll = dyn_cast<hlo::AllToAllOp>(op)) {
-    FailureOr<SmallVector<StringAttr>> axes =
-        groupsOf(allToAll.getReplicaGroups());
-    if (failed(axes))
-      return failure();
-    if (mesh.getAxesSize(*axes) !=
-        static_cast<int64_t>(allToAll.getSplitCount()))
-      return op->emitError("split_count ")
-             << allToAll.getSplitCount() << " differs from the group size "
-             << mesh.getAxesSize(*axes);
-    for (auto [operand, result] :
-         llvm::zip(allToAll.getOperands(), op->getResults())) {
-      if (axes->empty()) {
-        results.push_back(operand);
-        continue;
-      }
-      results.push_back(spmd::AllToAllOp::create(
-          b, loc, result.getType(), operand, axesAttr(*axes),
-          allToAll.getSplitDimensionAttr(), allToAll.getConcatDimensionAttr()));
-    }
-    return results;
-  }
-  auto permute = cast<hlo::CollectivePermuteOp>(op);
-  auto decoded = decodeSourceTargetPairs(
-      op, mesh, manual,
-      cast<DenseIntElementsAttr>(permute.getSourceTargetPairs()));
-  if (failed(decoded))
-    return failure();
-  results.push_back(spmd::PpermuteOp::create(
-      b, loc, permute.getType(), permute.getOperand(), axesAttr(decoded->first),
-      b.getDenseI64ArrayAttr(decoded->second)));
-  return results;
+  CollectiveEmitter emitter{b, op, mesh, map.getAllManualAxes(), op->getLoc()};
+  if (auto allReduce = dyn_cast<hlo::AllReduceOp>(op))
+    return emitter.allReduce(allReduce);
+  if (auto gather = dyn_cast<hlo::AllGatherOp>(op))
+    return emitter.allGather(gather);
+  if (auto scatter = dyn_cast<hlo::ReduceScatterOp>(op))
+    return emitter.reduceScatter(scatter);
+  if (auto allToAll = dyn_cast<hlo::AllToAllOp>(op))
+    return emitter.allToAll(allToAll);
+  return emitter.permute(cast<hlo::CollectivePermuteOp>(op));
 }
 
 /// The row-major mesh position: in a body manual over every axis, the
