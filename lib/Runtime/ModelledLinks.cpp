@@ -1,0 +1,77 @@
+//===- ModelledLinks.cpp - Timing of the modelled interconnect ------------===//
+
+#include "lib/Runtime/ModelledLinks.h"
+
+#include <algorithm>
+
+using namespace mlir::trellis::rt;
+
+double ModelledLinks::modelledUs(const CollectiveDesc &desc, int64_t n) const {
+  if (!link_.enabled() || n <= 1)
+    return 0;
+  double bytesPerUs =
+      link_.bandwidthGBps > 0 ? link_.bandwidthGBps * 1e3 : 0; // GB/s -> B/us
+  auto transfer = [&](double bytes) {
+    return link_.latencyUs + (bytesPerUs > 0 ? bytes / bytesPerUs : 0);
+  };
+  int64_t elem = dtypeSize(desc.dtype);
+  // Ring algorithms along the group (bidirectional links).
+  switch (desc.kind) {
+  case CollectiveKind::AllReduce: {
+    double chunk = double(desc.geometry[0]) * elem / n;
+    return 2.0 * (n - 1) * transfer(chunk);
+  }
+  case CollectiveKind::AllGather:
+    return (n - 1) *
+           transfer(double(desc.geometry[0] * desc.geometry[1]) * elem);
+  case CollectiveKind::ReduceScatter:
+    return (n - 1) *
+           transfer(double(desc.geometry[0] * desc.geometry[1]) * elem);
+  case CollectiveKind::AllToAll:
+    return (n - 1) *
+           transfer(double(desc.geometry[0] * desc.geometry[1]) * elem);
+  case CollectiveKind::Ppermute:
+    return transfer(double(desc.geometry[0]) * elem);
+  }
+  return 0;
+}
+
+int mlir::trellis::rt::shiftDirection(const SiteInfo *site, int64_t n) {
+  if (!site || site->pairs.empty())
+    return 1;
+  bool backward = true;
+  for (auto [s, t] : site->pairs)
+    backward &= t == ((s - 1) % n + n) % n;
+  return backward ? -1 : 1;
+}
+
+double ModelledLinks::planTransfer(int64_t from, int64_t to, int64_t bytes,
+                                   double now, int tieDirection, int &hops) {
+  // Half-way around a ring (always so on an axis of size 2) both ways are
+  // shortest: take the one whose links free up first, `tieDirection` when
+  // equal.
+  std::vector<LinkHop> route = ringRoute(mesh_, from, to, tieDirection);
+  std::vector<LinkHop> other = ringRoute(mesh_, from, to, -tieDirection);
+  hops = static_cast<int>(route.size());
+  if (route.empty())
+    return now;
+  auto freeAt = [&](const std::vector<LinkHop> &r) {
+    double t = now;
+    for (const LinkHop &hop : r)
+      t = std::max(t, linkFreeAtUs_[linkIndex(mesh_, hop)]);
+    return t;
+  };
+  // Cut-through: the payload streams over every link of the route at once,
+  // each carrying one transfer at a time; each hop adds the latency.
+  double begin = freeAt(route);
+  if (other != route && freeAt(other) < begin) {
+    route = other;
+    begin = freeAt(route);
+  }
+  double wire = link_.bandwidthGBps > 0
+                    ? double(bytes) / (link_.bandwidthGBps * 1e3)
+                    : 0; // GB/s -> bytes per microsecond
+  for (const LinkHop &hop : route)
+    linkFreeAtUs_[linkIndex(mesh_, hop)] = begin + wire;
+  return begin + wire + link_.latencyUs * hops;
+}

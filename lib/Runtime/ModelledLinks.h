@@ -1,0 +1,51 @@
+//===- ModelledLinks.h - Timing of the modelled interconnect ----*- C++ -*-===//
+//
+// The in-process communicator's model of an interconnect (LinkModel,
+// docs/Interconnect.md): every mesh axis is a ring with one link per
+// direction between neighbours. This class knows what a blocking collective
+// costs and when an asynchronous transfer arrives, keeping per link the
+// time it is free again. It does no locking: its owner calls it with its
+// own lock held.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRELLIS_LIB_RUNTIME_MODELLEDLINKS_H
+#define TRELLIS_LIB_RUNTIME_MODELLEDLINKS_H
+
+#include "lib/Runtime/Runtime.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace mlir::trellis::rt {
+
+/// +1 when `pairs` shift every rank forward by one around a ring of n,
+/// -1 when they shift backward; +1 otherwise. Breaks ties in routing (a
+/// hop on an axis of size 2 could go either way round).
+int shiftDirection(const SiteInfo *site, int64_t n);
+
+class ModelledLinks {
+public:
+  ModelledLinks(const MeshShape &mesh, const LinkModel &link)
+      : mesh_(mesh), link_(link),
+        linkFreeAtUs_(mesh.numDevices() * mesh.numAxes() * 2, 0.0) {}
+
+  /// Whether there is a model (otherwise: plain shared-memory copies).
+  bool enabled() const { return link_.enabled(); }
+  /// Modelled duration of a collective on the interconnect.
+  double modelledUs(const CollectiveDesc &desc, int64_t n) const;
+  /// Plans an asynchronous transfer of `bytes` from `from` to `to` on the
+  /// modelled links; returns its arrival time and sets `hops`.
+  double planTransfer(int64_t from, int64_t to, int64_t bytes, double now,
+                      int tieDirection, int &hops);
+
+private:
+  const MeshShape &mesh_;
+  LinkModel link_;
+  /// Per directed link (linkIndex), when it is free again.
+  std::vector<double> linkFreeAtUs_;
+};
+
+} // namespace mlir::trellis::rt
+
+#endif // TRELLIS_LIB_RUNTIME_MODELLEDLINKS_H
