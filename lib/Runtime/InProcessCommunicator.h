@@ -87,6 +87,29 @@ struct Rendezvous {
 
 using MailKey = std::pair<InstanceKey, int64_t>; ///< (instance, target rank)
 
+/// How far the sending side of a message has got. A ppermute is InFlight
+/// from its start; a forward is first AwaitingInput (unless it forwards
+/// zeros), then InputReady, and InFlight once it is sent. A message in
+/// flight has Arrived once its modelled transfer time has passed.
+enum class SendState {
+  NotStarted,    ///< the sender has not started (or forwarded) yet
+  AwaitingInput, ///< a forward whose incoming payload has not arrived
+  InputReady,    ///< a forward whose incoming payload (or zeros) is known
+  InFlight,      ///< sent: the payload is known
+  Arrived,       ///< sent, and the modelled transfer time has passed
+};
+
+/// How far the receiving side of a message has got, independently of the
+/// sending side: the receiver may name its destination before or after the
+/// sender starts, and the copy may happen before or after the payload has
+/// arrived.
+enum class ReceiveState {
+  Unknown, ///< the receiver's destination is not known yet
+  Known,   ///< `dst` is known, no copy scheduled yet
+  Copying, ///< a copy is scheduled or under way
+  Copied,  ///< the bytes are in `dst`
+};
+
 /// An asynchronous ppermute payload from one source to one target. The
 /// sender fills in the source side when it starts; the receiver its
 /// destination when it starts (direct) or when it waits (staged). The bytes
@@ -94,32 +117,37 @@ using MailKey = std::pair<InstanceKey, int64_t>; ///< (instance, target rank)
 struct Message {
   int64_t sourcePosition = -1, targetPosition = -1;
   int64_t bytes = 0;
-  bool sent = false;         ///< the sender has started
+  SendState send = SendState::NotStarted;
+  ReceiveState receive = ReceiveState::Unknown;
   CollectiveDesc desc;       ///< the sender's
   const void *src = nullptr; ///< direct: the sender's buffer; staged: data
   /// A staged sender's copy of its payload (shared with forwards of it).
   std::shared_ptr<std::vector<char>> data;
-  bool received = false; ///< the receiver's destination is known
   CollectiveDesc receiverDesc;
   void *dst = nullptr;
-  bool copying = false; ///< a copy is scheduled or under way
-  bool copied = false;  ///< the bytes are in `dst`
   double deliverAtUs = 0;
-  bool arrived = false; ///< the modelled transfer time has passed
-  /// A forward waiting for its incoming message (`forwardFrom`; with no
-  /// source it forwards zeros, ready from the start) before it is sent.
-  bool forwardPending = false;
+  /// A forward's incoming message (with no source it forwards zeros, ready
+  /// from the start).
   MailKey forwardFrom;
   /// The device that sends the incoming message (-1: none).
   int64_t forwardSourcePosition = -1;
-  bool inputReady = false;      ///< the incoming payload is known (or zeros)
   bool consumeIncoming = false; ///< erase the incoming once read
   CollectiveDesc incomingDesc;  ///< what the forwarding device expects
   std::shared_ptr<std::vector<char>> addend;
   /// The incoming payload, once it has arrived.
   std::shared_ptr<std::vector<char>> incomingData;
   int tieDirection = 1;
-  bool traced = false;
+  bool traced = false; ///< a forward whose transfer goes into the trace
+
+  /// The sender has started: its payload is known.
+  bool sent() const { return send >= SendState::InFlight; }
+  bool arrived() const { return send == SendState::Arrived; }
+  /// A forward waiting for its incoming message or to be sent.
+  bool forwardPending() const {
+    return send == SendState::AwaitingInput || send == SendState::InputReady;
+  }
+  bool received() const { return receive != ReceiveState::Unknown; }
+  bool copied() const { return receive == ReceiveState::Copied; }
 };
 
 /// A delivery the transfer engine has to make.

@@ -160,12 +160,12 @@ InProcessCommunicator::forwardChainEnd(const Message &m) const {
   // Bounded: devices that run different code could make the chain a cycle.
   const Message *at = &m;
   for (size_t steps = 0; steps <= mailbox_.size(); ++steps) {
-    if (at->inputReady)
+    if (at->send == SendState::InputReady)
       return {true, nullptr};
     auto it = mailbox_.find(at->forwardFrom);
-    if (it != mailbox_.end() && it->second.sent)
+    if (it != mailbox_.end() && it->second.sent())
       return {true, nullptr};
-    if (it == mailbox_.end() || !it->second.forwardPending)
+    if (it == mailbox_.end() || !it->second.forwardPending())
       return {false, at};
     at = &it->second;
   }
@@ -181,9 +181,9 @@ bool InProcessCommunicator::waitWillComplete(const PendingReceive &receive,
     if (it == mailbox_.end())
       return false;
     const Message &m = it->second;
-    if (m.forwardPending)
+    if (m.forwardPending())
       return forwardChainEnd(m).willSend;
-    return m.sent && (staged || m.received);
+    return m.sent() && (staged || m.received());
   };
   bool in = haveIncoming || incomingDone(receive) ||
             willComplete({receive.key, receive.rank}, !receive.out);
@@ -210,12 +210,11 @@ std::string InProcessCommunicator::finishedPeerLocked(
     int64_t sourcePosition = members[receive.sourceRank];
     auto it = mailbox_.find({receive.key, receive.rank});
     // A finished device's forward still goes once its incoming arrives.
-    if ((it == mailbox_.end() ||
-         (!it->second.sent && !it->second.forwardPending)) &&
+    if ((it == mailbox_.end() || it->second.send == SendState::NotStarted) &&
         state_[sourcePosition] == State::Finished)
       return deviceName(sourcePosition) + " finished without sending " +
              siteName(receive.desc.site) + " to " + deviceName(position);
-    if (it != mailbox_.end() && it->second.forwardPending) {
+    if (it != mailbox_.end() && it->second.forwardPending()) {
       std::string blame = forwardBlameLocked(it->second);
       if (!blame.empty())
         return blame;
@@ -224,7 +223,7 @@ std::string InProcessCommunicator::finishedPeerLocked(
   if (!outgoingDone(receive)) {
     int64_t targetPosition = members[receive.targetRank];
     auto it = mailbox_.find({receive.key, receive.targetRank});
-    if ((it == mailbox_.end() || !it->second.received) &&
+    if ((it == mailbox_.end() || !it->second.received()) &&
         state_[targetPosition] == State::Finished)
       return deviceName(targetPosition) + " finished without receiving " +
              siteName(receive.desc.site) + " from " + deviceName(position);

@@ -34,7 +34,7 @@ bool InProcessCommunicator::captureLocked(Message &out, const Message &in) {
     return false;
   }
   out.incomingData = in.data;
-  out.inputReady = true;
+  out.send = SendState::InputReady;
   return true;
 }
 
@@ -85,8 +85,7 @@ void InProcessCommunicator::runFires(std::unique_lock<std::mutex> &lock) {
     m->data = std::move(out);
     m->src = m->data->data();
     m->addend.reset();
-    m->forwardPending = false;
-    m->sent = true;
+    m->send = SendState::InFlight;
     const bool traced = m->traced;
     const int64_t sourcePosition = m->sourcePosition;
     TransferTiming timing;
@@ -152,17 +151,15 @@ int64_t InProcessCommunicator::forwardPermute(DeviceContext &device,
   const MailKey incomingKey{incoming.key, incoming.rank};
   const bool fromNone = incoming.sourceRank < 0;
   auto arrived = mailbox_.find(incomingKey);
-  if (arrived != mailbox_.end() &&
-      !(arrived->second.sent && arrived->second.arrived))
+  if (arrived != mailbox_.end() && !arrived->second.arrived())
     arrived = mailbox_.end();
   InstanceKey key{desc.axes, route.leader,
                   asyncSeq_[position][{desc.axes, route.leader}]++};
   if (route.target >= 0) {
     MailKey sendKey;
     Message &m = outgoingLocked(position, route, key, desc, sendKey);
-    m.forwardPending = true;
+    m.send = fromNone ? SendState::InputReady : SendState::AwaitingInput;
     m.forwardFrom = incomingKey;
-    m.inputReady = fromNone;
     if (!fromNone)
       m.forwardSourcePosition = mesh_.groupMembers(
           position, unpackAxes(incoming.desc.axes))[incoming.sourceRank];
@@ -176,7 +173,7 @@ int64_t InProcessCommunicator::forwardPermute(DeviceContext &device,
       if (!keep)
         mailbox_.erase(arrived);
     }
-    if (m.inputReady)
+    if (m.send == SendState::InputReady)
       fires_.push_back(sendKey);
     else
       forwardsOn_[incomingKey].push_back(sendKey);

@@ -15,7 +15,7 @@ using namespace mlir::trellis::rt;
 using namespace mlir::trellis::rt::inprocess;
 
 bool InProcessCommunicator::checkPairLocked(const Message &m) {
-  if (!m.sent || !m.received)
+  if (!m.sent() || !m.received())
     return true;
   if (m.desc.site == m.receiverDesc.site &&
       m.desc.dtype == m.receiverDesc.dtype &&
@@ -35,9 +35,9 @@ bool InProcessCommunicator::pairUpLocked(const MailKey &key, Message &m,
                                          std::vector<MailKey> &jobs) {
   if (!checkPairLocked(m))
     return false;
-  if (!m.sent || !m.received || m.copying || m.copied)
+  if (!m.sent() || m.receive != ReceiveState::Known)
     return true;
-  m.copying = true;
+  m.receive = ReceiveState::Copying;
   if (links_.enabled()) {
     copies_.push_back(key);
     startEngineLocked();
@@ -59,7 +59,7 @@ void InProcessCommunicator::runCopies(std::unique_lock<std::mutex> &lock,
     std::memcpy(m->dst, m->src, m->bytes);
   lock.lock();
   for (Message *m : messages) {
-    m->copied = true;
+    m->receive = ReceiveState::Copied;
     wakePairLocked(*m);
   }
 }
@@ -141,7 +141,7 @@ int64_t InProcessCommunicator::startPermute(DeviceContext &device,
   if (route.target >= 0) {
     MailKey sendKey;
     Message &m = outgoingLocked(position, route, key, desc, sendKey);
-    m.sent = true;
+    m.send = SendState::InFlight;
     if (out) {
       m.src = in;
     } else {
@@ -157,7 +157,7 @@ int64_t InProcessCommunicator::startPermute(DeviceContext &device,
     Message &m = mailbox_[receiveKey];
     m.targetPosition = position;
     m.sourcePosition = route.members[route.source];
-    m.received = true;
+    m.receive = ReceiveState::Known;
     m.receiverDesc = desc;
     m.dst = out;
     if (!pairUpLocked(receiveKey, m, jobs))
@@ -182,14 +182,14 @@ bool InProcessCommunicator::incomingDone(const PendingReceive &receive) {
     return false;
   const Message &m = it->second;
   // A staged receiver copies for itself once the payload has arrived.
-  return receive.out ? m.copied && m.arrived : m.sent && m.arrived;
+  return receive.out ? m.copied() && m.arrived() : m.arrived();
 }
 
 bool InProcessCommunicator::outgoingDone(const PendingReceive &receive) {
   if (receive.targetRank < 0 || !receive.out)
     return true;
   auto it = mailbox_.find({receive.key, receive.targetRank});
-  return it == mailbox_.end() || it->second.copied;
+  return it == mailbox_.end() || it->second.copied();
 }
 
 bool InProcessCommunicator::waitPermute(DeviceContext &device, int64_t handle,
@@ -226,12 +226,12 @@ bool InProcessCommunicator::waitPermute(DeviceContext &device, int64_t handle,
       Message &m = it->second;
       if (!direct) {
         // Staged: this device's destination is known only now.
-        m.received = true;
+        m.receive = ReceiveState::Known;
         m.receiverDesc = receive.desc;
         m.dst = out;
         if (!checkPairLocked(m))
           return false;
-        m.copying = true;
+        m.receive = ReceiveState::Copying;
         lock.unlock();
         std::memcpy(out, m.src, m.bytes);
         lock.lock();

@@ -41,7 +41,7 @@ void InProcessCommunicator::runEngine() {
       lock.unlock();
       std::memcpy(m.dst, m.src, m.bytes);
       lock.lock();
-      m.copied = true;
+      m.receive = ReceiveState::Copied;
       wakePairLocked(m);
       continue;
     }
@@ -57,7 +57,7 @@ void InProcessCommunicator::runEngine() {
     deliveries_.pop();
     auto it = mailbox_.find(next.key);
     if (it != mailbox_.end()) {
-      it->second.arrived = true;
+      it->second.send = SendState::Arrived;
       wakePairLocked(it->second);
       arrivedLocked(next.key);
       runFires(lock);
@@ -72,14 +72,14 @@ void InProcessCommunicator::sendLocked(const MailKey &key, Message &m,
   if (links_.enabled()) {
     m.deliverAtUs = links_.planTransfer(m.sourcePosition, m.targetPosition,
                                         m.bytes, now, m.tieDirection, hops);
-    m.arrived = m.deliverAtUs <= now;
-    if (!m.arrived) {
+    m.send = m.deliverAtUs <= now ? SendState::Arrived : SendState::InFlight;
+    if (!m.arrived()) {
       deliveries_.push({m.deliverAtUs, key});
       startEngineLocked();
     }
   } else {
     m.deliverAtUs = now;
-    m.arrived = true;
+    m.send = SendState::Arrived;
   }
   if (timing) {
     timing->sendUs = now;
@@ -91,6 +91,6 @@ void InProcessCommunicator::sendLocked(const MailKey &key, Message &m,
   if (!pairUpLocked(key, m, jobs))
     return;
   // Last: a forward may consume (erase) `m` at once.
-  if (m.arrived)
+  if (m.arrived())
     arrivedLocked(key);
 }
