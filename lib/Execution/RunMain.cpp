@@ -3,6 +3,7 @@
 #include "lib/Execution/RunMain.h"
 #include "lib/Execution/Executor.h"
 #include "lib/Execution/ProcessSetup.h"
+#include "lib/Execution/TraceWriter.h"
 #ifdef TRELLIS_HAVE_MPI
 #include "lib/Execution/MpiRun.h"
 #endif
@@ -478,8 +479,8 @@ std::optional<int> Driver::writeResults() {
       return finish(fail("cannot create '" + outputDir + "': " + ec.message()));
   std::string errorMessage;
   if (!opts.traceFile.empty() &&
-      !rt::writeChromeTrace(opts.traceFile, exec->mesh(), exec->traces(),
-                            errorMessage))
+      !writeChromeTrace(opts.traceFile, exec->mesh(), exec->traces(),
+                        errorMessage))
     return finish(fail(errorMessage));
 
   if (!outputDir.empty() && opts.saveInputs)

@@ -301,11 +301,6 @@ private:
   std::unique_ptr<DeviceThreads> threads_;
 };
 
-/// Writes Chrome/Perfetto trace JSON: one track per device.
-bool writeChromeTrace(const std::string &path, const MeshShape &mesh,
-                      const std::vector<std::vector<TraceEvent>> &events,
-                      std::string &error);
-
 /// Creates the in-process communicator used by Session.
 /// Deliberately simple blocking collectives (ReferenceCommunicator.cpp):
 /// each device computes its result from its group's inputs with element
