@@ -156,6 +156,10 @@ void releaseBuffers(DeviceContext &device, bool free);
 void suspendCompute(DeviceContext &device);
 void resumeCompute(DeviceContext &device);
 
+/// Closes the calling device's compute span that ends now (when tracing)
+/// and returns the current time.
+double markComputeEnd(DeviceContext &device);
+
 /// The device the calling thread runs, or null outside a device.
 DeviceContext *currentDevice();
 void setCurrentDevice(DeviceContext *device);
@@ -295,8 +299,7 @@ private:
   std::vector<SiteInfo> sites_;
   SessionOptions options_;
   std::vector<std::unique_ptr<DeviceContext>> devices_;
-  /// One thread per mesh position, kept across runs (see DeviceThreads in
-  /// Runtime.cpp).
+  /// One thread per mesh position, kept across runs (DeviceThreads.h).
   struct DeviceThreads;
   std::unique_ptr<DeviceThreads> threads_;
 };

@@ -1,0 +1,28 @@
+//===- Communicator.cpp - What every communicator shares ------------------===//
+
+#include "lib/Runtime/Runtime.h"
+
+#include <string>
+
+using namespace mlir::trellis::rt;
+
+Communicator::~Communicator() = default;
+
+TraceEvent mlir::trellis::rt::transferEvent(const TransferTiming &timing,
+                                            double originUs, int64_t bytes) {
+  TraceEvent transfer;
+  transfer.name = "ppermute to device " + std::to_string(timing.targetDevice);
+  transfer.category = "transfer";
+  transfer.startUs = timing.sendUs - originUs;
+  transfer.durUs = timing.arriveUs - timing.sendUs;
+  transfer.bytes = bytes;
+  transfer.peer = timing.targetDevice;
+  return transfer;
+}
+
+int64_t Communicator::forwardPermute(DeviceContext &, const CollectiveDesc &,
+                                     int64_t, const void *, bool) {
+  fail("this backend cannot forward a ppermute (spmd.ppermute_forward); "
+       "lower without forwarding (forward-ppermute=false)");
+  return -1;
+}

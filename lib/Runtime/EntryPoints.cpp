@@ -1,0 +1,291 @@
+//===- EntryPoints.cpp - The C ABI that device code calls -----------------===//
+//
+// The runtime's entry points (TrellisRuntime.h, TrellisRuntimeABI.def):
+// collectives, asynchronous ppermutes, the axis index and heap buffers,
+// each made on behalf of the device of the calling thread.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Runtime/CollectiveKernels.h"
+#include "lib/Runtime/Runtime.h"
+#include "lib/Runtime/TrellisRuntime.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <utility>
+
+using namespace mlir::trellis::rt;
+
+/// The device a runtime call comes from; aborts the process if none (the
+/// JIT'd function was called outside a Session).
+static DeviceContext &requireDevice(const char *what) {
+  DeviceContext *device = currentDevice();
+  if (!device) {
+    std::fprintf(stderr, "trellis runtime: %s called outside a device thread\n",
+                 what);
+    std::abort();
+  }
+  return *device;
+}
+
+static std::string siteName(const DeviceContext &device, int64_t site) {
+  if (device.sites && site >= 0 &&
+      site < static_cast<int64_t>(device.sites->size()))
+    return (*device.sites)[site].describe();
+  return "collective site #" + std::to_string(site);
+}
+
+static void recordSpan(DeviceContext &device, int64_t site,
+                       const char *category, double startUs, int64_t bytes) {
+  double end = nowUs();
+  if (device.tracing) {
+    std::string name = device.sites && site >= 0 &&
+                               site < static_cast<int64_t>(device.sites->size())
+                           ? (*device.sites)[site].opName
+                           : std::string("collective");
+    device.events.push_back(
+        {name, category, startUs - device.originUs, end - startUs, bytes});
+  }
+  device.lastMarkUs = end;
+}
+
+static bool runCollective(CollectiveKind kind, int64_t site, int64_t axes,
+                          int32_t dtype, int32_t reduction,
+                          std::initializer_list<int64_t> geometry,
+                          int64_t count, int64_t in, int64_t out) {
+  DeviceContext &device = requireDevice(kindName(kind));
+  if (dtypeSize(dtype) == 0) {
+    device.comm->fail(siteName(device, site) +
+                      ": unsupported element type code " +
+                      std::to_string(dtype));
+    return false;
+  }
+  if ((kind == CollectiveKind::AllReduce ||
+       kind == CollectiveKind::ReduceScatter) &&
+      !canReduce(dtype, reduction)) {
+    device.comm->fail(siteName(device, site) +
+                      ": this reduction is not "
+                      "supported for " +
+                      dtypeName(dtype));
+    return false;
+  }
+  CollectiveDesc desc;
+  desc.site = site;
+  desc.kind = kind;
+  desc.axes = axes;
+  desc.dtype = dtype;
+  desc.reduction = reduction;
+  int i = 0;
+  for (int64_t g : geometry)
+    desc.geometry[i++] = g;
+  desc.bytes = count * dtypeSize(dtype);
+  double start = markComputeEnd(device);
+  suspendCompute(device);
+  bool ok =
+      device.comm->execute(device, desc, reinterpret_cast<const void *>(in),
+                           reinterpret_cast<void *>(out));
+  if (ok) {
+    ++device.collectives;
+    recordSpan(device, site, "collective", start, desc.bytes);
+    resumeCompute(device);
+  }
+  return ok;
+}
+
+//===----------------------------------------------------------------------===//
+// C ABI
+//===----------------------------------------------------------------------===//
+
+extern "C" {
+
+int32_t trellis_rt_abi_version(void) { return TRELLIS_RT_ABI_VERSION; }
+
+/// Records `ptr` as a live buffer of the calling device, if any.
+static void *trackBuffer(void *ptr) {
+  if (DeviceContext *device = currentDevice(); device && ptr)
+    device->buffers.insert(ptr);
+  return ptr;
+}
+
+void *_mlir_memref_to_llvm_alloc(uint64_t size) {
+  return trackBuffer(std::malloc(size ? size : 1));
+}
+
+void *_mlir_memref_to_llvm_aligned_alloc(uint64_t alignment, uint64_t size) {
+  // aligned_alloc wants a size that is a multiple of the alignment.
+  uint64_t rounded = (size + alignment - 1) / alignment * alignment;
+  return trackBuffer(
+      std::aligned_alloc(alignment, rounded ? rounded : alignment));
+}
+
+void _mlir_memref_to_llvm_free(void *ptr) {
+  if (DeviceContext *device = currentDevice())
+    device->buffers.erase(ptr);
+  std::free(ptr);
+}
+
+void trellis_rt_all_reduce(int64_t site, int64_t axes, int32_t dtype,
+                           int32_t reduction, int64_t in, int64_t out,
+                           int64_t count) {
+  if (!runCollective(CollectiveKind::AllReduce, site, axes, dtype, reduction,
+                     {count}, count, in, out))
+    abortDevice();
+}
+
+void trellis_rt_all_gather(int64_t site, int64_t axes, int32_t dtype,
+                           int64_t in, int64_t out, int64_t outer,
+                           int64_t inner) {
+  if (!runCollective(CollectiveKind::AllGather, site, axes, dtype, 0,
+                     {outer, inner}, outer * inner, in, out))
+    abortDevice();
+}
+
+void trellis_rt_reduce_scatter(int64_t site, int64_t axes, int32_t dtype,
+                               int32_t reduction, int64_t in, int64_t out,
+                               int64_t outer, int64_t inner) {
+  if (!runCollective(CollectiveKind::ReduceScatter, site, axes, dtype,
+                     reduction, {outer, inner}, outer * inner, in, out))
+    abortDevice();
+}
+
+void trellis_rt_all_to_all(int64_t site, int64_t axes, int32_t dtype,
+                           int64_t in, int64_t out, int64_t splitOuter,
+                           int64_t splitInner, int64_t concatOuter,
+                           int64_t concatInner) {
+  if (!runCollective(CollectiveKind::AllToAll, site, axes, dtype, 0,
+                     {splitOuter, splitInner, concatOuter, concatInner},
+                     splitOuter * splitInner, in, out))
+    abortDevice();
+}
+
+void trellis_rt_ppermute(int64_t site, int64_t axes, int32_t dtype, int64_t in,
+                         int64_t out, int64_t count) {
+  if (!runCollective(CollectiveKind::Ppermute, site, axes, dtype, 0, {count},
+                     count, in, out))
+    abortDevice();
+}
+
+/// Fails the run when `handle` is a direct ppermute's, which `fn` cannot
+/// take (its buffers are named again at trellis_rt_ppermute_wait_direct).
+static void rejectDirectHandle(DeviceContext &device, int64_t handle,
+                               const char *what) {
+  if (handle >= 0 &&
+      static_cast<size_t>(handle) < device.directPermutes.size() &&
+      device.directPermutes[handle].second) {
+    device.comm->fail(std::string(what) + " the direct ppermute handle " +
+                      std::to_string(handle));
+    abortDevice();
+  }
+}
+
+static CollectiveDesc permuteDesc(int64_t site, int64_t axes, int32_t dtype,
+                                  int64_t count) {
+  CollectiveDesc desc;
+  desc.site = site;
+  desc.kind = CollectiveKind::Ppermute;
+  desc.axes = axes;
+  desc.dtype = dtype;
+  desc.geometry[0] = count;
+  desc.bytes = count * dtypeSize(dtype);
+  return desc;
+}
+
+static int64_t startPermute(const char *fn, int64_t site, int64_t axes,
+                            int32_t dtype, int64_t in, int64_t out,
+                            int64_t count) {
+  DeviceContext &device = requireDevice(fn);
+  CollectiveDesc desc = permuteDesc(site, axes, dtype, count);
+  double start = markComputeEnd(device);
+  TransferTiming timing;
+  int64_t handle = device.comm->startPermute(
+      device, desc, reinterpret_cast<const void *>(in),
+      reinterpret_cast<void *>(out), &timing);
+  if (handle < 0)
+    abortDevice();
+  if (out) {
+    if (device.directPermutes.size() <= static_cast<size_t>(handle))
+      device.directPermutes.resize(handle + 1, {0, 0});
+    device.directPermutes[handle] = {in, out};
+  }
+  recordSpan(device, site, "collective", start, desc.bytes);
+  if (device.tracing && timing.targetDevice >= 0)
+    device.events.push_back(transferEvent(timing, device.originUs, desc.bytes));
+  return handle;
+}
+
+int64_t trellis_rt_ppermute_start(int64_t site, int64_t axes, int32_t dtype,
+                                  int64_t in, int64_t count) {
+  return startPermute("trellis_rt_ppermute_start", site, axes, dtype, in, 0,
+                      count);
+}
+
+int64_t trellis_rt_ppermute_start_direct(int64_t site, int64_t axes,
+                                         int32_t dtype, int64_t in, int64_t out,
+                                         int64_t count) {
+  if (!out) {
+    requireDevice("trellis_rt_ppermute_start_direct")
+        .comm->fail("trellis_rt_ppermute_start_direct without an output "
+                    "buffer");
+    abortDevice();
+  }
+  return startPermute("trellis_rt_ppermute_start_direct", site, axes, dtype, in,
+                      out, count);
+}
+
+int64_t trellis_rt_ppermute_forward(int64_t site, int64_t axes, int32_t dtype,
+                                    int64_t handle, int64_t addend,
+                                    int64_t count, int64_t keep) {
+  DeviceContext &device = requireDevice("trellis_rt_ppermute_forward");
+  rejectDirectHandle(device, handle, "trellis_rt_ppermute_forward of");
+  CollectiveDesc desc = permuteDesc(site, axes, dtype, count);
+  double start = markComputeEnd(device);
+  int64_t next = device.comm->forwardPermute(
+      device, desc, handle, reinterpret_cast<const void *>(addend), keep != 0);
+  if (next < 0)
+    abortDevice();
+  recordSpan(device, site, "collective", start, desc.bytes);
+  return next;
+}
+
+static void waitPermute(DeviceContext &device, int64_t handle, int64_t out) {
+  double start = markComputeEnd(device);
+  // A device whose data has arrived keeps its compute slot.
+  if (device.slots && !device.comm->permuteReady(device, handle))
+    suspendCompute(device);
+  if (!device.comm->waitPermute(device, handle, reinterpret_cast<void *>(out)))
+    abortDevice();
+  ++device.collectives;
+  recordSpan(device, -1, "wait", start, 0);
+  if (device.tracing)
+    device.events.back().name = "ppermute wait";
+  resumeCompute(device);
+}
+
+void trellis_rt_ppermute_wait(int64_t handle, int64_t out) {
+  DeviceContext &device = requireDevice("trellis_rt_ppermute_wait");
+  rejectDirectHandle(device, handle, "trellis_rt_ppermute_wait on");
+  waitPermute(device, handle, out);
+}
+
+void trellis_rt_ppermute_wait_direct(int64_t handle, int64_t in, int64_t out,
+                                     int64_t /*in_alias*/) {
+  DeviceContext &device = requireDevice("trellis_rt_ppermute_wait_direct");
+  if (handle < 0 ||
+      static_cast<size_t>(handle) >= device.directPermutes.size() ||
+      device.directPermutes[handle] != std::make_pair(in, out)) {
+    device.comm->fail("trellis_rt_ppermute_wait_direct: handle " +
+                      std::to_string(handle) +
+                      " was not started with these buffers");
+    abortDevice();
+  }
+  device.directPermutes[handle] = {0, 0};
+  waitPermute(device, handle, 0);
+}
+
+int64_t trellis_rt_axis_index(int64_t axes) {
+  DeviceContext &device = requireDevice("trellis_rt_axis_index");
+  return device.mesh->rankInGroup(device.position, unpackAxes(axes));
+}
+
+} // extern "C"

@@ -1,0 +1,171 @@
+//===- Session.cpp - Runs a device function on every device ---------------===//
+
+#include "lib/Runtime/CrashHandler.h"
+#include "lib/Runtime/DeviceThreads.h"
+#include "lib/Runtime/Runtime.h"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+
+using namespace mlir::trellis::rt;
+
+Session::Session(MeshShape mesh, std::vector<SiteInfo> sites,
+                 SessionOptions options)
+    : mesh_(std::move(mesh)), sites_(std::move(sites)),
+      options_(std::move(options)) {}
+
+Session::~Session() = default;
+
+bool Session::run(Entry entry, const std::vector<void **> &args,
+                  std::string &error, const DeviceHooks &hooks) {
+  const int64_t n = mesh_.numDevices();
+  if (static_cast<int64_t>(args.size()) != n) {
+    error = "internal error: " + std::to_string(args.size()) +
+            " argument lists for " + std::to_string(n) + " devices";
+    return false;
+  }
+  if (options_.catchSignals)
+    installCrashHandlers();
+  std::unique_ptr<Communicator> ownComm;
+  Communicator *comm = options_.communicator;
+  if (!comm) {
+    ownComm = options_.referenceCollectives
+                  ? createReferenceCommunicator(mesh_, sites_)
+                  : createInProcessCommunicator(mesh_, sites_, options_.link);
+    comm = ownComm.get();
+  }
+  // The devices this process runs.
+  std::vector<int64_t> local;
+  for (int64_t p = 0; p < n; ++p)
+    if (options_.onlyPosition < 0 || options_.onlyPosition == p)
+      local.push_back(p);
+  const int64_t numLocal = static_cast<int64_t>(local.size());
+  std::unique_ptr<ComputeSlots> slots;
+  if (options_.computeSlots > 0)
+    slots = std::make_unique<ComputeSlots>(options_.computeSlots);
+  devices_.clear();
+  const double origin = nowUs();
+  for (int64_t p = 0; p < n; ++p) {
+    auto device = std::make_unique<DeviceContext>();
+    device->position = p;
+    device->deviceId = mesh_.deviceAt(p);
+    device->comm = comm;
+    device->mesh = &mesh_;
+    device->sites = &sites_;
+    device->tracing = options_.trace;
+    device->originUs = origin;
+    device->slots = slots.get();
+    devices_.push_back(std::move(device));
+  }
+
+  std::atomic<int64_t> finished{0};
+  // Signalled when a device finishes, so the session wakes at once (a
+  // polling interval would add up to its length to every measured run).
+  std::mutex finishedMu;
+  std::condition_variable finishedCv;
+  if (!threads_)
+    threads_ = std::make_unique<DeviceThreads>(n);
+  threads_->start(local, [&](int64_t p) {
+    DeviceContext &device = *devices_[p];
+    if (hooks.before)
+      hooks.before(p);
+    setCurrentDevice(&device);
+    device.lastMarkUs = nowUs();
+    // volatile: read after a possible longjmp out of the entry.
+    volatile bool returned = false;
+    if (setjmp(device.abortJump) == 0) {
+      resumeCompute(device);
+      entry(args[p]);
+      markComputeEnd(device);
+      returned = true;
+    }
+    suspendCompute(device);
+    device.returned = returned;
+    if (returned && hooks.after && !comm->hasFailed(nullptr))
+      hooks.after(p);
+    comm->deviceFinished(device);
+    setCurrentDevice(nullptr);
+    {
+      std::lock_guard<std::mutex> lock(finishedMu);
+      ++finished;
+    }
+    finishedCv.notify_all();
+  });
+
+  // Wait, printing progress on long runs and enforcing the time limit.
+  double lastProgress = origin;
+  bool timedOut = false;
+  while (finished.load() < numLocal) {
+    {
+      std::unique_lock<std::mutex> lock(finishedMu);
+      finishedCv.wait_for(lock, std::chrono::milliseconds(20),
+                          [&] { return finished.load() == numLocal; });
+    }
+    double now = nowUs();
+    double elapsed = (now - origin) * 1e-6;
+    if (options_.progress && now - lastProgress >= 1e6) {
+      lastProgress = now;
+      std::fprintf(stderr,
+                   "[trellis] running on %lld devices: %.1f s, %lld/%lld "
+                   "finished, %lld collectives done\n",
+                   (long long)numLocal, elapsed, (long long)finished.load(),
+                   (long long)numLocal, (long long)collectivesCompleted());
+    }
+    if (!timedOut && options_.timeoutSeconds > 0 &&
+        elapsed > options_.timeoutSeconds) {
+      timedOut = true;
+      comm->fail("the run exceeded the time limit of " +
+                 std::to_string(static_cast<int>(options_.timeoutSeconds)) +
+                 " s (--timeout)");
+    }
+    if (timedOut && elapsed > options_.timeoutSeconds + 2) {
+      // A device is stuck in compiled code that never reaches the runtime
+      // again; it cannot be interrupted, so the process ends here.
+      std::string message;
+      comm->hasFailed(&message);
+      std::fprintf(stderr, "error: %s; %lld device(s) did not stop\n",
+                   message.c_str(), (long long)(numLocal - finished.load()));
+      std::fflush(stderr);
+      std::_Exit(3);
+    }
+  }
+  // The tasks refer to this frame: wait until every one has returned.
+  threads_->waitIdle();
+  if (options_.trace)
+    for (int64_t p : local)
+      comm->collectTraceEvents(*devices_[p]);
+  std::string message;
+  const bool failed = comm->hasFailed(&message);
+  // A stopped device's buffers are freed only now: another device may have
+  // been copying from them when it stopped, so they wait until no device
+  // runs and, the session's own communicator destroyed (its transfer thread
+  // joined), no transfer is in flight. Under a communicator the session
+  // does not own (MPI, where a failure ends the process) they are left.
+  const bool quiescent = ownComm != nullptr;
+  ownComm.reset();
+  for (int64_t p : local)
+    releaseBuffers(*devices_[p], quiescent && !devices_[p]->returned);
+  if (failed) {
+    error = message;
+    return false;
+  }
+  return true;
+}
+
+std::vector<std::vector<TraceEvent>> Session::traces() const {
+  std::vector<std::vector<TraceEvent>> result(mesh_.numDevices());
+  for (const auto &device : devices_)
+    result[device->deviceId] = device->events;
+  return result;
+}
+
+int64_t Session::collectivesCompleted() const {
+  int64_t total = 0;
+  for (const auto &device : devices_)
+    total += device->collectives.load();
+  return total;
+}
