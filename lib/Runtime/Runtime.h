@@ -295,6 +295,20 @@ public:
   int64_t collectivesCompleted() const;
 
 private:
+  /// The devices of a run that have finished (Session.cpp).
+  struct FinishedDevices;
+
+  // The steps of run().
+  /// The mesh positions of the devices this process runs.
+  std::vector<int64_t> localPositions() const;
+  /// Makes a fresh DeviceContext for every mesh position; returns the
+  /// start of the run, their trace origin.
+  double createDevices(Communicator *comm, ComputeSlots *slots);
+  /// Waits until the `numLocal` devices of the run have finished, printing
+  /// progress on long runs and enforcing the time limit.
+  void awaitDevices(Communicator &comm, FinishedDevices &finished,
+                    int64_t numLocal, double originUs) const;
+
   MeshShape mesh_;
   std::vector<SiteInfo> sites_;
   SessionOptions options_;

@@ -20,6 +20,110 @@ Session::Session(MeshShape mesh, std::vector<SiteInfo> sites,
 
 Session::~Session() = default;
 
+/// Counts the devices of a run that have finished. Signalled as each
+/// does, so the session wakes at once (a polling interval would add up to
+/// its length to every measured run).
+struct Session::FinishedDevices {
+  std::atomic<int64_t> count{0};
+  std::mutex mu;
+  std::condition_variable cv;
+
+  void add() {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      ++count;
+    }
+    cv.notify_all();
+  }
+  /// Waits until `total` devices have finished or `timeout` has passed.
+  void waitFor(int64_t total, std::chrono::milliseconds timeout) {
+    std::unique_lock<std::mutex> lock(mu);
+    cv.wait_for(lock, timeout, [&] { return count.load() == total; });
+  }
+};
+
+/// Runs `entry(args)` as `device`, the calling thread's device, holding a
+/// compute slot while it computes. Returns whether the entry returned
+/// (false: it stopped on an error, and abortDevice unwound to here).
+static bool callEntry(DeviceContext &device, Session::Entry entry,
+                      void **args) {
+  device.lastMarkUs = nowUs();
+  // volatile: read after a possible longjmp out of the entry.
+  volatile bool returned = false;
+  if (setjmp(device.abortJump) == 0) {
+    resumeCompute(device);
+    entry(args);
+    markComputeEnd(device);
+    returned = true;
+  }
+  suspendCompute(device);
+  return returned;
+}
+
+std::vector<int64_t> Session::localPositions() const {
+  std::vector<int64_t> local;
+  for (int64_t p = 0; p < mesh_.numDevices(); ++p)
+    if (options_.onlyPosition < 0 || options_.onlyPosition == p)
+      local.push_back(p);
+  return local;
+}
+
+double Session::createDevices(Communicator *comm, ComputeSlots *slots) {
+  devices_.clear();
+  const double origin = nowUs();
+  for (int64_t p = 0; p < mesh_.numDevices(); ++p) {
+    auto device = std::make_unique<DeviceContext>();
+    device->position = p;
+    device->deviceId = mesh_.deviceAt(p);
+    device->comm = comm;
+    device->mesh = &mesh_;
+    device->sites = &sites_;
+    device->tracing = options_.trace;
+    device->originUs = origin;
+    device->slots = slots;
+    devices_.push_back(std::move(device));
+  }
+  return origin;
+}
+
+void Session::awaitDevices(Communicator &comm, FinishedDevices &finished,
+                           int64_t numLocal, double originUs) const {
+  double lastProgress = originUs;
+  bool timedOut = false;
+  while (finished.count.load() < numLocal) {
+    finished.waitFor(numLocal, std::chrono::milliseconds(20));
+    double now = nowUs();
+    double elapsed = (now - originUs) * 1e-6;
+    if (options_.progress && now - lastProgress >= 1e6) {
+      lastProgress = now;
+      std::fprintf(stderr,
+                   "[trellis] running on %lld devices: %.1f s, %lld/%lld "
+                   "finished, %lld collectives done\n",
+                   (long long)numLocal, elapsed,
+                   (long long)finished.count.load(), (long long)numLocal,
+                   (long long)collectivesCompleted());
+    }
+    if (!timedOut && options_.timeoutSeconds > 0 &&
+        elapsed > options_.timeoutSeconds) {
+      timedOut = true;
+      comm.fail("the run exceeded the time limit of " +
+                std::to_string(static_cast<int>(options_.timeoutSeconds)) +
+                " s (--timeout)");
+    }
+    if (timedOut && elapsed > options_.timeoutSeconds + 2) {
+      // A device is stuck in compiled code that never reaches the runtime
+      // again; it cannot be interrupted, so the process ends here.
+      std::string message;
+      comm.hasFailed(&message);
+      std::fprintf(stderr, "error: %s; %lld device(s) did not stop\n",
+                   message.c_str(),
+                   (long long)(numLocal - finished.count.load()));
+      std::fflush(stderr);
+      std::_Exit(3);
+    }
+  }
+}
+
 bool Session::run(Entry entry, const std::vector<void **> &args,
                   std::string &error, const DeviceHooks &hooks) {
   const int64_t n = mesh_.numDevices();
@@ -38,35 +142,13 @@ bool Session::run(Entry entry, const std::vector<void **> &args,
                   : createInProcessCommunicator(mesh_, sites_, options_.link);
     comm = ownComm.get();
   }
-  // The devices this process runs.
-  std::vector<int64_t> local;
-  for (int64_t p = 0; p < n; ++p)
-    if (options_.onlyPosition < 0 || options_.onlyPosition == p)
-      local.push_back(p);
-  const int64_t numLocal = static_cast<int64_t>(local.size());
+  const std::vector<int64_t> local = localPositions();
   std::unique_ptr<ComputeSlots> slots;
   if (options_.computeSlots > 0)
     slots = std::make_unique<ComputeSlots>(options_.computeSlots);
-  devices_.clear();
-  const double origin = nowUs();
-  for (int64_t p = 0; p < n; ++p) {
-    auto device = std::make_unique<DeviceContext>();
-    device->position = p;
-    device->deviceId = mesh_.deviceAt(p);
-    device->comm = comm;
-    device->mesh = &mesh_;
-    device->sites = &sites_;
-    device->tracing = options_.trace;
-    device->originUs = origin;
-    device->slots = slots.get();
-    devices_.push_back(std::move(device));
-  }
+  const double origin = createDevices(comm, slots.get());
 
-  std::atomic<int64_t> finished{0};
-  // Signalled when a device finishes, so the session wakes at once (a
-  // polling interval would add up to its length to every measured run).
-  std::mutex finishedMu;
-  std::condition_variable finishedCv;
+  FinishedDevices finished;
   if (!threads_)
     threads_ = std::make_unique<DeviceThreads>(n);
   threads_->start(local, [&](int64_t p) {
@@ -74,65 +156,14 @@ bool Session::run(Entry entry, const std::vector<void **> &args,
     if (hooks.before)
       hooks.before(p);
     setCurrentDevice(&device);
-    device.lastMarkUs = nowUs();
-    // volatile: read after a possible longjmp out of the entry.
-    volatile bool returned = false;
-    if (setjmp(device.abortJump) == 0) {
-      resumeCompute(device);
-      entry(args[p]);
-      markComputeEnd(device);
-      returned = true;
-    }
-    suspendCompute(device);
-    device.returned = returned;
-    if (returned && hooks.after && !comm->hasFailed(nullptr))
+    device.returned = callEntry(device, entry, args[p]);
+    if (device.returned && hooks.after && !comm->hasFailed(nullptr))
       hooks.after(p);
     comm->deviceFinished(device);
     setCurrentDevice(nullptr);
-    {
-      std::lock_guard<std::mutex> lock(finishedMu);
-      ++finished;
-    }
-    finishedCv.notify_all();
+    finished.add();
   });
-
-  // Wait, printing progress on long runs and enforcing the time limit.
-  double lastProgress = origin;
-  bool timedOut = false;
-  while (finished.load() < numLocal) {
-    {
-      std::unique_lock<std::mutex> lock(finishedMu);
-      finishedCv.wait_for(lock, std::chrono::milliseconds(20),
-                          [&] { return finished.load() == numLocal; });
-    }
-    double now = nowUs();
-    double elapsed = (now - origin) * 1e-6;
-    if (options_.progress && now - lastProgress >= 1e6) {
-      lastProgress = now;
-      std::fprintf(stderr,
-                   "[trellis] running on %lld devices: %.1f s, %lld/%lld "
-                   "finished, %lld collectives done\n",
-                   (long long)numLocal, elapsed, (long long)finished.load(),
-                   (long long)numLocal, (long long)collectivesCompleted());
-    }
-    if (!timedOut && options_.timeoutSeconds > 0 &&
-        elapsed > options_.timeoutSeconds) {
-      timedOut = true;
-      comm->fail("the run exceeded the time limit of " +
-                 std::to_string(static_cast<int>(options_.timeoutSeconds)) +
-                 " s (--timeout)");
-    }
-    if (timedOut && elapsed > options_.timeoutSeconds + 2) {
-      // A device is stuck in compiled code that never reaches the runtime
-      // again; it cannot be interrupted, so the process ends here.
-      std::string message;
-      comm->hasFailed(&message);
-      std::fprintf(stderr, "error: %s; %lld device(s) did not stop\n",
-                   message.c_str(), (long long)(numLocal - finished.load()));
-      std::fflush(stderr);
-      std::_Exit(3);
-    }
-  }
+  awaitDevices(*comm, finished, static_cast<int64_t>(local.size()), origin);
   // The tasks refer to this frame: wait until every one has returned.
   threads_->waitIdle();
   if (options_.trace)
