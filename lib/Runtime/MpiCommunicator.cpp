@@ -40,6 +40,8 @@ namespace {
 constexpr int kTagFinished = 1;
 constexpr int kTagPermute = 2;
 constexpr int kTagAsyncBase = 100; ///< + site, so mismatched sites never meet
+/// The largest count an MPI call takes.
+constexpr int64_t maxCount = INT_MAX;
 
 struct AsyncPermute {
   MPI_Request requests[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
@@ -215,6 +217,31 @@ private:
   bool gatherBytes(MPI_Comm comm, const void *in, void *out, int64_t bytes,
                    const std::vector<int64_t> &members, int64_t site);
 
+  /// A blocking collective as this rank makes it, and its group.
+  struct Call {
+    Call(const CollectiveDesc &desc, const void *in, void *out)
+        : desc(desc), in(in), out(out) {}
+    const CollectiveDesc &desc;
+    const void *in;
+    void *out;
+    MPI_Comm comm = MPI_COMM_NULL;
+    std::vector<int64_t> members; ///< positions, by rank
+    int64_t n = 0, rank = 0, elem = 0;
+    std::string what; ///< the site, for errors
+    MPI_Datatype type = MPI_DATATYPE_NULL;
+    MPI_Op op = MPI_OP_NULL;
+    /// Whether MPI has the type and the reduction.
+    bool native() const {
+      return type != MPI_DATATYPE_NULL && op != MPI_OP_NULL;
+    }
+  };
+  // execute() per kind of collective.
+  bool allReduce(const Call &call);
+  bool allGather(const Call &call);
+  bool reduceScatter(const Call &call);
+  bool allToAll(const Call &call);
+  bool ppermute(const Call &call);
+
   MeshShape mesh_;
   std::vector<SiteInfo> sites_;
   MpiOptions options_;
@@ -311,151 +338,178 @@ bool MpiCommunicator::execute(DeviceContext &device, const CollectiveDesc &desc,
   if (failed_)
     return false;
   AxisList axes = unpackAxes(desc.axes);
-  MPI_Comm comm = groupComm(desc.axes);
-  const std::vector<int64_t> members = mesh_.groupMembers(position_, axes);
-  const int64_t n = static_cast<int64_t>(members.size());
-  const int64_t rank = mesh_.rankInGroup(position_, axes);
-  const int64_t elem = dtypeSize(desc.dtype);
-  const std::string what = siteName(desc.site);
-  if (options_.checkCollectives && !agree(desc, comm, members))
+  Call call(desc, in, out);
+  call.comm = groupComm(desc.axes);
+  call.members = mesh_.groupMembers(position_, axes);
+  call.n = static_cast<int64_t>(call.members.size());
+  call.rank = mesh_.rankInGroup(position_, axes);
+  call.elem = dtypeSize(desc.dtype);
+  call.what = siteName(desc.site);
+  if (options_.checkCollectives && !agree(desc, call.comm, call.members))
     return false;
-  MPI_Datatype type = mpiType(desc.dtype);
-  MPI_Op op = mpiOp(desc.dtype, desc.reduction);
-  const bool native = type != MPI_DATATYPE_NULL && op != MPI_OP_NULL;
-  const int64_t maxCount = INT_MAX;
-
+  call.type = mpiType(desc.dtype);
+  call.op = mpiOp(desc.dtype, desc.reduction);
   switch (desc.kind) {
-  case CollectiveKind::AllReduce: {
-    const int64_t count = desc.geometry[0];
-    if (native && count <= maxCount)
-      return !mpiFailed(MPI_Allreduce(in == out ? MPI_IN_PLACE : in, out,
-                                      static_cast<int>(count), type, op, comm),
-                        what);
-    // Types and reductions MPI does not have: gather, reduce locally.
-    char *all = scratch(0, n * count * elem);
-    if (!gatherBytes(comm, in, all, count * elem, members, desc.site))
-      return false;
-    std::vector<const void *> inputs;
-    for (int64_t k = 0; k < n; ++k)
-      inputs.push_back(all + k * count * elem);
-    reduceBlocks(desc.dtype, desc.reduction, inputs, 0, count, out);
-    return true;
-  }
-  case CollectiveKind::AllGather: {
-    const int64_t outer = desc.geometry[0], inner = desc.geometry[1];
-    const int64_t chunk = outer * inner;
-    if (outer == 1) // chunks are contiguous in the output
-      return gatherBytes(comm, in, out, chunk * elem, members, desc.site);
-    char *all = scratch(0, n * chunk * elem);
-    if (!gatherBytes(comm, in, all, chunk * elem, members, desc.site))
-      return false;
-    for (int64_t k = 0; k < n; ++k)
-      copyChunk(elem, all + k * chunk * elem, chunk, 1, 0,
-                static_cast<char *>(out), inner, n, k, chunk);
-    return true;
-  }
-  case CollectiveKind::ReduceScatter: {
-    const int64_t outer = desc.geometry[0], inner = desc.geometry[1];
-    const int64_t chunk = outer * inner;
-    // Member k's chunk of the input, contiguous.
-    const char *send = static_cast<const char *>(in);
-    if (outer != 1) {
-      char *packed = scratch(0, n * chunk * elem);
-      for (int64_t k = 0; k < n; ++k)
-        copyChunk(elem, static_cast<const char *>(in), inner, n, k, packed,
-                  chunk, n, k, chunk);
-      send = packed;
-    }
-    if (native && chunk <= maxCount)
-      return !mpiFailed(MPI_Reduce_scatter_block(
-                            send, out, static_cast<int>(chunk), type, op, comm),
-                        what);
-    // Exchange chunks, then reduce the n received ones locally.
-    if (chunk * elem > maxCount) {
-      fail("collective of " + std::to_string(chunk * elem) +
-           " bytes per chunk is too large for the MPI backend");
-      return false;
-    }
-    char *received = scratch(1, n * chunk * elem);
-    if (mpiFailed(MPI_Alltoall(send, static_cast<int>(chunk * elem), MPI_BYTE,
-                               received, static_cast<int>(chunk * elem),
-                               MPI_BYTE, comm),
-                  what))
-      return false;
-    std::vector<const void *> inputs;
-    for (int64_t k = 0; k < n; ++k)
-      inputs.push_back(received + k * chunk * elem);
-    reduceBlocks(desc.dtype, desc.reduction, inputs, 0, chunk, out);
-    return true;
-  }
-  case CollectiveKind::AllToAll: {
-    const int64_t a = desc.geometry[0], b = desc.geometry[1];
-    const int64_t d = desc.geometry[3];
-    const int64_t chunk = a * b;
-    if (chunk * elem > maxCount) {
-      fail("collective of " + std::to_string(chunk * elem) +
-           " bytes per chunk is too large for the MPI backend");
-      return false;
-    }
-    if (desc.geometry[0] == 1 && desc.geometry[2] == 1) {
-      // Split and concatenated dimensions lead: the chunks are contiguous
-      // in both buffers.
-      return !mpiFailed(
-          MPI_Alltoall(in, static_cast<int>(chunk * elem), MPI_BYTE, out,
-                       static_cast<int>(chunk * elem), MPI_BYTE, comm),
-          what);
-    }
-    // Chunk j of the split dimension goes to member j; the chunk from
-    // member k lands as block k of the concatenated dimension.
-    char *send = scratch(0, n * chunk * elem);
-    char *received = scratch(1, n * chunk * elem);
-    for (int64_t j = 0; j < n; ++j)
-      copyChunk(elem, static_cast<const char *>(in), b, n, j, send, chunk, n, j,
-                chunk);
-    if (mpiFailed(MPI_Alltoall(send, static_cast<int>(chunk * elem), MPI_BYTE,
-                               received, static_cast<int>(chunk * elem),
-                               MPI_BYTE, comm),
-                  what))
-      return false;
-    for (int64_t k = 0; k < n; ++k)
-      copyChunk(elem, received, chunk, n, k, static_cast<char *>(out), d, n, k,
-                chunk);
-    return true;
-  }
-  case CollectiveKind::Ppermute: {
-    const int64_t bytes = desc.geometry[0] * elem;
-    if (bytes > maxCount) {
-      fail("ppermute of " + std::to_string(bytes) +
-           " bytes is too large for the MPI backend");
-      return false;
-    }
-    int64_t target = -1, source = -1;
-    if (desc.site >= 0 && desc.site < static_cast<int64_t>(sites_.size()))
-      for (auto [s, t] : sites_[desc.site].pairs) {
-        if (s == rank)
-          target = t;
-        if (t == rank)
-          source = s;
-      }
-    MPI_Request requests[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
-    if (source >= 0 && mpiFailed(MPI_Irecv(out, static_cast<int>(bytes),
-                                           MPI_BYTE, static_cast<int>(source),
-                                           kTagPermute, comm, &requests[0]),
-                                 what))
-      return false;
-    if (target >= 0 && mpiFailed(MPI_Isend(in, static_cast<int>(bytes),
-                                           MPI_BYTE, static_cast<int>(target),
-                                           kTagPermute, comm, &requests[1]),
-                                 what))
-      return false;
-    if (!waitFor(requests, 2, members, desc.site, what))
-      return false;
-    if (source < 0)
-      std::memset(out, 0, bytes);
-    return true;
-  }
+  case CollectiveKind::AllReduce:
+    return allReduce(call);
+  case CollectiveKind::AllGather:
+    return allGather(call);
+  case CollectiveKind::ReduceScatter:
+    return reduceScatter(call);
+  case CollectiveKind::AllToAll:
+    return allToAll(call);
+  case CollectiveKind::Ppermute:
+    return ppermute(call);
   }
   return false;
+}
+
+bool MpiCommunicator::allReduce(const Call &call) {
+  const CollectiveDesc &desc = call.desc;
+  const int64_t n = call.n, elem = call.elem;
+  const int64_t count = desc.geometry[0];
+  if (call.native() && count <= maxCount)
+    return !mpiFailed(
+        MPI_Allreduce(call.in == call.out ? MPI_IN_PLACE : call.in, call.out,
+                      static_cast<int>(count), call.type, call.op, call.comm),
+        call.what);
+  // Types and reductions MPI does not have: gather, reduce locally.
+  char *all = scratch(0, n * count * elem);
+  if (!gatherBytes(call.comm, call.in, all, count * elem, call.members,
+                   desc.site))
+    return false;
+  std::vector<const void *> inputs;
+  for (int64_t k = 0; k < n; ++k)
+    inputs.push_back(all + k * count * elem);
+  reduceBlocks(desc.dtype, desc.reduction, inputs, 0, count, call.out);
+  return true;
+}
+
+bool MpiCommunicator::allGather(const Call &call) {
+  const int64_t n = call.n, elem = call.elem;
+  const int64_t outer = call.desc.geometry[0], inner = call.desc.geometry[1];
+  const int64_t chunk = outer * inner;
+  if (outer == 1) // chunks are contiguous in the output
+    return gatherBytes(call.comm, call.in, call.out, chunk * elem, call.members,
+                       call.desc.site);
+  char *all = scratch(0, n * chunk * elem);
+  if (!gatherBytes(call.comm, call.in, all, chunk * elem, call.members,
+                   call.desc.site))
+    return false;
+  for (int64_t k = 0; k < n; ++k)
+    copyChunk(elem, all + k * chunk * elem, chunk, 1, 0,
+              static_cast<char *>(call.out), inner, n, k, chunk);
+  return true;
+}
+
+bool MpiCommunicator::reduceScatter(const Call &call) {
+  const CollectiveDesc &desc = call.desc;
+  const int64_t n = call.n, elem = call.elem;
+  const int64_t outer = desc.geometry[0], inner = desc.geometry[1];
+  const int64_t chunk = outer * inner;
+  // Member k's chunk of the input, contiguous.
+  const char *send = static_cast<const char *>(call.in);
+  if (outer != 1) {
+    char *packed = scratch(0, n * chunk * elem);
+    for (int64_t k = 0; k < n; ++k)
+      copyChunk(elem, static_cast<const char *>(call.in), inner, n, k, packed,
+                chunk, n, k, chunk);
+    send = packed;
+  }
+  if (call.native() && chunk <= maxCount)
+    return !mpiFailed(MPI_Reduce_scatter_block(send, call.out,
+                                               static_cast<int>(chunk),
+                                               call.type, call.op, call.comm),
+                      call.what);
+  // Exchange chunks, then reduce the n received ones locally.
+  if (chunk * elem > maxCount) {
+    fail("collective of " + std::to_string(chunk * elem) +
+         " bytes per chunk is too large for the MPI backend");
+    return false;
+  }
+  char *received = scratch(1, n * chunk * elem);
+  if (mpiFailed(MPI_Alltoall(send, static_cast<int>(chunk * elem), MPI_BYTE,
+                             received, static_cast<int>(chunk * elem), MPI_BYTE,
+                             call.comm),
+                call.what))
+    return false;
+  std::vector<const void *> inputs;
+  for (int64_t k = 0; k < n; ++k)
+    inputs.push_back(received + k * chunk * elem);
+  reduceBlocks(desc.dtype, desc.reduction, inputs, 0, chunk, call.out);
+  return true;
+}
+
+bool MpiCommunicator::allToAll(const Call &call) {
+  const CollectiveDesc &desc = call.desc;
+  const int64_t n = call.n, elem = call.elem;
+  const int64_t a = desc.geometry[0], b = desc.geometry[1];
+  const int64_t d = desc.geometry[3];
+  const int64_t chunk = a * b;
+  if (chunk * elem > maxCount) {
+    fail("collective of " + std::to_string(chunk * elem) +
+         " bytes per chunk is too large for the MPI backend");
+    return false;
+  }
+  if (desc.geometry[0] == 1 && desc.geometry[2] == 1) {
+    // Split and concatenated dimensions lead: the chunks are contiguous
+    // in both buffers.
+    return !mpiFailed(MPI_Alltoall(call.in, static_cast<int>(chunk * elem),
+                                   MPI_BYTE, call.out,
+                                   static_cast<int>(chunk * elem), MPI_BYTE,
+                                   call.comm),
+                      call.what);
+  }
+  // Chunk j of the split dimension goes to member j; the chunk from
+  // member k lands as block k of the concatenated dimension.
+  char *send = scratch(0, n * chunk * elem);
+  char *received = scratch(1, n * chunk * elem);
+  for (int64_t j = 0; j < n; ++j)
+    copyChunk(elem, static_cast<const char *>(call.in), b, n, j, send, chunk, n,
+              j, chunk);
+  if (mpiFailed(MPI_Alltoall(send, static_cast<int>(chunk * elem), MPI_BYTE,
+                             received, static_cast<int>(chunk * elem), MPI_BYTE,
+                             call.comm),
+                call.what))
+    return false;
+  for (int64_t k = 0; k < n; ++k)
+    copyChunk(elem, received, chunk, n, k, static_cast<char *>(call.out), d, n,
+              k, chunk);
+  return true;
+}
+
+bool MpiCommunicator::ppermute(const Call &call) {
+  const CollectiveDesc &desc = call.desc;
+  const int64_t bytes = desc.geometry[0] * call.elem;
+  if (bytes > maxCount) {
+    fail("ppermute of " + std::to_string(bytes) +
+         " bytes is too large for the MPI backend");
+    return false;
+  }
+  int64_t target = -1, source = -1;
+  if (desc.site >= 0 && desc.site < static_cast<int64_t>(sites_.size()))
+    for (auto [s, t] : sites_[desc.site].pairs) {
+      if (s == call.rank)
+        target = t;
+      if (t == call.rank)
+        source = s;
+    }
+  MPI_Request requests[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+  if (source >= 0 && mpiFailed(MPI_Irecv(call.out, static_cast<int>(bytes),
+                                         MPI_BYTE, static_cast<int>(source),
+                                         kTagPermute, call.comm, &requests[0]),
+                               call.what))
+    return false;
+  if (target >= 0 && mpiFailed(MPI_Isend(call.in, static_cast<int>(bytes),
+                                         MPI_BYTE, static_cast<int>(target),
+                                         kTagPermute, call.comm, &requests[1]),
+                               call.what))
+    return false;
+  if (!waitFor(requests, 2, call.members, desc.site, call.what))
+    return false;
+  if (source < 0)
+    std::memset(call.out, 0, bytes);
+  return true;
 }
 
 int64_t MpiCommunicator::startPermute(DeviceContext &device,
