@@ -142,12 +142,8 @@ bool hasShardedType(Type type) {
 /// Whether `entry` already is one fully-manual shard_map (or a plain
 /// function with no mesh to partition over).
 bool isManualEntry(func::FuncOp entry) {
-  Block &body = entry.getBody().front();
-  for (Operation &op : body)
-    if (auto map = dyn_cast<spmd::ShardMapOp>(op))
-      return map.getMeshOp() &&
-             map.getAllManualAxes().size() == map.getMeshOp().getNumAxes() &&
-             body.getOperations().size() == 2;
+  if (llvm::any_of(entry.getBody().front(), llvm::IsaPred<spmd::ShardMapOp>))
+    return static_cast<bool>(spmd::getWholeFunctionShardMap(entry));
   bool annotated = false;
   entry.walk([&](Operation *op) {
     if (isa_and_nonnull<trellis::TrellisDialect, spmd::SpmdDialect>(

@@ -399,3 +399,16 @@ LogicalResult ShardMapOp::verify() {
       return failure();
   return success();
 }
+
+ShardMapOp mlir::spmd::getWholeFunctionShardMap(FunctionOpInterface func) {
+  if (func.isExternal() || !func.getFunctionBody().hasOneBlock())
+    return nullptr;
+  Block &body = func.getFunctionBody().front();
+  if (body.getOperations().size() != 2)
+    return nullptr;
+  auto map = dyn_cast<ShardMapOp>(body.front());
+  if (!map || !map.getMeshOp() ||
+      map.getAllManualAxes().size() != map.getMeshOp().getNumAxes())
+    return nullptr;
+  return map;
+}

@@ -11,6 +11,7 @@
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #define GET_OP_CLASSES
@@ -38,6 +39,10 @@ inferCollectiveVariance(Operation *op, ArrayRef<StringAttr> operandVary,
 /// the fix, and fails, when it may; always succeeds with `check_vma = false`.
 LogicalResult verifyOutputVariance(ShardMapOp op, unsigned index,
                                    ArrayRef<StringAttr> vary, Value yielded);
+
+/// The shard_map when `func`'s body is that shard_map, manual over every
+/// axis of its mesh, and the return; null otherwise.
+ShardMapOp getWholeFunctionShardMap(FunctionOpInterface func);
 
 /// An axis set as diagnostics spell it: `{"x", "y"}`.
 std::string formatAxisSet(ArrayRef<StringAttr> axes);

@@ -31,6 +31,7 @@
 #include "dialects/spmd/Transforms/ArithBuilders.h"
 #include "dialects/spmd/Transforms/Passes.h"
 #include "dialects/spmd/Transforms/VarianceInference.h"
+#include "dialects/trellis/IR/ShardingUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -96,9 +97,8 @@ bool isZero(Value v) {
   while (auto pvary = v.getDefiningOp<PvaryOp>())
     v = pvary.getOperand();
   if (auto fill = v.getDefiningOp<linalg::FillOp>())
-    return matchPattern(fill.getInputs()[0], m_AnyZeroFloat()) ||
-           matchPattern(fill.getInputs()[0], m_Zero());
-  return matchPattern(v, m_AnyZeroFloat()) || matchPattern(v, m_Zero());
+    return trellis::isZeroConstant(fill.getInputs()[0]);
+  return trellis::isZeroConstant(v);
 }
 
 //===----------------------------------------------------------------------===//

@@ -3,6 +3,7 @@
 #include "dialects/trellis/IR/ShardingUtils.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
@@ -301,4 +302,14 @@ int64_t mlir::trellis::elementBytes(Type elementType) {
   if (!elementType.isIntOrFloat())
     return 1;
   return std::max<int64_t>(1, (elementType.getIntOrFloatBitWidth() + 7) / 8);
+}
+
+bool mlir::trellis::isAxisPrefix(ArrayRef<StringAttr> prefix,
+                                 ArrayRef<StringAttr> list) {
+  return prefix.size() <= list.size() &&
+         llvm::equal(prefix, list.take_front(prefix.size()));
+}
+
+bool mlir::trellis::isZeroConstant(Value v) {
+  return matchPattern(v, m_Zero()) || matchPattern(v, m_AnyZeroFloat());
 }

@@ -85,6 +85,13 @@ std::string formatJaxType(Type type, bool shortName = false);
 /// Formats `axes` as a Python tuple of strings: `('Y',)` or `('X', 'Y')`.
 std::string formatAxesTuple(ArrayRef<StringAttr> axes);
 
+/// Whether `prefix` is a prefix of the axis list `list`.
+bool isAxisPrefix(ArrayRef<StringAttr> prefix, ArrayRef<StringAttr> list);
+
+/// Whether `v` is a constant zero: integer 0 or a float zero of either
+/// sign, scalar or splat.
+bool isZeroConstant(Value v);
+
 } // namespace trellis
 } // namespace mlir
 

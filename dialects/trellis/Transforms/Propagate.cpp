@@ -49,11 +49,6 @@ struct ValueState {
   }
 };
 
-bool isPrefix(ArrayRef<StringAttr> prefix, ArrayRef<StringAttr> list) {
-  return prefix.size() <= list.size() &&
-         llvm::equal(prefix, list.take_front(prefix.size()));
-}
-
 /// Ops that only pass dimensions through (elementwise, reshapes): they
 /// propagate first, so shardings flow along chains of them before ops that
 /// combine dimensions pick among candidates.
@@ -174,7 +169,8 @@ bool Propagator::extend(Value v, int64_t d, ArrayRef<StringAttr> axes) {
   if (!st || st->fixed || d >= static_cast<int64_t>(st->dims.size()))
     return false;
   DimState &dim = st->dims[d];
-  if (dim.closed || !isPrefix(dim.axes, axes) || dim.axes.size() == axes.size())
+  if (dim.closed || !isAxisPrefix(dim.axes, axes) ||
+      dim.axes.size() == axes.size())
     return false;
   auto type = cast<RankedTensorType>(v.getType());
   SmallVector<StringAttr> next(dim.axes);
@@ -234,7 +230,7 @@ bool Propagator::propagate(Operation *op, const ShardingRule &rule) {
       if (c.axes.size() > longest->axes.size())
         longest = &c;
     bool compatible = llvm::all_of(candidates, [&](const Candidate &c) {
-      return isPrefix(c.axes, longest->axes);
+      return isAxisPrefix(c.axes, longest->axes);
     });
     SmallVector<StringAttr> chosen;
     if (compatible) {
@@ -403,8 +399,9 @@ bool Propagator::propagateBoundary(spmd::ShardMapOp map) {
       ArrayRef<StringAttr> specAxes = spec.getAxes(d);
       // Outer -> inner: the outer axes after the spec's, minus manual ones.
       ArrayRef<StringAttr> outerAxes = state(outer)->dims[d].axes;
-      if (isPrefix(specAxes, outerAxes))
-        changed |= extend(inner, d, free(outerAxes.drop_front(specAxes.size())));
+      if (isAxisPrefix(specAxes, outerAxes))
+        changed |=
+            extend(inner, d, free(outerAxes.drop_front(specAxes.size())));
       // Inner -> outer: the spec's axes, then the body's.
       SmallVector<StringAttr> composed(specAxes);
       llvm::append_range(composed, state(inner)->dims[d].axes);
@@ -415,8 +412,8 @@ bool Propagator::propagateBoundary(spmd::ShardMapOp map) {
   bool changed = false;
   Block &body = map.getBodyBlock();
   for (auto [k, input] : llvm::enumerate(map.getInputs()))
-    changed |= relate(input, body.getArgument(k),
-                      cast<SpecAttr>(map.getInSpecs()[k]));
+    changed |=
+        relate(input, body.getArgument(k), cast<SpecAttr>(map.getInSpecs()[k]));
   Operation *yield = body.getTerminator();
   for (auto [k, result] : llvm::enumerate(map.getResults()))
     changed |= relate(result, yield->getOperand(k),

@@ -286,12 +286,8 @@ namespace {
 
 /// Whether the function already is one fully-manual shard_map.
 bool isPartitioned(func::FuncOp func) {
-  Block &body = func.getBody().front();
-  if (body.getOperations().size() != 2)
-    return false;
-  auto map = dyn_cast<spmd::ShardMapOp>(body.front());
-  if (!map || !map.getMeshOp() ||
-      map.getAllManualAxes().size() != map.getMeshOp().getNumAxes())
+  spmd::ShardMapOp map = spmd::getWholeFunctionShardMap(func);
+  if (!map)
     return false;
   // Shardings the function declares must be over the shard_map's mesh.
   auto sameMesh = [&](ShardingAttr s) {

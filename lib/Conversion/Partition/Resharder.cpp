@@ -2,6 +2,7 @@
 
 #include "lib/Conversion/Partition/Resharder.h"
 #include "dialects/spmd/IR/SpmdOps.h"
+#include "dialects/trellis/IR/ShardingUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -259,12 +260,6 @@ Value Resharder::reduceScatter(Location loc, Value v, int64_t dim,
                                      b.getI64IntegerAttr(dim), b.getUnitAttr());
 }
 
-/// Whether `prefix` is a prefix of `list`.
-static bool isPrefix(ArrayRef<StringAttr> prefix, ArrayRef<StringAttr> list) {
-  return prefix.size() <= list.size() &&
-         llvm::equal(prefix, list.take_front(prefix.size()));
-}
-
 Value Resharder::reducePartial(Location loc, Value local, Layout &cur,
                                const Layout &to) {
   const int64_t rank = cur.dims.size();
@@ -273,7 +268,7 @@ Value Resharder::reducePartial(Location loc, Value local, Layout &cur,
   for (int64_t d = 0;
        d < rank && !pending.empty() && cur.partialKind == PartialKind::Sum;
        ++d) {
-    if (!isPrefix(cur.dims[d], to.dims[d]))
+    if (!isAxisPrefix(cur.dims[d], to.dims[d]))
       continue;
     SmallVector<StringAttr> scatter;
     for (StringAttr axis :
@@ -302,11 +297,11 @@ Value Resharder::moveAxesBetweenDims(Location loc, Value local, Layout &cur,
   while (moved) {
     moved = false;
     for (int64_t i = 0; i < rank && !moved; ++i) {
-      if (cur.dims[i].empty() || isPrefix(cur.dims[i], to.dims[i]))
+      if (cur.dims[i].empty() || isAxisPrefix(cur.dims[i], to.dims[i]))
         continue;
       StringAttr axis = cur.dims[i].back();
       for (int64_t j = 0; j < rank; ++j) {
-        if (j == i || !isPrefix(cur.dims[j], to.dims[j]) ||
+        if (j == i || !isAxisPrefix(cur.dims[j], to.dims[j]) ||
             to.dims[j].size() <= cur.dims[j].size() ||
             to.dims[j][cur.dims[j].size()] != axis)
           continue;

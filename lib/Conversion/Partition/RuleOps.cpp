@@ -31,9 +31,7 @@ bool isZeroFilled(Value value) {
   auto fill = value.getDefiningOp<linalg::FillOp>();
   if (!fill || !isEmptyOrFillOfEmpty(fill.getOutputs()[0]))
     return false;
-  Value constant = fill.getInputs()[0];
-  return matchPattern(constant, m_Zero()) ||
-         matchPattern(constant, m_AnyZeroFloat());
+  return isZeroConstant(fill.getInputs()[0]);
 }
 
 /// How the reductions of `op` combine: sums (a contraction, or a reduction
