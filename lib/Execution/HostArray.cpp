@@ -1,10 +1,9 @@
 //===- HostArray.cpp - Arrays on the host, element access -----------------===//
 
 #include "lib/Execution/HostArray.h"
+#include "lib/Runtime/Float16.h"
 #include "lib/Runtime/Runtime.h"
 #include "lib/Runtime/TrellisRuntime.h"
-
-#include "llvm/ADT/APFloat.h"
 
 #include <cstring>
 
@@ -36,22 +35,17 @@ bool HostArray::isFloat() const {
          dtype == TRELLIS_RT_BF16 || dtype == TRELLIS_RT_F16;
 }
 
-/// A 16-bit float of `semantics` (bf16 or f16), widened exactly.
-static double widen16(const llvm::fltSemantics &semantics, const char *p) {
+/// The 16-bit float at `p`, widened exactly.
+static double widen16(float (*widen)(uint16_t), const char *p) {
   uint16_t bits;
   std::memcpy(&bits, p, 2);
-  return llvm::APFloat(semantics, llvm::APInt(16, bits)).convertToDouble();
+  return widen(bits);
 }
 
-/// `value` rounded to f32, then to the 16-bit `semantics` with `mode`: bf16
-/// rounds to nearest even, f16 to nearest with ties away from zero (what
-/// trellis-run has always written; numpy's astype rounds ties to even).
-static void narrow16(const llvm::fltSemantics &semantics,
-                     llvm::RoundingMode mode, double value, char *p) {
-  llvm::APFloat f(static_cast<float>(value));
-  bool losesInfo;
-  f.convert(semantics, mode, &losesInfo);
-  uint16_t bits = static_cast<uint16_t>(f.bitcastToAPInt().getZExtValue());
+/// `value` rounded to f32, then to 16 bits to nearest even (as numpy's
+/// astype and arith.truncf).
+static void narrow16(uint16_t (*narrow)(float), double value, char *p) {
+  uint16_t bits = narrow(static_cast<float>(value));
   std::memcpy(p, &bits, 2);
 }
 
@@ -88,9 +82,9 @@ double HostArray::at(int64_t i) const {
   case TRELLIS_RT_I1:
     return *p ? 1 : 0;
   case TRELLIS_RT_BF16:
-    return widen16(llvm::APFloat::BFloat(), p);
+    return widen16(rt::bf16ToFloat, p);
   case TRELLIS_RT_F16:
-    return widen16(llvm::APFloat::IEEEhalf(), p);
+    return widen16(rt::halfToFloat, p);
   default:
     return 0;
   }
@@ -129,12 +123,10 @@ void HostArray::set(int64_t i, double value) {
     *p = value != 0;
     return;
   case TRELLIS_RT_BF16:
-    narrow16(llvm::APFloat::BFloat(), llvm::RoundingMode::NearestTiesToEven,
-             value, p);
+    narrow16(rt::floatToBf16, value, p);
     return;
   case TRELLIS_RT_F16:
-    narrow16(llvm::APFloat::IEEEhalf(), llvm::RoundingMode::NearestTiesToAway,
-             value, p);
+    narrow16(rt::floatToHalf, value, p);
     return;
   default:
     return;

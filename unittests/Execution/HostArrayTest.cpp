@@ -122,9 +122,9 @@ TEST(HostArray, ComparesInfinitiesAndNaN) {
   EXPECT_EQ(compareArrays(a, b, 1e-4, 1e-4).mismatches, 1);
 }
 
-// 16-bit floats: widening is exact; narrowing goes through f32, bf16
-// rounding ties to even and f16 ties away from zero (as trellis-run always
-// has); f16 subnormals, overflow and NaN.
+// 16-bit floats: widening is exact; narrowing goes through f32 and rounds
+// ties to even (as numpy's astype and arith.truncf); f16 subnormals,
+// overflow and NaN.
 TEST(HostArray, ConvertsHalfPrecision) {
   auto bits = [](const HostArray &a, int64_t i) {
     uint16_t v;
@@ -145,19 +145,19 @@ TEST(HostArray, ConvertsHalfPrecision) {
   EXPECT_TRUE(std::isnan(bf.at(4)));
   HostArray h;
   h.allocate(TRELLIS_RT_F16, {8});
-  h.set(0, 1.0 + 0x1p-11); // tie: away from zero, 1 + 2^-10
-  h.set(1, 2049);          // tie: away from zero, 2050
-  h.set(2, 0x1p-24);       // the smallest subnormal
-  h.set(3, 0x1p-25);       // tie: away from zero, 2^-24
-  h.set(4, 0x1p-26);       // rounds to zero
-  h.set(5, -65520);        // tie at the top: -infinity
-  h.set(6, 65504);         // the largest finite
+  h.set(0, 1.0 + 3 * 0x1p-11); // tie: to even, 1 + 2^-9
+  h.set(1, 2049);              // tie: to even, 2048
+  h.set(2, 0x1p-24);           // the smallest subnormal
+  h.set(3, 3 * 0x1p-25);       // tie: to even, 2^-23
+  h.set(4, 0x1p-26);           // rounds to zero
+  h.set(5, -65520);            // tie at the top: -infinity
+  h.set(6, 65504);             // the largest finite
   h.set(7, std::numeric_limits<double>::quiet_NaN());
-  EXPECT_EQ(bits(h, 0), 0x3c01);
-  EXPECT_EQ(h.at(1), 2050);
+  EXPECT_EQ(bits(h, 0), 0x3c02);
+  EXPECT_EQ(h.at(1), 2048);
   EXPECT_EQ(bits(h, 2), 0x0001);
   EXPECT_EQ(h.at(2), 0x1p-24);
-  EXPECT_EQ(bits(h, 3), 0x0001);
+  EXPECT_EQ(bits(h, 3), 0x0002);
   EXPECT_EQ(bits(h, 4), 0x0000);
   EXPECT_EQ(bits(h, 5), 0xfc00);
   EXPECT_EQ(h.at(6), 65504);

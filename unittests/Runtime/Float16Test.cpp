@@ -1,0 +1,98 @@
+//===- Float16Test.cpp - bf16/f16 conversions against APFloat -------------===//
+//
+// lib/Runtime/Float16.h converts with bit tricks in the kernels and in
+// trellis-run's host arrays. LLVM's APFloat, written independently, is the
+// oracle: every 16-bit pattern widened, and f32 patterns across the whole
+// range (plus every value halfway between two 16-bit neighbours) narrowed
+// to nearest even.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Runtime/Float16.h"
+
+#include "llvm/ADT/APFloat.h"
+#include "gtest/gtest.h"
+
+using namespace mlir::trellis::rt;
+
+namespace {
+
+float bitsToFloat(uint32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+uint32_t floatToBits(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  return bits;
+}
+
+float widenWithAPFloat(const llvm::fltSemantics &semantics, uint16_t bits) {
+  return llvm::APFloat(semantics, llvm::APInt(16, bits)).convertToFloat();
+}
+
+uint16_t narrowWithAPFloat(const llvm::fltSemantics &semantics, float f) {
+  llvm::APFloat value(f);
+  bool losesInfo;
+  value.convert(semantics, llvm::RoundingMode::NearestTiesToEven, &losesInfo);
+  return static_cast<uint16_t>(value.bitcastToAPInt().getZExtValue());
+}
+
+/// Narrowing `f` both ways agrees (any NaN for a NaN).
+void expectNarrows(const llvm::fltSemantics &semantics,
+                   uint16_t (*narrow)(float), float (*widen)(uint16_t),
+                   float f) {
+  uint16_t got = narrow(f), want = narrowWithAPFloat(semantics, f);
+  if (std::isnan(f)) {
+    EXPECT_TRUE(std::isnan(widen(got))) << "bits " << floatToBits(f);
+    return;
+  }
+  EXPECT_EQ(got, want) << "f32 bits 0x" << std::hex << floatToBits(f);
+}
+
+void checkFormat(const llvm::fltSemantics &semantics, float (*widen)(uint16_t),
+                 uint16_t (*narrow)(float)) {
+  for (uint32_t h = 0; h <= 0xffff; ++h) {
+    float got = widen(static_cast<uint16_t>(h));
+    float want = widenWithAPFloat(semantics, static_cast<uint16_t>(h));
+    if (std::isnan(want)) {
+      EXPECT_TRUE(std::isnan(got)) << h;
+      continue;
+    }
+    ASSERT_EQ(floatToBits(got), floatToBits(want)) << "16-bit pattern " << h;
+    // Round trip, and the ties between this value and the next one up.
+    expectNarrows(semantics, narrow, widen, got);
+    if (h != 0x7fff && h != 0xffff) {
+      float next = widenWithAPFloat(semantics, static_cast<uint16_t>(h + 1));
+      if (std::isfinite(got) && std::isfinite(next)) {
+        double middle = (static_cast<double>(got) + next) / 2;
+        float tie = static_cast<float>(middle);
+        if (static_cast<double>(tie) == middle) {
+          expectNarrows(semantics, narrow, widen, tie);
+          expectNarrows(semantics, narrow, widen, std::nextafter(tie, 0.0f));
+          expectNarrows(semantics, narrow, widen,
+                        std::nextafter(tie, INFINITY));
+        }
+      }
+    }
+  }
+  // f32 patterns across the whole range, both signs, NaNs and infinities.
+  for (uint64_t bits = 0; bits <= 0xffffffffu; bits += 997)
+    expectNarrows(semantics, narrow, widen,
+                  bitsToFloat(static_cast<uint32_t>(bits)));
+  for (uint32_t bits : {0x7f800000u, 0xff800000u, 0x7f800001u, 0x7fc00000u,
+                        0x477fefffu, 0x477ff000u, 0x33000000u, 0x33000001u})
+    expectNarrows(semantics, narrow, widen, bitsToFloat(bits));
+}
+
+TEST(Float16, Bf16MatchesAPFloat) {
+  checkFormat(llvm::APFloat::BFloat(), bf16ToFloat, floatToBf16);
+}
+
+TEST(Float16, HalfMatchesAPFloat) {
+  checkFormat(llvm::APFloat::IEEEhalf(), halfToFloat, floatToHalf);
+}
+
+} // namespace
