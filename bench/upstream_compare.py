@@ -313,7 +313,7 @@ def main():
              "collectives. \"upstream result\" says whether upstream's partitioned function "
              "returns the per-device block the requested result sharding implies (Trellis's "
              "results are checked by executing them against the unpartitioned program: "
-             "test/Partition).", "",
+             "test/Conversion/Partition).", "",
              "| case | mesh | Trellis collectives | Trellis B/device | upstream collectives | upstream B/device | upstream result |",
              "|---|---|---|---|---|---|---|"]
     for case, t, u, want in rows:
