@@ -477,11 +477,10 @@ std::optional<int> Driver::writeResults() {
   if (!outputDir.empty())
     if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
       return finish(fail("cannot create '" + outputDir + "': " + ec.message()));
-  std::string errorMessage;
-  if (!opts.traceFile.empty() &&
-      !writeChromeTrace(opts.traceFile, exec->mesh(), exec->traces(),
-                        errorMessage))
-    return finish(fail(errorMessage));
+  if (!opts.traceFile.empty())
+    if (llvm::Error error =
+            writeChromeTrace(opts.traceFile, exec->mesh(), exec->traces()))
+      return finish(fail(llvm::toString(std::move(error))));
 
   if (!outputDir.empty() && opts.saveInputs)
     for (size_t i = 0; i < inputs.size(); ++i) {

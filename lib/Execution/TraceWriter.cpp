@@ -1,6 +1,7 @@
 //===- TraceWriter.cpp - Chrome trace files of a run ----------------------===//
 
 #include "lib/Execution/TraceWriter.h"
+#include "lib/Execution/Error.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -193,15 +194,13 @@ std::string deviceLabel(const rt::MeshShape &mesh, size_t device) {
 
 } // namespace
 
-bool mlir::trellis::exec::writeChromeTrace(
+llvm::Error mlir::trellis::exec::writeChromeTrace(
     const std::string &path, const rt::MeshShape &mesh,
-    const std::vector<std::vector<rt::TraceEvent>> &events,
-    std::string &error) {
+    const std::vector<std::vector<rt::TraceEvent>> &events) {
   // Opened by hand: raw_fd_ostream would take the path "-" for stdout.
   int fd = -1;
   if (std::error_code ec = llvm::sys::fs::openFileForWrite(path, fd)) {
-    error = "cannot write trace file '" + path + "': " + ec.message();
-    return false;
+    return makeError("cannot write trace file '" + path + "': " + ec.message());
   }
   llvm::raw_fd_ostream file(fd, /*shouldClose=*/true);
   {
@@ -227,8 +226,7 @@ bool mlir::trellis::exec::writeChromeTrace(
   file.close();
   if (file.has_error()) {
     file.clear_error();
-    error = "cannot write trace file '" + path + "'";
-    return false;
+    return makeError("cannot write trace file '" + path + "'");
   }
-  return true;
+  return llvm::Error::success();
 }

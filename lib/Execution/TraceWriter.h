@@ -11,6 +11,8 @@
 
 #include "lib/Runtime/Runtime.h"
 
+#include "llvm/Support/Error.h"
+
 #include <string>
 #include <vector>
 
@@ -18,11 +20,10 @@ namespace mlir::trellis::exec {
 
 /// Writes `events` (per device id) to `path`: per device its own track
 /// (compute, collectives, waits), then as many transfer tracks as it has
-/// payloads in flight at once. Returns false with `error` set when the file
-/// cannot be written.
-bool writeChromeTrace(const std::string &path, const rt::MeshShape &mesh,
-                      const std::vector<std::vector<rt::TraceEvent>> &events,
-                      std::string &error);
+/// payloads in flight at once. Fails when the file cannot be written.
+llvm::Error
+writeChromeTrace(const std::string &path, const rt::MeshShape &mesh,
+                 const std::vector<std::vector<rt::TraceEvent>> &events);
 
 } // namespace mlir::trellis::exec
 

@@ -8,6 +8,9 @@
 // RUN: rm -f %t.file && touch %t.file
 // RUN: not trellis-run %s --output-dir %t.file/out 2>&1 | FileCheck %s --check-prefix=DIR
 // DIR: trellis-run: error: cannot create '{{.*}}.file/out': Not a directory
+// A trace file that cannot be written (its directory is a file).
+// RUN: not trellis-run %s --trace %t.file/trace.json 2>&1 | FileCheck %s --check-prefix=TRACE
+// TRACE: trellis-run: error: cannot write trace file '{{.*}}.file/trace.json': Not a directory
 
 trellis.mesh @mesh = <["i"=2]>
 func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
