@@ -38,6 +38,109 @@ static double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
+namespace {
+
+/// One collective timed three ways.
+struct Case {
+  const char *name;
+  std::function<void()> raw;
+  CollectiveDesc desc;
+};
+
+/// psum, all_gather and all_to_all of `count` f32 per rank over all `n`
+/// ranks (mesh axes `axes`), from `in` into `out`.
+std::vector<Case> makeCases(int64_t count, int n, int64_t axes,
+                            std::vector<float> &in, std::vector<float> &out) {
+  std::vector<Case> cases;
+  CollectiveDesc base;
+  base.site = 0;
+  base.axes = axes;
+  base.dtype = TRELLIS_RT_F32;
+
+  CollectiveDesc psum = base;
+  psum.kind = CollectiveKind::AllReduce;
+  psum.reduction = TRELLIS_RT_SUM;
+  psum.geometry[0] = count;
+  cases.push_back({"psum",
+                   [&in, &out, count] {
+                     MPI_Allreduce(in.data(), out.data(),
+                                   static_cast<int>(count), MPI_FLOAT, MPI_SUM,
+                                   MPI_COMM_WORLD);
+                   },
+                   psum});
+
+  CollectiveDesc gather = base;
+  gather.kind = CollectiveKind::AllGather;
+  gather.geometry[0] = 1; // gathered along the leading dimension
+  gather.geometry[1] = count;
+  cases.push_back({"all_gather",
+                   [&in, &out, count] {
+                     MPI_Allgather(in.data(), static_cast<int>(count),
+                                   MPI_FLOAT, out.data(),
+                                   static_cast<int>(count), MPI_FLOAT,
+                                   MPI_COMM_WORLD);
+                   },
+                   gather});
+
+  CollectiveDesc toAll = base;
+  toAll.kind = CollectiveKind::AllToAll;
+  // Split and concatenate along the leading dimension.
+  toAll.geometry[0] = 1;
+  toAll.geometry[1] = count / n;
+  toAll.geometry[2] = 1;
+  toAll.geometry[3] = count / n;
+  cases.push_back({"all_to_all",
+                   [&in, &out, count, n] {
+                     MPI_Alltoall(in.data(), static_cast<int>(count / n),
+                                  MPI_FLOAT, out.data(),
+                                  static_cast<int>(count / n), MPI_FLOAT,
+                                  MPI_COMM_WORLD);
+                   },
+                   toAll});
+  return cases;
+}
+
+/// The slowest rank's time of `fn`, after a barrier.
+double timeOnce(const std::function<void()> &fn) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  double start = MPI_Wtime();
+  fn();
+  return slowest(MPI_Wtime() - start);
+}
+
+/// Times `c` raw and through both communicators, interleaved, and prints
+/// its row on rank 0.
+void runCase(const Case &c, int64_t bytes, int iterations, int rank,
+             Communicator &checked, Communicator &unchecked,
+             DeviceContext &device, std::vector<float> &in,
+             std::vector<float> &out) {
+  std::vector<double> raw, trellis, bare;
+  auto through = [&](Communicator &comm) {
+    return [&] {
+      if (!comm.execute(device, c.desc, in.data(), out.data()))
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    };
+  };
+  for (int it = 0; it < iterations + 2; ++it) {
+    double r = timeOnce(c.raw);
+    double t = timeOnce(through(checked));
+    double u = timeOnce(through(unchecked));
+    if (it >= 2) { // two warm-up iterations
+      raw.push_back(r);
+      trellis.push_back(t);
+      bare.push_back(u);
+    }
+  }
+  if (rank != 0)
+    return;
+  double r = median(raw) * 1e3, t = median(trellis) * 1e3,
+         u = median(bare) * 1e3;
+  std::printf("| %s | %lld MiB | %.3f | %.3f | %.3f | %.2f | %.2f |\n", c.name,
+              static_cast<long long>(bytes >> 20), r, t, u, r / t, r / u);
+}
+
+} // namespace
+
 int main(int argc, char **argv) {
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
@@ -76,95 +179,9 @@ int main(int argc, char **argv) {
     std::vector<float> in(count), out(count * n);
     for (int64_t i = 0; i < count; ++i)
       in[i] = static_cast<float>((i + rank) % 97);
-    struct Case {
-      const char *name;
-      std::function<void()> raw;
-      CollectiveDesc desc;
-      int64_t outCount;
-    };
-    std::vector<Case> cases;
-    {
-      CollectiveDesc d;
-      d.site = 0;
-      d.kind = CollectiveKind::AllReduce;
-      d.axes = axes;
-      d.dtype = TRELLIS_RT_F32;
-      d.reduction = TRELLIS_RT_SUM;
-      d.geometry[0] = count;
-      cases.push_back({"psum", [&] {
-                         MPI_Allreduce(in.data(), out.data(),
-                                       static_cast<int>(count), MPI_FLOAT,
-                                       MPI_SUM, MPI_COMM_WORLD);
-                       },
-                       d, count});
-    }
-    {
-      CollectiveDesc d;
-      d.site = 0;
-      d.kind = CollectiveKind::AllGather;
-      d.axes = axes;
-      d.dtype = TRELLIS_RT_F32;
-      d.geometry[0] = 1; // gathered along the leading dimension
-      d.geometry[1] = count;
-      cases.push_back({"all_gather", [&] {
-                         MPI_Allgather(in.data(), static_cast<int>(count),
-                                       MPI_FLOAT, out.data(),
-                                       static_cast<int>(count), MPI_FLOAT,
-                                       MPI_COMM_WORLD);
-                       },
-                       d, count * n});
-    }
-    {
-      CollectiveDesc d;
-      d.site = 0;
-      d.kind = CollectiveKind::AllToAll;
-      d.axes = axes;
-      d.dtype = TRELLIS_RT_F32;
-      // Split and concatenate along the leading dimension.
-      d.geometry[0] = 1;
-      d.geometry[1] = count / n;
-      d.geometry[2] = 1;
-      d.geometry[3] = count / n;
-      cases.push_back({"all_to_all", [&] {
-                         MPI_Alltoall(in.data(), static_cast<int>(count / n),
-                                      MPI_FLOAT, out.data(),
-                                      static_cast<int>(count / n), MPI_FLOAT,
-                                      MPI_COMM_WORLD);
-                       },
-                       d, count});
-    }
-    for (Case &c : cases) {
-      std::vector<double> raw, trellis, bare;
-      auto time = [&](const std::function<void()> &fn) {
-        MPI_Barrier(MPI_COMM_WORLD);
-        double start = MPI_Wtime();
-        fn();
-        return slowest(MPI_Wtime() - start);
-      };
-      for (int it = 0; it < iterations + 2; ++it) {
-        double r = time(c.raw);
-        double t = time([&] {
-          if (!commChecked->execute(device, c.desc, in.data(), out.data()))
-            MPI_Abort(MPI_COMM_WORLD, 1);
-        });
-        double u = time([&] {
-          if (!commUnchecked->execute(device, c.desc, in.data(), out.data()))
-            MPI_Abort(MPI_COMM_WORLD, 1);
-        });
-        if (it >= 2) { // two warm-up iterations
-          raw.push_back(r);
-          trellis.push_back(t);
-          bare.push_back(u);
-        }
-      }
-      if (rank == 0) {
-        double r = median(raw) * 1e3, t = median(trellis) * 1e3,
-               u = median(bare) * 1e3;
-        std::printf("| %s | %lld MiB | %.3f | %.3f | %.3f | %.2f | %.2f |\n",
-                    c.name, static_cast<long long>(bytes >> 20), r, t, u,
-                    r / t, r / u);
-      }
-    }
+    for (const Case &c : makeCases(count, n, axes, in, out))
+      runCase(c, bytes, iterations, rank, *commChecked, *commUnchecked, device,
+              in, out);
   }
   commChecked.reset();
   commUnchecked.reset();
