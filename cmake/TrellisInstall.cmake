@@ -1,6 +1,6 @@
 # Install rules and the exported CMake package: another project does
 #   find_package(Trellis REQUIRED CONFIG)
-#   target_link_libraries(my-tool PRIVATE Trellis::TrellisRegistration)
+#   target_link_libraries(my-tool PRIVATE Trellis::Trellis)
 # and gets the dialects, passes, pipelines and runtime with their headers.
 include(CMakePackageConfigHelpers)
 include(GNUInstallDirs)
