@@ -31,8 +31,14 @@ void HostArray::allocate(int32_t type, std::vector<int64_t> dims) {
 }
 
 bool HostArray::isFloat() const {
-  return dtype == TRELLIS_RT_F32 || dtype == TRELLIS_RT_F64 ||
-         dtype == TRELLIS_RT_BF16 || dtype == TRELLIS_RT_F16;
+  switch (dtype) {
+#define TRELLIS_RT_DTYPE(NAME, VALUE, MLIR, BYTES, IS_FLOAT, NUMPY, NPY_DESCR) \
+  case TRELLIS_RT_##NAME:                                                      \
+    return IS_FLOAT;
+#include "lib/Runtime/TrellisDtypes.def"
+  default:
+    return false;
+  }
 }
 
 /// The 16-bit float at `p`, widened exactly.
@@ -135,24 +141,10 @@ void HostArray::set(int64_t i, double value) {
 
 std::string mlir::trellis::exec::npyDescr(int32_t dtype) {
   switch (dtype) {
-  case TRELLIS_RT_F32:
-    return "<f4";
-  case TRELLIS_RT_F64:
-    return "<f8";
-  case TRELLIS_RT_F16:
-    return "<f2";
-  case TRELLIS_RT_I32:
-    return "<i4";
-  case TRELLIS_RT_I64:
-    return "<i8";
-  case TRELLIS_RT_I16:
-    return "<i2";
-  case TRELLIS_RT_I8:
-    return "|i1";
-  case TRELLIS_RT_I1:
-    return "|b1";
-  case TRELLIS_RT_BF16:
-    return "<V2"; // numpy has no bfloat16; raw 2-byte values
+#define TRELLIS_RT_DTYPE(NAME, VALUE, MLIR, BYTES, IS_FLOAT, NUMPY, NPY_DESCR) \
+  case TRELLIS_RT_##NAME:                                                      \
+    return NPY_DESCR;
+#include "lib/Runtime/TrellisDtypes.def"
   default:
     return "";
   }
@@ -160,24 +152,10 @@ std::string mlir::trellis::exec::npyDescr(int32_t dtype) {
 
 std::string mlir::trellis::exec::numpyName(int32_t dtype) {
   switch (dtype) {
-  case TRELLIS_RT_F32:
-    return "float32";
-  case TRELLIS_RT_F64:
-    return "float64";
-  case TRELLIS_RT_F16:
-    return "float16";
-  case TRELLIS_RT_BF16:
-    return "bfloat16";
-  case TRELLIS_RT_I32:
-    return "int32";
-  case TRELLIS_RT_I64:
-    return "int64";
-  case TRELLIS_RT_I16:
-    return "int16";
-  case TRELLIS_RT_I8:
-    return "int8";
-  case TRELLIS_RT_I1:
-    return "bool";
+#define TRELLIS_RT_DTYPE(NAME, VALUE, MLIR, BYTES, IS_FLOAT, NUMPY, NPY_DESCR) \
+  case TRELLIS_RT_##NAME:                                                      \
+    return NUMPY;
+#include "lib/Runtime/TrellisDtypes.def"
   default:
     return "unknown";
   }

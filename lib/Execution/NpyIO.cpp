@@ -89,20 +89,23 @@ static std::string headerField(const std::string &header,
 /// The dtype a header's `descr` names.
 static llvm::Expected<int32_t> parseDescr(const std::string &descr,
                                           const std::string &path) {
+  // Each dtype's descr; little-endian ones also as native ('='), one-byte
+  // ones also without '|'. bfloat16: numpy has no such type, and np.save of
+  // an ml_dtypes.bfloat16 array writes raw 2-byte values ('<V2'; '|V2' from
+  // a plain numpy void view): all spellings of V2 are read as bf16.
   int32_t dtype = -1;
-  for (int32_t t :
-       {TRELLIS_RT_F32, TRELLIS_RT_F64, TRELLIS_RT_F16, TRELLIS_RT_I32,
-        TRELLIS_RT_I64, TRELLIS_RT_I16, TRELLIS_RT_I8, TRELLIS_RT_I1}) {
+  for (int32_t t : {
+#define TRELLIS_RT_DTYPE(NAME, VALUE, MLIR, BYTES, IS_FLOAT, NUMPY, NPY_DESCR) \
+  TRELLIS_RT_##NAME,
+#include "lib/Runtime/TrellisDtypes.def"
+       }) {
     std::string d = npyDescr(t);
-    if (descr == d || (d[0] == '<' && descr == "=" + d.substr(1)) ||
-        (d[0] == '|' && descr == d.substr(1)))
+    std::string bare = d.substr(1);
+    if (descr == d || (d[0] == '<' && descr == "=" + bare) ||
+        ((d[0] == '|' || t == TRELLIS_RT_BF16) &&
+         (descr == bare || descr == "|" + bare)))
       dtype = t;
   }
-  // bfloat16: numpy has no such type, and np.save of an ml_dtypes.bfloat16
-  // array writes raw 2-byte values ('<V2'; '|V2' from a plain numpy void
-  // view). trellis-run writes '<V2' too and reads both as bf16.
-  if (descr == "<V2" || descr == "|V2" || descr == "=V2" || descr == "V2")
-    dtype = TRELLIS_RT_BF16;
   if (dtype < 0)
     return makeError(
         "'" + path + "': unsupported dtype '" + descr +

@@ -35,17 +35,12 @@ extern "C" {
  * this many; the lowering rejects programs that would need more. */
 #define TRELLIS_RT_MAX_PACKED_AXES 15
 
-/* Element types. */
+/* Element types (TrellisDtypes.def: F32 = 0, F64, I32, I64, BF16, F16, I8,
+ * I16, I1 = 8, stored as one byte). */
 enum {
-  TRELLIS_RT_F32 = 0,
-  TRELLIS_RT_F64 = 1,
-  TRELLIS_RT_I32 = 2,
-  TRELLIS_RT_I64 = 3,
-  TRELLIS_RT_BF16 = 4,
-  TRELLIS_RT_F16 = 5,
-  TRELLIS_RT_I8 = 6,
-  TRELLIS_RT_I16 = 7,
-  TRELLIS_RT_I1 = 8 /* stored as one byte */
+#define TRELLIS_RT_DTYPE(NAME, VALUE, MLIR, BYTES, IS_FLOAT, NUMPY, NPY_DESCR) \
+  TRELLIS_RT_##NAME = VALUE,
+#include "lib/Runtime/TrellisDtypes.def"
 };
 
 /* Reductions. */

@@ -7,19 +7,10 @@ using namespace mlir::trellis::rt;
 
 int64_t mlir::trellis::rt::dtypeSize(int32_t dtype) {
   switch (dtype) {
-  case TRELLIS_RT_F32:
-  case TRELLIS_RT_I32:
-    return 4;
-  case TRELLIS_RT_F64:
-  case TRELLIS_RT_I64:
-    return 8;
-  case TRELLIS_RT_BF16:
-  case TRELLIS_RT_F16:
-  case TRELLIS_RT_I16:
-    return 2;
-  case TRELLIS_RT_I8:
-  case TRELLIS_RT_I1:
-    return 1;
+#define TRELLIS_RT_DTYPE(NAME, VALUE, MLIR, BYTES, IS_FLOAT, NUMPY, NPY_DESCR) \
+  case TRELLIS_RT_##NAME:                                                      \
+    return BYTES;
+#include "lib/Runtime/TrellisDtypes.def"
   default:
     return 0;
   }
@@ -27,24 +18,10 @@ int64_t mlir::trellis::rt::dtypeSize(int32_t dtype) {
 
 const char *mlir::trellis::rt::dtypeName(int32_t dtype) {
   switch (dtype) {
-  case TRELLIS_RT_F32:
-    return "f32";
-  case TRELLIS_RT_F64:
-    return "f64";
-  case TRELLIS_RT_I32:
-    return "i32";
-  case TRELLIS_RT_I64:
-    return "i64";
-  case TRELLIS_RT_BF16:
-    return "bf16";
-  case TRELLIS_RT_F16:
-    return "f16";
-  case TRELLIS_RT_I8:
-    return "i8";
-  case TRELLIS_RT_I16:
-    return "i16";
-  case TRELLIS_RT_I1:
-    return "i1";
+#define TRELLIS_RT_DTYPE(NAME, VALUE, MLIR, BYTES, IS_FLOAT, NUMPY, NPY_DESCR) \
+  case TRELLIS_RT_##NAME:                                                      \
+    return MLIR;
+#include "lib/Runtime/TrellisDtypes.def"
   default:
     return "unknown";
   }
