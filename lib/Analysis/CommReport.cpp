@@ -5,9 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "lib/Analysis/Passes.h"
 #include "dialects/spmd/IR/SpmdOps.h"
 #include "dialects/trellis/IR/ShardingUtils.h"
+#include "lib/Analysis/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
