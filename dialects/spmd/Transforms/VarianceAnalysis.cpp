@@ -52,21 +52,17 @@ SmallVector<StringAttr> AxisMasks::axesOf(AxisMask m) const {
   return axes;
 }
 
-static std::string quoted(ArrayRef<StringAttr> axes, StringRef open,
-                          StringRef close) {
-  std::string text = open.str();
-  llvm::raw_string_ostream os(text);
-  llvm::interleaveComma(
-      axes, os, [&](StringAttr axis) { os << '"' << axis.getValue() << '"'; });
-  return text + close.str();
-}
-
 std::string AxisMasks::format(AxisMask m) const {
-  return quoted(axesOf(m), "{", "}");
+  return formatAxisSet(axesOf(m));
 }
 
 std::string AxisMasks::formatList(AxisMask m) const {
-  return quoted(axesOf(m), "[", "]");
+  std::string text = "[";
+  llvm::raw_string_ostream os(text);
+  llvm::interleaveComma(axesOf(m), os, [&](StringAttr axis) {
+    os << '"' << axis.getValue() << '"';
+  });
+  return text + "]";
 }
 
 AxisMask AxisMasks::queryMask(CollectiveOpInterface query) const {
@@ -192,6 +188,9 @@ private:
   /// What the values of `op`'s regions that no successor operand gives
   /// hold (an scf.for's induction variable, linalg's scalars).
   AxisMask unforwardedMask(ProgramPoint *point, Operation *op);
+  /// The variance of `op`'s operands outside the `forwarded` ranges.
+  AxisMask maskOutside(ProgramPoint *point, Operation *op,
+                       ArrayRef<OperandRange> forwarded);
   /// Operands of `branch` that no entry successor receives: they decide
   /// which region runs or how often.
   AxisMask controlMask(ProgramPoint *point, RegionBranchOpInterface branch);
@@ -325,22 +324,28 @@ void VarianceAnalysis::visitNonControlFlowArguments(
       joinMask(lattice, m);
 }
 
-AxisMask VarianceAnalysis::controlMask(ProgramPoint *point,
-                                       RegionBranchOpInterface branch) {
-  llvm::SmallBitVector forwarded(branch->getNumOperands());
-  SmallVector<RegionSuccessor> successors;
-  branch.getSuccessorRegions(RegionBranchPoint::parent(), successors);
-  for (const RegionSuccessor &successor : successors) {
-    OperandRange operands = branch.getEntrySuccessorOperands(successor);
+AxisMask VarianceAnalysis::maskOutside(ProgramPoint *point, Operation *op,
+                                       ArrayRef<OperandRange> forwarded) {
+  llvm::SmallBitVector inside(op->getNumOperands());
+  for (OperandRange operands : forwarded)
     if (!operands.empty())
-      forwarded.set(operands.getBeginOperandIndex(),
-                    operands.getBeginOperandIndex() + operands.size());
-  }
+      inside.set(operands.getBeginOperandIndex(),
+                 operands.getBeginOperandIndex() + operands.size());
   AxisMask m = 0;
-  for (OpOperand &operand : branch->getOpOperands())
-    if (!forwarded.test(operand.getOperandNumber()))
+  for (OpOperand &operand : op->getOpOperands())
+    if (!inside.test(operand.getOperandNumber()))
       m |= maskAt(point, operand.get());
   return m;
+}
+
+AxisMask VarianceAnalysis::controlMask(ProgramPoint *point,
+                                       RegionBranchOpInterface branch) {
+  SmallVector<RegionSuccessor> successors;
+  branch.getSuccessorRegions(RegionBranchPoint::parent(), successors);
+  SmallVector<OperandRange> forwarded;
+  for (const RegionSuccessor &successor : successors)
+    forwarded.push_back(branch.getEntrySuccessorOperands(successor));
+  return maskOutside(point, branch, forwarded);
 }
 
 void VarianceAnalysis::visitRegionSuccessors(
@@ -374,12 +379,7 @@ void VarianceAnalysis::visitRegionSuccessors(
       operands = terminator.getSuccessorOperands(successor);
       // The terminator's other operands (scf.condition's flag) decide
       // whether control reaches this successor.
-      for (OpOperand &operand : predecessor->getOpOperands())
-        if (operands->empty() ||
-            operand.getOperandNumber() < operands->getBeginOperandIndex() ||
-            operand.getOperandNumber() >=
-                operands->getBeginOperandIndex() + operands->size())
-          control |= maskAt(point, operand.get());
+      control |= maskOutside(point, predecessor, *operands);
     }
     if (!operands)
       return AbstractSparseForwardDataFlowAnalysis::setAllToEntryStates(
