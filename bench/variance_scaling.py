@@ -14,10 +14,9 @@ Usage (after scripts/build.sh):
 """
 import argparse
 import os
-import statistics
-import subprocess
 import tempfile
-import time
+
+from import_scaling import timed  # median of 3 whole-tool runs, in ms
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -61,15 +60,6 @@ def program(n):
     return "\n".join(lines) + "\n"
 
 
-def median_seconds(cmd, runs=3):
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
@@ -83,9 +73,9 @@ def main():
             path = os.path.join(tmp, f"var{n}.mlir")
             with open(path, "w") as f:
                 f.write(program(n))
-            base = median_seconds([opt, path, "-o", os.devnull])
-            typed = median_seconds(
-                [opt, path, "--spmd-check-variance", "-o", os.devnull])
+            base = timed([opt, path, "-o", os.devnull]) / 1000
+            typed = timed(
+                [opt, path, "--spmd-check-variance", "-o", os.devnull]) / 1000
             rows.append((n, base, typed))
     out = [
         "# spmd-check-variance compile time",
