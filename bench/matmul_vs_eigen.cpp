@@ -11,9 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "lib/Execution/Executor.h"
-#include "lib/Pipelines/Registration.h"
-#include "lib/Runtime/TrellisRuntime.h"
+#include "trellis/Execution/Executor.h"
+#include "trellis/Pipelines/Registration.h"
+#include "trellis/Runtime/TrellisRuntime.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"

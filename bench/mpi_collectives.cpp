@@ -14,7 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/Runtime/MpiCommunicator.h"
-#include "lib/Runtime/TrellisRuntime.h"
+#include "trellis/Runtime/TrellisRuntime.h"
 
 #include <mpi.h>
 

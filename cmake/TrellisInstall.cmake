@@ -12,18 +12,16 @@ install(TARGETS ${trellis_libs} EXPORT TrellisTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 
-# Headers keep their repository paths under include/trellis, generated ones
-# included, so `#include "dialects/spmd/IR/SpmdOps.h"` works the same
-# installed as in-tree.
-foreach(dir dialects lib)
-  install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}
-    DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/trellis
-    FILES_MATCHING PATTERN "*.h" PATTERN "*.td" PATTERN "*.def")
-  install(DIRECTORY ${PROJECT_BINARY_DIR}/${dir}
-    DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/trellis
-    FILES_MATCHING PATTERN "*.h.inc"
-    PATTERN "CMakeFiles" EXCLUDE)
-endforeach()
+# Only the public headers install: include/trellis as in the source tree,
+# with their generated .h.inc, so `#include "trellis/Pipelines/Registration.h"`
+# works the same installed as in-tree. Headers under lib/ are private.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/trellis
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+  FILES_MATCHING PATTERN "*.h" PATTERN "*.td" PATTERN "*.def")
+install(DIRECTORY ${PROJECT_BINARY_DIR}/include/trellis
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+  FILES_MATCHING PATTERN "*.h.inc"
+  PATTERN "CMakeFiles" EXCLUDE)
 
 set(TRELLIS_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/Trellis)
 install(EXPORT TrellisTargets NAMESPACE Trellis::

@@ -16,9 +16,11 @@ function(trellis_add_library name)
   add_dependencies(${name} mlir-headers)
   target_link_libraries(${name} PUBLIC ${ARG_LINK_LIBS} MLIR LLVM)
   target_include_directories(${name} PUBLIC
+    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
+    $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/include>
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
     $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}>
-    $<INSTALL_INTERFACE:include/trellis>)
+    $<INSTALL_INTERFACE:include>)
   # Debian's imported MLIR/LLVM targets carry no include directories;
   # users of the installed package need them too.
   target_include_directories(${name} SYSTEM PUBLIC
@@ -27,8 +29,9 @@ function(trellis_add_library name)
   set_property(GLOBAL APPEND PROPERTY TRELLIS_EXPORTED_LIBS ${name})
 endfunction()
 
-# TableGen: call mlir_tablegen directly in the .td's folder, so every
-# generated header lands beside its .td under the build tree.
+# TableGen: call mlir_tablegen directly in the .td's folder (under
+# include/trellis for public interfaces), so every generated header lands
+# beside its .td under the build tree.
 
 # trellis_add_tool(<name> <sources...> LINK_LIBS <targets...>)
 function(trellis_add_tool name)

@@ -17,7 +17,7 @@
 # input (crash, sanitizer report, hang over 10 s, out of memory, or a
 # pipeline that succeeds on IR that fails verification) is kept under
 # build-asan/fuzz-artifacts/ and triaged by re-running it: a failure with a
-# frame of Trellis's own code (dialects/, lib/) among the six innermost of
+# frame of Trellis's own code (include/, lib/) among the six innermost of
 # its stack, or the verification check of tools/trellis-fuzz, is Trellis's
 # and fails this script; one inside upstream MLIR (Debian's libMLIR, e.g.
 # its linalg.broadcast parser on `dimensions = ;1]`, even when a Trellis
@@ -98,7 +98,7 @@ for artifact in "$ARTIFACTS"/*; do
   # merely encloses an upstream op's crashing parser is further out.
   top=$(grep -E '^ *#[0-9]+ ' <<<"$trace" | head -n 6 || true)
   if grep -q '^trellis-fuzz: ' <<<"$trace" ||
-      grep -qE "(\\.\\./|$PWD/)(dialects|lib)/|mlir::(trellis|spmd)::" <<<"$top"; then
+      grep -qE "(\\.\\./|$PWD/)(include|lib)/|mlir::(trellis|spmd)::" <<<"$top"; then
     ours=$((ours + 1))
     echo "fuzz: Trellis failure: $artifact"
     grep -E '^trellis-fuzz: |ERROR|SUMMARY|runtime error|#[0-9]+ ' <<<"$trace" | head -n 12

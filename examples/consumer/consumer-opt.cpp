@@ -6,8 +6,8 @@
 // whose flags exist only in that mode: linking TrellisExecution registers
 // none of them.
 
-#include "lib/Execution/RunMain.h"
-#include "lib/Pipelines/Registration.h"
+#include "trellis/Execution/RunMain.h"
+#include "trellis/Pipelines/Registration.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"

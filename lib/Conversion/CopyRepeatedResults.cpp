@@ -1,6 +1,6 @@
 //===- CopyRepeatedResults.cpp - One value per returned tensor ------------===//
 
-#include "lib/Conversion/Passes.h"
+#include "trellis/Conversion/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -9,7 +9,7 @@
 
 namespace mlir::trellis {
 #define GEN_PASS_DEF_TRELLISCOPYREPEATEDRESULTS
-#include "lib/Conversion/Passes.h.inc"
+#include "trellis/Conversion/Passes.h.inc"
 } // namespace mlir::trellis
 
 using namespace mlir;
@@ -31,8 +31,8 @@ struct CopyRepeatedResultsPass
           continue; // Dynamic shapes would need sizes; none reach here.
         Value empty = tensor::EmptyOp::create(b, ret.getLoc(), type.getShape(),
                                               type.getElementType());
-        Value copy = linalg::CopyOp::create(b, ret.getLoc(), v, empty)
-                         .getResult(0);
+        Value copy =
+            linalg::CopyOp::create(b, ret.getLoc(), v, empty).getResult(0);
         operand.set(copy);
       }
     });

@@ -1,14 +1,14 @@
 //===- EraseMeshes.cpp - Drop mesh declarations before LLVM IR ------------===//
 
-#include "dialects/spmd/IR/SpmdDialect.h"
-#include "dialects/trellis/IR/TrellisOps.h"
-#include "lib/Conversion/Passes.h"
+#include "trellis/Conversion/Passes.h"
+#include "trellis/Dialect/Spmd/IR/SpmdDialect.h"
+#include "trellis/Dialect/Trellis/IR/TrellisOps.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace mlir::trellis {
 #define GEN_PASS_DEF_TRELLISERASEMESHES
-#include "lib/Conversion/Passes.h.inc"
+#include "trellis/Conversion/Passes.h.inc"
 } // namespace mlir::trellis
 
 using namespace mlir;

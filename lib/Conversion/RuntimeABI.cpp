@@ -1,8 +1,8 @@
 //===- RuntimeABI.cpp - Emitting calls to the runtime's C ABI -------------===//
 
-#include "lib/Conversion/RuntimeABI.h"
-#include "dialects/trellis/IR/ShardingUtils.h"
-#include "lib/Runtime/TrellisRuntime.h"
+#include "trellis/Conversion/RuntimeABI.h"
+#include "trellis/Dialect/Trellis/IR/ShardingUtils.h"
+#include "trellis/Runtime/TrellisRuntime.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -36,7 +36,7 @@ StringRef mlir::trellis::getRuntimeFuncName(RuntimeFunc fn) {
 #define TRELLIS_RT_FUNC(RESULT, NAME, PARAMS)                                  \
   case RuntimeFunc::NAME:                                                      \
     return "trellis_rt_" #NAME;
-#include "lib/Runtime/TrellisRuntimeABI.def"
+#include "trellis/Runtime/TrellisRuntimeABI.def"
   }
   llvm_unreachable("unknown runtime function");
 }
@@ -61,7 +61,7 @@ FunctionType mlir::trellis::getRuntimeFuncType(MLIRContext *context,
     return FunctionType::get(context,                                          \
                              SmallVector<Type>{TRELLIS_RT_UNPAREN PARAMS},     \
                              SmallVector<Type> TRELLIS_RT_RESULTS_##RESULT);
-#include "lib/Runtime/TrellisRuntimeABI.def"
+#include "trellis/Runtime/TrellisRuntimeABI.def"
 #undef TRELLIS_RT_RESULTS_void
 #undef TRELLIS_RT_RESULTS_i32
 #undef TRELLIS_RT_RESULTS_i64

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "lib/Conversion/Passes.h"
+#include "trellis/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -16,7 +16,7 @@
 
 namespace mlir::trellis {
 #define GEN_PASS_DEF_TRELLISWIDENACCUMULATION
-#include "lib/Conversion/Passes.h.inc"
+#include "trellis/Conversion/Passes.h.inc"
 } // namespace mlir::trellis
 
 using namespace mlir;

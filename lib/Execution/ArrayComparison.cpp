@@ -1,7 +1,7 @@
 //===- ArrayComparison.cpp - Compare host arrays within a tolerance -------===//
 
-#include "lib/Execution/HostArray.h"
-#include "lib/Runtime/TrellisRuntime.h"
+#include "trellis/Execution/HostArray.h"
+#include "trellis/Runtime/TrellisRuntime.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 //===- ArrayGeneration.cpp - Generated inputs: iota and random ------------===//
 
-#include "lib/Execution/HostArray.h"
-#include "lib/Runtime/TrellisRuntime.h"
+#include "trellis/Execution/HostArray.h"
+#include "trellis/Runtime/TrellisRuntime.h"
 
 using namespace mlir::trellis::exec;
 

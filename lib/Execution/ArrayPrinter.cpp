@@ -1,7 +1,7 @@
 //===- ArrayPrinter.cpp - Print host arrays as numpy does -----------------===//
 
-#include "lib/Execution/HostArray.h"
-#include "lib/Runtime/TrellisRuntime.h"
+#include "trellis/Execution/HostArray.h"
+#include "trellis/Runtime/TrellisRuntime.h"
 
 #include <algorithm>
 #include <cmath>

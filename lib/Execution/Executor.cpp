@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "lib/Execution/Executor.h"
+#include "trellis/Execution/Executor.h"
 #include "lib/Execution/Error.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"

@@ -5,15 +5,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dialects/spmd/IR/SpmdOps.h"
-#include "dialects/spmd/Transforms/Passes.h"
-#include "dialects/trellis/IR/TrellisOps.h"
-#include "dialects/trellis/Transforms/Passes.h"
-#include "lib/Conversion/RuntimeABI.h"
 #include "lib/Execution/Error.h"
-#include "lib/Execution/Executor.h"
-#include "lib/Pipelines/Pipelines.h"
-#include "lib/Runtime/TrellisRuntime.h"
+#include "trellis/Conversion/RuntimeABI.h"
+#include "trellis/Dialect/Spmd/IR/SpmdOps.h"
+#include "trellis/Dialect/Spmd/Transforms/Passes.h"
+#include "trellis/Dialect/Trellis/IR/TrellisOps.h"
+#include "trellis/Dialect/Trellis/Transforms/Passes.h"
+#include "trellis/Execution/Executor.h"
+#include "trellis/Pipelines/Pipelines.h"
+#include "trellis/Runtime/TrellisRuntime.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -304,7 +304,7 @@ runtimeSymbols(llvm::orc::MangleAndInterner interner) {
   };
 #define TRELLIS_RT_FUNC(RESULT, NAME, PARAMS)                                  \
   add("trellis_rt_" #NAME, reinterpret_cast<void *>(&trellis_rt_##NAME));
-#include "lib/Runtime/TrellisRuntimeABI.def"
+#include "trellis/Runtime/TrellisRuntimeABI.def"
   add("memrefCopy", reinterpret_cast<void *>(&memrefCopy));
   add("_mlir_memref_to_llvm_alloc",
       reinterpret_cast<void *>(&_mlir_memref_to_llvm_alloc));

@@ -1,9 +1,9 @@
 //===- HostArray.cpp - Arrays on the host, element access -----------------===//
 
-#include "lib/Execution/HostArray.h"
+#include "trellis/Execution/HostArray.h"
 #include "lib/Runtime/Float16.h"
-#include "lib/Runtime/Runtime.h"
-#include "lib/Runtime/TrellisRuntime.h"
+#include "trellis/Runtime/Runtime.h"
+#include "trellis/Runtime/TrellisRuntime.h"
 
 #include <cstring>
 
@@ -35,7 +35,7 @@ bool HostArray::isFloat() const {
 #define TRELLIS_RT_DTYPE(NAME, VALUE, MLIR, BYTES, IS_FLOAT, NUMPY, NPY_DESCR) \
   case TRELLIS_RT_##NAME:                                                      \
     return IS_FLOAT;
-#include "lib/Runtime/TrellisDtypes.def"
+#include "trellis/Runtime/TrellisDtypes.def"
   default:
     return false;
   }
@@ -144,7 +144,7 @@ std::string mlir::trellis::exec::npyDescr(int32_t dtype) {
 #define TRELLIS_RT_DTYPE(NAME, VALUE, MLIR, BYTES, IS_FLOAT, NUMPY, NPY_DESCR) \
   case TRELLIS_RT_##NAME:                                                      \
     return NPY_DESCR;
-#include "lib/Runtime/TrellisDtypes.def"
+#include "trellis/Runtime/TrellisDtypes.def"
   default:
     return "";
   }
@@ -155,7 +155,7 @@ std::string mlir::trellis::exec::numpyName(int32_t dtype) {
 #define TRELLIS_RT_DTYPE(NAME, VALUE, MLIR, BYTES, IS_FLOAT, NUMPY, NPY_DESCR) \
   case TRELLIS_RT_##NAME:                                                      \
     return NUMPY;
-#include "lib/Runtime/TrellisDtypes.def"
+#include "trellis/Runtime/TrellisDtypes.def"
   default:
     return "unknown";
   }

@@ -10,7 +10,7 @@
 #ifndef TRELLIS_LIB_EXECUTION_MPIRUN_H
 #define TRELLIS_LIB_EXECUTION_MPIRUN_H
 
-#include "lib/Execution/Executor.h"
+#include "trellis/Execution/Executor.h"
 
 #include <string>
 #include <vector>

@@ -1,9 +1,9 @@
 //===- NpyIO.cpp - Read and write .npy files ------------------------------===//
 
 #include "lib/Execution/Error.h"
-#include "lib/Execution/HostArray.h"
-#include "lib/Runtime/Runtime.h"
-#include "lib/Runtime/TrellisRuntime.h"
+#include "trellis/Execution/HostArray.h"
+#include "trellis/Runtime/Runtime.h"
+#include "trellis/Runtime/TrellisRuntime.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -97,7 +97,7 @@ static llvm::Expected<int32_t> parseDescr(const std::string &descr,
   for (int32_t t : {
 #define TRELLIS_RT_DTYPE(NAME, VALUE, MLIR, BYTES, IS_FLOAT, NUMPY, NPY_DESCR) \
   TRELLIS_RT_##NAME,
-#include "lib/Runtime/TrellisDtypes.def"
+#include "trellis/Runtime/TrellisDtypes.def"
        }) {
     std::string d = npyDescr(t);
     std::string bare = d.substr(1);

@@ -1,15 +1,15 @@
 //===- RunMain.cpp - The trellis-run driver -------------------------------===//
 
-#include "lib/Execution/RunMain.h"
-#include "lib/Execution/Executor.h"
+#include "trellis/Execution/RunMain.h"
 #include "lib/Execution/ProcessSetup.h"
 #include "lib/Execution/TraceWriter.h"
+#include "trellis/Execution/Executor.h"
 #ifdef TRELLIS_HAVE_MPI
 #include "lib/Execution/MpiRun.h"
 #endif
-#include "lib/Import/Passes.h"
-#include "lib/Import/Registration.h"
-#include "lib/Pipelines/Registration.h"
+#include "trellis/Import/Passes.h"
+#include "trellis/Import/Registration.h"
+#include "trellis/Pipelines/Registration.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"

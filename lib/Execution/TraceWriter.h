@@ -9,7 +9,7 @@
 #ifndef TRELLIS_LIB_EXECUTION_TRACEWRITER_H
 #define TRELLIS_LIB_EXECUTION_TRACEWRITER_H
 
-#include "lib/Runtime/Runtime.h"
+#include "trellis/Runtime/Runtime.h"
 
 #include "llvm/Support/Error.h"
 

@@ -12,9 +12,9 @@
 
 #include "lib/Import/Elementwise.h"
 #include "lib/Import/Importer.h"
-#include "lib/Import/Passes.h"
+#include "trellis/Import/Passes.h"
 
-#include "dialects/trellis/IR/ShardingUtils.h"
+#include "trellis/Dialect/Trellis/IR/ShardingUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -26,7 +26,7 @@
 
 namespace mlir::trellis {
 #define GEN_PASS_DEF_TRELLISIMPORTSTABLEHLO
-#include "lib/Import/Passes.h.inc"
+#include "trellis/Import/Passes.h.inc"
 } // namespace mlir::trellis
 
 using namespace mlir;

@@ -1,6 +1,6 @@
 //===- Registration.cpp - Register the import-only dialects ---------------===//
 
-#include "lib/Import/Registration.h"
+#include "trellis/Import/Registration.h"
 #include "lib/Import/ImportDialects.h"
 
 #include "mlir/IR/BuiltinOps.h"

@@ -5,7 +5,7 @@
 // Trellis imports. These ops exist only to be parsed and converted by
 // `trellis-import-stablehlo`; they have no folders, no canonicalizations and
 // no lowering of their own. The dialect is registered only by the tools'
-// own contexts (see lib/Import/Registration.h), never by
+// own contexts (see include/trellis/Import/Registration.h), never by
 // `registerAllDialects`, so a compiler that links Trellis and the real
 // StableHLO sees no clash.
 //

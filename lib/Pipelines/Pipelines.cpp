@@ -1,10 +1,10 @@
 //===- Pipelines.cpp - Named Trellis pipelines ----------------------------===//
 
-#include "lib/Pipelines/Pipelines.h"
+#include "trellis/Pipelines/Pipelines.h"
 
-#include "dialects/spmd/Transforms/Passes.h"
-#include "dialects/trellis/Transforms/Passes.h"
-#include "lib/Conversion/Passes.h"
+#include "trellis/Conversion/Passes.h"
+#include "trellis/Dialect/Spmd/Transforms/Passes.h"
+#include "trellis/Dialect/Trellis/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"

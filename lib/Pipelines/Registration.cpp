@@ -1,16 +1,16 @@
 //===- Registration.cpp - One place that registers all of Trellis ---------===//
 
-#include "lib/Pipelines/Registration.h"
+#include "trellis/Pipelines/Registration.h"
 
-#include "dialects/spmd/IR/SpmdDialect.h"
-#include "dialects/spmd/Transforms/Passes.h"
-#include "dialects/trellis/IR/TrellisDialect.h"
-#include "dialects/trellis/Interfaces/ExternalModels.h"
-#include "dialects/trellis/Transforms/Passes.h"
-#include "lib/Analysis/Passes.h"
-#include "lib/Conversion/Passes.h"
-#include "lib/Import/Passes.h"
-#include "lib/Pipelines/Pipelines.h"
+#include "trellis/Analysis/Passes.h"
+#include "trellis/Conversion/Passes.h"
+#include "trellis/Dialect/Spmd/IR/SpmdDialect.h"
+#include "trellis/Dialect/Spmd/Transforms/Passes.h"
+#include "trellis/Dialect/Trellis/IR/TrellisDialect.h"
+#include "trellis/Dialect/Trellis/Interfaces/ExternalModels.h"
+#include "trellis/Dialect/Trellis/Transforms/Passes.h"
+#include "trellis/Import/Passes.h"
+#include "trellis/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"

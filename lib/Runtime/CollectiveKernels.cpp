@@ -2,7 +2,7 @@
 
 #include "lib/Runtime/CollectiveKernels.h"
 #include "lib/Runtime/Float16.h"
-#include "lib/Runtime/TrellisRuntime.h"
+#include "trellis/Runtime/TrellisRuntime.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 //===- Communicator.cpp - What every communicator shares ------------------===//
 
-#include "lib/Runtime/Runtime.h"
+#include "trellis/Runtime/Runtime.h"
 
 #include <string>
 

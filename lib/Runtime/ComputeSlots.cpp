@@ -1,6 +1,6 @@
 //===- ComputeSlots.cpp - At most N devices compute at once ---------------===//
 
-#include "lib/Runtime/Runtime.h"
+#include "trellis/Runtime/Runtime.h"
 
 #include <algorithm>
 #include <mutex>

@@ -1,7 +1,7 @@
 //===- CrashHandler.cpp - Reports of devices that crash -------------------===//
 
 #include "lib/Runtime/CrashHandler.h"
-#include "lib/Runtime/Runtime.h"
+#include "trellis/Runtime/Runtime.h"
 
 #include <csignal>
 #include <cstring>

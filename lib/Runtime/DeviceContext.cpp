@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "lib/Runtime/Runtime.h"
+#include "trellis/Runtime/Runtime.h"
 
 #include <chrono>
 #include <cstdio>

@@ -3,7 +3,7 @@
 #ifndef TRELLIS_LIB_RUNTIME_DEVICETHREADS_H
 #define TRELLIS_LIB_RUNTIME_DEVICETHREADS_H
 
-#include "lib/Runtime/Runtime.h"
+#include "trellis/Runtime/Runtime.h"
 
 #include <algorithm>
 #include <condition_variable>

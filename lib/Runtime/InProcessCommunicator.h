@@ -45,7 +45,7 @@
 #define TRELLIS_LIB_RUNTIME_INPROCESSCOMMUNICATOR_H
 
 #include "lib/Runtime/ModelledLinks.h"
-#include "lib/Runtime/Runtime.h"
+#include "trellis/Runtime/Runtime.h"
 
 #include <condition_variable>
 #include <deque>

@@ -9,7 +9,7 @@
 
 #include "lib/Runtime/CollectiveKernels.h"
 #include "lib/Runtime/InProcessCommunicator.h"
-#include "lib/Runtime/TrellisRuntime.h"
+#include "trellis/Runtime/TrellisRuntime.h"
 
 #include <cstring>
 

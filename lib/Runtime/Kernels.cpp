@@ -9,8 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/Runtime/Float16.h"
-#include "lib/Runtime/Runtime.h"
-#include "lib/Runtime/TrellisRuntime.h"
+#include "trellis/Runtime/Runtime.h"
+#include "trellis/Runtime/TrellisRuntime.h"
 
 #include <Eigen/Core>
 

@@ -1,6 +1,6 @@
 //===- MeshMath.cpp - Device coordinates, groups and blocks ---------------===//
 
-#include "lib/Runtime/MeshMath.h"
+#include "trellis/Runtime/MeshMath.h"
 
 #include <cstring>
 

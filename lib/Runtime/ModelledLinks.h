@@ -12,7 +12,7 @@
 #ifndef TRELLIS_LIB_RUNTIME_MODELLEDLINKS_H
 #define TRELLIS_LIB_RUNTIME_MODELLEDLINKS_H
 
-#include "lib/Runtime/Runtime.h"
+#include "trellis/Runtime/Runtime.h"
 
 #include <cstdint>
 #include <vector>

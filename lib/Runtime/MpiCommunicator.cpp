@@ -20,7 +20,7 @@
 
 #include "lib/Runtime/CollectiveKernels.h"
 #include "lib/Runtime/MpiTypes.h"
-#include "lib/Runtime/TrellisRuntime.h"
+#include "trellis/Runtime/TrellisRuntime.h"
 
 #include <mpi.h>
 

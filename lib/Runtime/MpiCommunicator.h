@@ -10,7 +10,7 @@
 #ifndef TRELLIS_LIB_RUNTIME_MPICOMMUNICATOR_H
 #define TRELLIS_LIB_RUNTIME_MPICOMMUNICATOR_H
 
-#include "lib/Runtime/Runtime.h"
+#include "trellis/Runtime/Runtime.h"
 
 #include <memory>
 

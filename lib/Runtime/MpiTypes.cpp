@@ -3,7 +3,7 @@
 #include "lib/Runtime/MpiTypes.h"
 
 #include "lib/Runtime/CollectiveKernels.h"
-#include "lib/Runtime/TrellisRuntime.h"
+#include "trellis/Runtime/TrellisRuntime.h"
 
 using namespace mlir::trellis::rt;
 

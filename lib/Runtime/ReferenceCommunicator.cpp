@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "lib/Runtime/Runtime.h"
-#include "lib/Runtime/TrellisRuntime.h"
+#include "trellis/Runtime/Runtime.h"
+#include "trellis/Runtime/TrellisRuntime.h"
 
 #include <algorithm>
 #include <cmath>

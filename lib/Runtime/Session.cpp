@@ -2,7 +2,7 @@
 
 #include "lib/Runtime/CrashHandler.h"
 #include "lib/Runtime/DeviceThreads.h"
-#include "lib/Runtime/Runtime.h"
+#include "trellis/Runtime/Runtime.h"
 
 #include <atomic>
 #include <chrono>

@@ -1,7 +1,7 @@
 //===- TypeNames.cpp - Element types and collective kinds -----------------===//
 
-#include "lib/Runtime/Runtime.h"
-#include "lib/Runtime/TrellisRuntime.h"
+#include "trellis/Runtime/Runtime.h"
+#include "trellis/Runtime/TrellisRuntime.h"
 
 using namespace mlir::trellis::rt;
 
@@ -10,7 +10,7 @@ int64_t mlir::trellis::rt::dtypeSize(int32_t dtype) {
 #define TRELLIS_RT_DTYPE(NAME, VALUE, MLIR, BYTES, IS_FLOAT, NUMPY, NPY_DESCR) \
   case TRELLIS_RT_##NAME:                                                      \
     return BYTES;
-#include "lib/Runtime/TrellisDtypes.def"
+#include "trellis/Runtime/TrellisDtypes.def"
   default:
     return 0;
   }
@@ -21,7 +21,7 @@ const char *mlir::trellis::rt::dtypeName(int32_t dtype) {
 #define TRELLIS_RT_DTYPE(NAME, VALUE, MLIR, BYTES, IS_FLOAT, NUMPY, NPY_DESCR) \
   case TRELLIS_RT_##NAME:                                                      \
     return MLIR;
-#include "lib/Runtime/TrellisDtypes.def"
+#include "trellis/Runtime/TrellisDtypes.def"
   default:
     return "unknown";
   }

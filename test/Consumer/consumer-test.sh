@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the build tree into a scratch prefix, builds examples/consumer
+# Installs the build tree into a scratch prefix, checks that the installed
+# headers compile on their own, builds examples/consumer
 # against the installed Trellis CMake package, and runs a Trellis pass with
 # the resulting out-of-tree tool; checks that its --help shows none of
 # trellis-run's flags.
@@ -9,6 +10,14 @@ BUILD=$1 SRC=$2 WORK=$3 FILECHECK=$4
 rm -rf "$WORK"
 mkdir -p "$WORK"
 cmake --install "$BUILD" --prefix "$WORK/prefix" > "$WORK/install.log"
+# Every installed header compiles against the installed tree alone: a
+# public header that includes a private (uninstalled) one fails here.
+all="$WORK/all-headers.cpp"
+(cd "$WORK/prefix/include" && find trellis -name '*.h' | sort |
+  sed 's/.*/#include "&"/') > "$all"
+[ -s "$all" ] || { echo "consumer: no headers installed" >&2; exit 1; }
+clang++-22 -std=c++17 -fsyntax-only -I"$WORK/prefix/include" \
+  -isystem "$(dirname "$(dirname "$FILECHECK")")/include" "$all"
 launcher=()
 if command -v ccache >/dev/null; then
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)

@@ -16,8 +16,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "lib/Pipelines/Pipelines.h"
-#include "lib/Pipelines/Registration.h"
+#include "trellis/Pipelines/Pipelines.h"
+#include "trellis/Pipelines/Registration.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"

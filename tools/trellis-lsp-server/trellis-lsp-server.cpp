@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "lib/Import/Registration.h"
-#include "lib/Pipelines/Registration.h"
+#include "trellis/Import/Registration.h"
+#include "trellis/Pipelines/Registration.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-lsp-server/MlirLspServerMain.h"

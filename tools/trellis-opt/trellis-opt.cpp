@@ -1,7 +1,7 @@
 //===- trellis-opt.cpp - The Trellis optimizer driver ---------------------===//
 
-#include "lib/Import/Registration.h"
-#include "lib/Pipelines/Registration.h"
+#include "trellis/Import/Registration.h"
+#include "trellis/Pipelines/Registration.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"

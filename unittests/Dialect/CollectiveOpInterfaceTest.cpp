@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dialects/spmd/IR/SpmdOps.h"
-#include "lib/Pipelines/Registration.h"
+#include "trellis/Dialect/Spmd/IR/SpmdOps.h"
+#include "trellis/Pipelines/Registration.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Parser/Parser.h"

@@ -1,8 +1,8 @@
 //===- VarianceInferenceTest.cpp - Device-variance inference --------------===//
 
-#include "dialects/spmd/Transforms/VarianceInference.h"
-#include "dialects/spmd/IR/SpmdOps.h"
-#include "lib/Pipelines/Registration.h"
+#include "trellis/Dialect/Spmd/Transforms/VarianceInference.h"
+#include "trellis/Dialect/Spmd/IR/SpmdOps.h"
+#include "trellis/Pipelines/Registration.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Diagnostics.h"

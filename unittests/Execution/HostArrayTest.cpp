@@ -1,7 +1,7 @@
 //===- HostArrayTest.cpp - npy I/O, printing, comparison ------------------===//
 
-#include "lib/Execution/HostArray.h"
-#include "lib/Runtime/TrellisRuntime.h"
+#include "trellis/Execution/HostArray.h"
+#include "trellis/Runtime/TrellisRuntime.h"
 
 #include <gtest/gtest.h>
 

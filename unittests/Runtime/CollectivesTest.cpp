@@ -7,8 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/Runtime/CollectiveKernels.h"
-#include "lib/Runtime/Runtime.h"
-#include "lib/Runtime/TrellisRuntime.h"
+#include "trellis/Runtime/Runtime.h"
+#include "trellis/Runtime/TrellisRuntime.h"
 #include "unittests/Runtime/RunOnMesh.h"
 
 #include <gtest/gtest.h>

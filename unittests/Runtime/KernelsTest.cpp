@@ -1,6 +1,6 @@
 //===- KernelsTest.cpp - trellis_rt_matmul and its overwriting form -------===//
 
-#include "lib/Runtime/TrellisRuntime.h"
+#include "trellis/Runtime/TrellisRuntime.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 //===- MeshMathTest.cpp - Coordinates, groups, blocks ---------------------===//
 
-#include "lib/Runtime/MeshMath.h"
+#include "trellis/Runtime/MeshMath.h"
 
 #include <gtest/gtest.h>
 

@@ -7,9 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "lib/Runtime/MeshMath.h"
-#include "lib/Runtime/Runtime.h"
-#include "lib/Runtime/TrellisRuntime.h"
+#include "trellis/Runtime/MeshMath.h"
+#include "trellis/Runtime/Runtime.h"
+#include "trellis/Runtime/TrellisRuntime.h"
 #include "unittests/Runtime/RunOnMesh.h"
 
 #include <gtest/gtest.h>

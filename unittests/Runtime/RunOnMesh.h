@@ -8,7 +8,7 @@
 #ifndef TRELLIS_UNITTESTS_RUNTIME_RUNONMESH_H
 #define TRELLIS_UNITTESTS_RUNTIME_RUNONMESH_H
 
-#include "lib/Runtime/Runtime.h"
+#include "trellis/Runtime/Runtime.h"
 
 #include <functional>
 #include <string>

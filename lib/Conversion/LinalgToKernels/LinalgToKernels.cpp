@@ -1,7 +1,7 @@
 //===- LinalgToKernels.cpp - Contractions to Eigen GEMM calls -------------===//
 
-#include "lib/Conversion/Passes.h"
-#include "lib/Conversion/RuntimeABI.h"
+#include "trellis/Conversion/Passes.h"
+#include "trellis/Conversion/RuntimeABI.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -12,7 +12,7 @@
 
 namespace mlir::trellis {
 #define GEN_PASS_DEF_TRELLISLINALGTOKERNELS
-#include "lib/Conversion/Passes.h.inc"
+#include "trellis/Conversion/Passes.h.inc"
 } // namespace mlir::trellis
 
 using namespace mlir;

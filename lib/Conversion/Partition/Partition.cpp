@@ -12,10 +12,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/Conversion/Partition/FunctionPartitioner.h"
-#include "lib/Conversion/Passes.h"
+#include "trellis/Conversion/Passes.h"
 
-#include "dialects/spmd/Transforms/VarianceInference.h"
-#include "dialects/trellis/IR/ShardingUtils.h"
+#include "trellis/Dialect/Spmd/Transforms/VarianceInference.h"
+#include "trellis/Dialect/Trellis/IR/ShardingUtils.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -23,7 +23,7 @@
 
 namespace mlir::trellis {
 #define GEN_PASS_DEF_TRELLISPARTITION
-#include "lib/Conversion/Passes.h.inc"
+#include "trellis/Conversion/Passes.h.inc"
 } // namespace mlir::trellis
 
 using namespace mlir;

@@ -7,12 +7,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dialects/spmd/IR/ManualContext.h"
-#include "dialects/spmd/IR/SpmdOps.h"
-#include "lib/Conversion/RuntimeABI.h"
 #include "lib/Conversion/SpmdToRuntime/SpmdToRuntime.h"
-#include "lib/Runtime/MeshMath.h"
-#include "lib/Runtime/TrellisRuntime.h"
+#include "trellis/Conversion/RuntimeABI.h"
+#include "trellis/Dialect/Spmd/IR/ManualContext.h"
+#include "trellis/Dialect/Spmd/IR/SpmdOps.h"
+#include "trellis/Runtime/MeshMath.h"
+#include "trellis/Runtime/TrellisRuntime.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"

@@ -8,9 +8,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/Conversion/SpmdToRuntime/SpmdToRuntime.h"
-#include "dialects/spmd/IR/SpmdOps.h"
-#include "lib/Conversion/Passes.h"
-#include "lib/Conversion/RuntimeABI.h"
+#include "trellis/Conversion/Passes.h"
+#include "trellis/Conversion/RuntimeABI.h"
+#include "trellis/Dialect/Spmd/IR/SpmdOps.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
@@ -18,7 +18,7 @@
 
 namespace mlir::trellis {
 #define GEN_PASS_DEF_SPMDTORUNTIME
-#include "lib/Conversion/Passes.h.inc"
+#include "trellis/Conversion/Passes.h.inc"
 } // namespace mlir::trellis
 
 using namespace mlir;

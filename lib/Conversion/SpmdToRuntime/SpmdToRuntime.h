@@ -2,7 +2,7 @@
 //
 // The rewrite patterns of spmd-to-runtime, one per spmd op, for a compiler
 // that lowers device functions its own way: each turns the op into calls of
-// lib/Runtime/TrellisRuntimeABI.def on buffers of its tensors.
+// include/trellis/Runtime/TrellisRuntimeABI.def on buffers of its tensors.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,0 +1,25 @@
+//===- Passes.h - Trellis conversions ---------------------------*- C++ -*-===//
+
+#ifndef TRELLIS_LIB_CONVERSION_PASSES_H
+#define TRELLIS_LIB_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Pass/Pass.h"
+#include "trellis/Dialect/Spmd/IR/SpmdDialect.h"
+
+namespace mlir::trellis {
+
+#define GEN_PASS_DECL
+#include "trellis/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "trellis/Conversion/Passes.h.inc"
+
+} // namespace mlir::trellis
+
+#endif // TRELLIS_LIB_CONVERSION_PASSES_H

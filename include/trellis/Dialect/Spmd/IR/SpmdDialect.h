@@ -1,0 +1,38 @@
+//===- SpmdDialect.h - Per-device programs and collectives ------*- C++ -*-===//
+
+#ifndef TRELLIS_DIALECT_SPMD_IR_SPMDDIALECT_H
+#define TRELLIS_DIALECT_SPMD_IR_SPMDDIALECT_H
+
+#include "trellis/Dialect/Trellis/IR/TrellisDialect.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "trellis/Dialect/Spmd/IR/SpmdDialect.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "trellis/Dialect/Spmd/IR/SpmdAttrs.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "trellis/Dialect/Spmd/IR/SpmdTypes.h.inc"
+
+namespace mlir::spmd {
+
+/// The resource that collectives read and write: communication between
+/// devices. It keeps passes from deleting, merging or moving collectives
+/// into control flow that devices may take differently.
+struct CommunicationResource
+    : public SideEffects::Resource::Base<CommunicationResource> {
+  StringRef getName() final { return "spmd.communication"; }
+};
+
+/// The `#spmd.vary` encoding of `type`, or null.
+VaryAttr getVaryEncoding(Type type);
+
+/// `type` without its `#spmd.vary` encoding (other types unchanged).
+Type stripVaryEncoding(Type type);
+
+} // namespace mlir::spmd
+
+#endif // TRELLIS_DIALECT_SPMD_IR_SPMDDIALECT_H

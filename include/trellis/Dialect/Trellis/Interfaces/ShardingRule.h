@@ -1,0 +1,79 @@
+//===- ShardingRule.h - Factor-based sharding rules of ops ------*- C++ -*-===//
+//
+// How an op's operand and result dimensions relate, as Shardy's op sharding
+// rules describe them: the op's iteration space is a set of *factors* (loop
+// dimensions, the pieces of a reshaped dimension), and each tensor dimension
+// of each operand and result is a list of factors, major to minor. Sharding
+// a factor over mesh axes shards every dimension that holds it.
+//
+// A factor is parallel (it appears in results), a reduction (operands only:
+// sharding it leaves partial sums), or needs replication (the op slices,
+// pads or concatenates along it, so the dimension must be whole).
+//
+// `matmul` is ([i, k], [k, j], [i, j]) -> ([i, j]) with k a reduction.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRELLIS_DIALECT_TRELLIS_INTERFACES_SHARDINGRULE_H
+#define TRELLIS_DIALECT_TRELLIS_INTERFACES_SHARDINGRULE_H
+
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/Operation.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <string>
+
+namespace mlir::trellis {
+
+enum class FactorKind { Parallel, Reduction, NeedReplication };
+
+/// The factors of one tensor dimension, major to minor (empty: a size-1
+/// or broadcast dimension that no factor iterates).
+using DimFactors = SmallVector<int64_t, 2>;
+/// The factors of every dimension of one operand or result (empty for a
+/// scalar or non-tensor value).
+using ValueFactors = SmallVector<DimFactors>;
+
+struct ShardingRule {
+  SmallVector<int64_t> factorSizes; ///< ShapedType::kDynamic if unknown
+  SmallVector<FactorKind> factorKinds;
+  SmallVector<ValueFactors> operands;
+  SmallVector<ValueFactors> results;
+  /// For destination-style ops: result i is written into operand
+  /// tiedInit[i] (-1 if none).
+  SmallVector<int64_t> tiedInit;
+
+  int64_t addFactor(int64_t size, FactorKind kind) {
+    factorSizes.push_back(size);
+    factorKinds.push_back(kind);
+    return static_cast<int64_t>(factorSizes.size() - 1);
+  }
+  int64_t numFactors() const { return factorSizes.size(); }
+  bool isReduction(int64_t f) const {
+    return factorKinds[f] == FactorKind::Reduction;
+  }
+  bool needsReplication(int64_t f) const {
+    return factorKinds[f] == FactorKind::NeedReplication;
+  }
+  /// The first factor of a dimension's `factors` whose size is not 1 (the
+  /// one a sharding of the dimension splits), or -1 when there is none.
+  int64_t majorFactor(const DimFactors &factors) const;
+
+  /// `([i, k], [k, j]) -> ([i, j]) {i=2, j=4, k=8} reduction={k}`.
+  std::string str() const;
+};
+
+/// The sharding rule of `op` (through ShardingRuleOpInterface), or failure
+/// when the op has none.
+FailureOr<ShardingRule> getShardingRule(Operation *op);
+
+/// The rule of an op whose result dimensions are all parallel factors shared
+/// by its tensor operands of the same rank (elementwise ops).
+FailureOr<ShardingRule> elementwiseRule(Operation *op);
+
+} // namespace mlir::trellis
+
+#include "trellis/Dialect/Trellis/Interfaces/ShardingRuleInterface.h.inc"
+
+#endif // TRELLIS_DIALECT_TRELLIS_INTERFACES_SHARDINGRULE_H

@@ -1,0 +1,19 @@
+//===- Passes.h - trellis dialect passes ------------------------*- C++ -*-===//
+
+#ifndef TRELLIS_DIALECT_TRELLIS_TRANSFORMS_PASSES_H
+#define TRELLIS_DIALECT_TRELLIS_TRANSFORMS_PASSES_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::trellis {
+
+#define GEN_PASS_DECL
+#include "trellis/Dialect/Trellis/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "trellis/Dialect/Trellis/Transforms/Passes.h.inc"
+
+} // namespace mlir::trellis
+
+#endif // TRELLIS_DIALECT_TRELLIS_TRANSFORMS_PASSES_H

@@ -1,0 +1,27 @@
+//===- Passes.h - The StableHLO importer ------------------------*- C++ -*-===//
+
+#ifndef TRELLIS_LIB_IMPORT_PASSES_H
+#define TRELLIS_LIB_IMPORT_PASSES_H
+
+#include "trellis/Dialect/Spmd/IR/SpmdDialect.h"
+#include "trellis/Dialect/Trellis/IR/TrellisDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::trellis {
+
+#define GEN_PASS_DECL
+#include "trellis/Import/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "trellis/Import/Passes.h.inc"
+
+} // namespace mlir::trellis
+
+#endif // TRELLIS_LIB_IMPORT_PASSES_H

@@ -1,0 +1,336 @@
+//===- Runtime.h - Host side of the Trellis runtime -------------*- C++ -*-===//
+//
+// The C++ API the executor uses to run a JIT-compiled device function on
+// every device of a mesh: sessions, device contexts, the Communicator
+// interface that collectives go through, and traces. JIT'd code talks to the
+// runtime only through the C ABI in TrellisRuntime.h.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRELLIS_LIB_RUNTIME_RUNTIME_H
+#define TRELLIS_LIB_RUNTIME_RUNTIME_H
+
+#include "trellis/Runtime/MeshMath.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <csetjmp>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+namespace mlir::trellis::rt {
+
+/// Size in bytes and name of a TRELLIS_RT_* element type (0 if unknown).
+int64_t dtypeSize(int32_t dtype);
+const char *dtypeName(int32_t dtype);
+
+enum class CollectiveKind {
+  AllReduce,
+  AllGather,
+  ReduceScatter,
+  AllToAll,
+  Ppermute
+};
+const char *kindName(CollectiveKind kind);
+
+/// One collective call as a device makes it.
+struct CollectiveDesc {
+  int64_t site = -1;
+  CollectiveKind kind = CollectiveKind::AllReduce;
+  int64_t axes = 0; ///< packed axis list
+  int32_t dtype = 0;
+  int32_t reduction = 0;
+  /// AllReduce/Ppermute: {count}; AllGather/ReduceScatter: {outer, inner};
+  /// AllToAll: {splitOuter, splitInner, concatOuter, concatInner}.
+  int64_t geometry[4] = {0, 0, 0, 0};
+  /// Bytes this device sends or receives, for traces and reports.
+  int64_t bytes = 0;
+};
+
+/// What the host knows about a collective op of the program.
+struct SiteInfo {
+  std::string opName;   ///< e.g. "spmd.psum"
+  std::string location; ///< e.g. "prog.mlir:12:5"
+  /// ppermute (source, target) pairs, as ranks in the group.
+  std::vector<std::pair<int64_t, int64_t>> pairs;
+  std::string describe() const { return opName + " at " + location; }
+};
+
+/// A span on a device's timeline.
+struct TraceEvent {
+  std::string name;
+  /// "compute", "collective", "wait" (on the device's own track), or
+  /// "transfer": a payload in flight from this device (own tracks, since
+  /// transfers overlap compute and each other).
+  std::string category;
+  double startUs = 0;
+  double durUs = 0;
+  int64_t bytes = 0;
+  int64_t peer = -1; ///< transfers: the receiving device
+};
+
+/// When an asynchronous transfer was handed over and when it is delivered.
+struct TransferTiming {
+  double sendUs = 0;
+  double arriveUs = 0;
+  int64_t targetDevice = -1; ///< -1: this device sends nothing
+  int hops = 0;              ///< links crossed (modelled interconnect)
+};
+
+/// The trace event of a payload in flight from a device (its transfer
+/// tracks), timed from `originUs`.
+TraceEvent transferEvent(const TransferTiming &timing, double originUs,
+                         int64_t bytes);
+
+class Communicator;
+
+/// At most N devices compute at once: a device holds a slot while it runs
+/// compiled code and gives it up while it blocks in a collective. A freed
+/// slot goes to the waiting device that has made the least progress
+/// (completed the fewest collectives; the earliest to ask among equals),
+/// which keeps the devices in step as devices with their own compute would
+/// be. With N = the host's cores, each running device has a core to itself
+/// instead of all of them time-slicing every core (which thrashes caches
+/// and slows every kernel alike).
+class ComputeSlots {
+public:
+  explicit ComputeSlots(int slots) : free_(slots) {}
+  void acquire(int64_t progress);
+  void release();
+
+private:
+  struct Waiter {
+    std::condition_variable cv;
+    int64_t progress = 0;
+    uint64_t ticket = 0;
+    bool granted = false;
+  };
+  std::mutex mu_;
+  int free_;
+  uint64_t nextTicket_ = 0;
+  /// Devices waiting for a slot; a released slot goes straight to one of
+  /// them (no thundering herd).
+  std::vector<Waiter *> waiting_;
+};
+
+/// Per-device state, reachable from runtime calls through a thread-local.
+struct DeviceContext {
+  int64_t position = 0; ///< row-major mesh position
+  int64_t deviceId = 0;
+  Communicator *comm = nullptr;
+  const MeshShape *mesh = nullptr;
+  const std::vector<SiteInfo> *sites = nullptr;
+  std::jmp_buf abortJump;
+  bool tracing = false;
+  double originUs = 0;   ///< session start, for trace timestamps
+  double lastMarkUs = 0; ///< end of the last runtime call (compute spans)
+  std::vector<TraceEvent> events;
+  std::atomic<int64_t> collectives{0}; ///< collectives completed
+  ComputeSlots *slots = nullptr;       ///< null: no limit
+  bool holdsSlot = false;
+  /// Per ppermute handle: the (in, out) buffers of a direct start, checked
+  /// at its wait; (0, 0) for staged or completed ones.
+  std::vector<std::pair<int64_t, int64_t>> directPermutes;
+  /// Heap buffers the device code allocated and has not freed yet: a run
+  /// that stops on an error unwinds past their deallocations, so the
+  /// session frees them (releaseBuffers).
+  std::unordered_set<void *> buffers;
+  /// Whether the device's entry returned (false: it stopped on an error).
+  bool returned = false;
+};
+
+/// Frees the buffers `device`'s code left allocated when its run stopped
+/// on an error (`free`); otherwise forgets them (after a run that returned
+/// they belong to whoever the code handed them to).
+void releaseBuffers(DeviceContext &device, bool free);
+
+/// Gives up the device's compute slot while it blocks (no-op without
+/// slots); resume() takes one again, recording the queueing time.
+void suspendCompute(DeviceContext &device);
+void resumeCompute(DeviceContext &device);
+
+/// Closes the calling device's compute span that ends now (when tracing)
+/// and returns the current time.
+double markComputeEnd(DeviceContext &device);
+
+/// The device the calling thread runs, or null outside a device.
+DeviceContext *currentDevice();
+void setCurrentDevice(DeviceContext *device);
+
+/// Microseconds on a monotonic clock.
+double nowUs();
+
+/// Ends the calling device's run after an error has been recorded: unwinds
+/// to the session (no C++ objects may be live between the runtime entry and
+/// this call).
+[[noreturn]] void abortDevice();
+
+/// Moves the data of collectives between devices.
+class Communicator {
+public:
+  virtual ~Communicator();
+  /// Runs one collective for `device`. Returns false when the run must stop
+  /// (mismatch, deadlock, another device failed); the error is recorded.
+  virtual bool execute(DeviceContext &device, const CollectiveDesc &desc,
+                       const void *in, void *out) = 0;
+  /// Starts an asynchronous ppermute; returns a handle, or -1 on failure.
+  /// Staged (`out` null): the payload is copied before this returns and
+  /// waitPermute delivers it into its `out`. Direct (`out` given): nothing
+  /// is copied here; the caller keeps `in` alive and unchanged, and leaves
+  /// `out` alone, until its waitPermute returns (which then also waits
+  /// until this device's payload has been taken). `timing`, if given,
+  /// receives when the transfer leaves and arrives.
+  virtual int64_t startPermute(DeviceContext &device,
+                               const CollectiveDesc &desc, const void *in,
+                               void *out, TransferTiming *timing = nullptr) = 0;
+  /// Starts an asynchronous ppermute of the value `handle` (a staged
+  /// ppermute of this device's) delivers, plus `addend` (count elements,
+  /// copied before this returns) when given, without waiting for it: the
+  /// payload leaves as soon as it has arrived, whatever the device is doing.
+  /// `keep`: this device also waits for `handle` later (otherwise the
+  /// handle is consumed). Returns the handle of the new ppermute, or -1 on
+  /// failure. The default reports that the communicator cannot forward.
+  virtual int64_t forwardPermute(DeviceContext &device,
+                                 const CollectiveDesc &desc, int64_t handle,
+                                 const void *addend, bool keep);
+  /// Completes a ppermute; `out` is null for a direct one.
+  virtual bool waitPermute(DeviceContext &device, int64_t handle,
+                           void *out) = 0;
+  /// Whether waitPermute(handle) would return without blocking.
+  virtual bool permuteReady(DeviceContext &device, int64_t handle) = 0;
+  /// The device's function returned.
+  virtual void deviceFinished(DeviceContext &device) = 0;
+  /// Called once every device has finished: adds to `device.events` the
+  /// trace events of transfers other threads made on its behalf (forwards
+  /// fire when their payload arrives, whatever the device does, even after
+  /// it returned). A forward no device waits for may not have fired by
+  /// then; its event goes with it.
+  virtual void collectTraceEvents(DeviceContext &device) {}
+  /// Records an error and stops every device at its next runtime call.
+  virtual void fail(const std::string &message) = 0;
+  /// Whether the run has failed, and why (the first error recorded).
+  virtual bool hasFailed(std::string *message) = 0;
+};
+
+/// How the in-process interconnect is modelled; all zero means plain
+/// shared-memory copies. A simulation (docs/Interconnect.md): every mesh
+/// axis is a ring with one link per direction between neighbours; an
+/// asynchronous transfer occupies each link of its route for
+/// bytes / bandwidth and arrives `latencyUs` per hop later, delivered by a
+/// transfer engine thread (the sending and receiving devices keep
+/// computing); a blocking collective takes the time of a ring algorithm
+/// over its group once every member has arrived.
+struct LinkModel {
+  double latencyUs = 0;     ///< per hop
+  double bandwidthGBps = 0; ///< per link, each direction; 0 = unlimited
+  bool enabled() const { return latencyUs > 0 || bandwidthGBps > 0; }
+};
+
+struct SessionOptions {
+  /// A run that takes longer is stopped and reported (0: no limit).
+  double timeoutSeconds = 300;
+  bool trace = false;
+  /// Print a progress line to stderr on runs longer than a second.
+  bool progress = false;
+  /// Report a device that crashes (SIGSEGV, SIGFPE, SIGBUS, SIGILL) by
+  /// name and end the process with status 1, instead of dying silently.
+  bool catchSignals = false;
+  LinkModel link;
+  /// At most this many devices compute at once (0: no limit); see
+  /// ComputeSlots.
+  int computeSlots = 0;
+  /// Multi-process runs: this process runs only the device at this mesh
+  /// position (-1: every device, one thread each) ...
+  int64_t onlyPosition = -1;
+  /// ... through this communicator (null: a fresh in-process one per run,
+  /// or a reference one with `referenceCollectives`).
+  Communicator *communicator = nullptr;
+  /// Run collectives through createReferenceCommunicator: blocking, plain
+  /// loops, the oracle of trellis-run --reference.
+  bool referenceCollectives = false;
+};
+
+/// Runs a device entry point on one thread per device of a mesh, collectives
+/// meeting in shared memory.
+class Session {
+public:
+  using Entry = void (*)(void **);
+
+  Session(MeshShape mesh, std::vector<SiteInfo> sites, SessionOptions options);
+  ~Session();
+
+  /// Per-device work around the entry point, run on the device's own
+  /// thread (so that the devices do it in parallel): `before(p)` ahead of
+  /// the entry (placing its inputs, say), `after(p)` once its entry has
+  /// returned without failing (copying its outputs out). Either may be
+  /// empty. Neither is traced or counted as device compute.
+  struct DeviceHooks {
+    std::function<void(int64_t)> before;
+    std::function<void(int64_t)> after;
+  };
+
+  /// Calls `entry(args[p])` on the device at each mesh position p. Returns
+  /// false with `error` set if any device failed, the devices disagreed on a
+  /// collective, they deadlocked or the run timed out.
+  bool run(Entry entry, const std::vector<void **> &args, std::string &error,
+           const DeviceHooks &hooks = {});
+
+  const MeshShape &mesh() const { return mesh_; }
+  const std::vector<SiteInfo> &sites() const { return sites_; }
+  /// Multi-process runs: run only the device at `position`, through
+  /// `comm` (owned by the caller).
+  void runOnly(int64_t position, Communicator *comm) {
+    options_.onlyPosition = position;
+    options_.communicator = comm;
+  }
+  /// Per device id, the events of the last run (when tracing).
+  std::vector<std::vector<TraceEvent>> traces() const;
+  int64_t collectivesCompleted() const;
+
+private:
+  /// The devices of a run that have finished (Session.cpp).
+  struct FinishedDevices;
+
+  // The steps of run().
+  /// The mesh positions of the devices this process runs.
+  std::vector<int64_t> localPositions() const;
+  /// Makes a fresh DeviceContext for every mesh position; returns the
+  /// start of the run, their trace origin.
+  double createDevices(Communicator *comm, ComputeSlots *slots);
+  /// Waits until the `numLocal` devices of the run have finished, printing
+  /// progress on long runs and enforcing the time limit.
+  void awaitDevices(Communicator &comm, FinishedDevices &finished,
+                    int64_t numLocal, double originUs) const;
+
+  MeshShape mesh_;
+  std::vector<SiteInfo> sites_;
+  SessionOptions options_;
+  std::vector<std::unique_ptr<DeviceContext>> devices_;
+  /// One thread per mesh position, kept across runs (DeviceThreads.h).
+  struct DeviceThreads;
+  std::unique_ptr<DeviceThreads> threads_;
+};
+
+/// Creates the in-process communicator used by Session.
+/// Deliberately simple blocking collectives (ReferenceCommunicator.cpp):
+/// each device computes its result from its group's inputs with element
+/// loops once all have arrived. Asynchronous ppermutes are refused.
+std::unique_ptr<Communicator>
+createReferenceCommunicator(const MeshShape &mesh,
+                            const std::vector<SiteInfo> &sites);
+
+std::unique_ptr<Communicator>
+createInProcessCommunicator(const MeshShape &mesh,
+                            const std::vector<SiteInfo> &sites,
+                            const LinkModel &link);
+
+} // namespace mlir::trellis::rt
+
+#endif // TRELLIS_LIB_RUNTIME_RUNTIME_H

@@ -1,0 +1,513 @@
+//===- CollectiveOps.cpp - What each collective means ---------------------===//
+//
+// The CollectiveOpInterface of every spmd collective: seed 001's variance
+// rule, the reduction, the bytes each device sends, and the transpose.
+// Passes ask these instead of listing op types.
+//
+//===----------------------------------------------------------------------===//
+
+#include "trellis/Dialect/Spmd/IR/ManualContext.h"
+#include "trellis/Dialect/Spmd/IR/SpmdOps.h"
+#include "trellis/Dialect/Trellis/IR/ShardingUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+using namespace mlir::spmd;
+
+#include "trellis/Dialect/Spmd/IR/CollectiveOpInterface.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Shared pieces
+//===----------------------------------------------------------------------===//
+
+int64_t mlir::spmd::detail::groupSizeOf(Operation *op,
+                                        ArrayRef<StringAttr> axes) {
+  std::optional<ManualContext> ctx = getManualContext(op);
+  return ctx ? ctx->getGroupSize(axes) : 1;
+}
+
+FailureOr<SmallVector<StringAttr>>
+VarianceRule::apply(ArrayRef<StringAttr> operandVary, ArrayRef<StringAttr> axes,
+                    std::string &reason) const {
+  auto varies = [&](StringAttr axis) {
+    return llvm::is_contained(operandVary, axis);
+  };
+  for (StringAttr axis : axes) {
+    if (need == Need::Varying && !varies(axis)) {
+      reason =
+          ("needs an operand that varies over mesh axis \"" + axis.getValue() +
+           "\", but it is invariant there; insert "
+           "spmd.pvary over it (spmd-check-variance does so "
+           "automatically)")
+              .str();
+      return failure();
+    }
+    if (need == Need::Invariant && varies(axis)) {
+      reason = ("needs an operand that is invariant over mesh axis \"" +
+                axis.getValue() + "\", but it already varies there")
+                   .str();
+      return failure();
+    }
+  }
+  SmallVector<StringAttr> result;
+  for (StringAttr axis : operandVary)
+    if (effect != Effect::Remove || !llvm::is_contained(axes, axis))
+      result.push_back(axis);
+  if (effect == Effect::Add)
+    for (StringAttr axis : axes)
+      if (!llvm::is_contained(result, axis))
+        result.push_back(axis);
+  return result;
+}
+
+FailureOr<SmallVector<StringAttr>> mlir::spmd::inferCollectiveVariance(
+    Operation *op, ArrayRef<StringAttr> operandVary, std::string &reason) {
+  auto collective = dyn_cast<CollectiveOpInterface>(op);
+  if (!collective) {
+    reason = "is not a collective";
+    return failure();
+  }
+  std::optional<VarianceRule> rule = collective.getVarianceRule();
+  if (!rule) {
+    reason = "has no variance rule";
+    return failure();
+  }
+  return rule->apply(operandVary, collective.getAxisList(), reason);
+}
+
+namespace {
+using Need = VarianceRule::Need;
+using Effect = VarianceRule::Effect;
+
+/// Bytes of a static tensor, -1 for a dynamic one.
+int64_t bytesOf(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape())
+    return -1;
+  return tensor.getNumElements() *
+         trellis::elementBytes(tensor.getElementType());
+}
+
+/// The ring formula: `num/den` of the payload times (n-1)/n.
+int64_t ringBytes(Type type, int64_t n, int64_t num, int64_t den) {
+  int64_t bytes = bytesOf(type);
+  if (bytes < 0)
+    return -1;
+  return bytes * num * (n - 1) / (den * n);
+}
+
+/// A gather sends its operand to every other device of the group.
+int64_t gatherBytes(Type type, int64_t n) {
+  int64_t bytes = bytesOf(type);
+  return bytes < 0 ? -1 : bytes * (n - 1);
+}
+
+/// A ppermute sends its payload once, unless every pair is a self-pair.
+template <typename OpTy> int64_t permuteBytes(OpTy op, Type sent) {
+  bool moves = llvm::any_of(
+      op.getPairList(), [](auto pair) { return pair.first != pair.second; });
+  return moves ? bytesOf(sent) : 0;
+}
+
+/// Transposes that divide by the group size need floats.
+LogicalResult needFloat(Operation *op, Type type) {
+  if (isa<FloatType>(getElementTypeOrSelf(type)))
+    return success();
+  return op->emitOpError("needs a floating-point element type to be "
+                         "transposed (its transpose divides by the group "
+                         "size)");
+}
+
+} // namespace
+
+Value mlir::spmd::buildDivideBy(OpBuilder &b, Location loc, Value x,
+                                int64_t n) {
+  auto type = cast<RankedTensorType>(stripVaryEncoding(x.getType()));
+  auto splat = DenseElementsAttr::get(
+      type, b.getFloatAttr(type.getElementType(), static_cast<double>(n)));
+  Value divisor = arith::ConstantOp::create(b, loc, type, splat);
+  return arith::DivFOp::create(b, loc, x, divisor);
+}
+
+//===----------------------------------------------------------------------===//
+// All-reduces
+//===----------------------------------------------------------------------===//
+
+#define SPMD_REDUCE_OP(OP, KIND)                                               \
+  std::optional<VarianceRule> OP::getVarianceRule() {                          \
+    return VarianceRule{Need::Varying, Effect::Remove};                        \
+  }                                                                            \
+  std::optional<ReductionKind> OP::getReduction() {                            \
+    return ReductionKind::KIND;                                                \
+  }                                                                            \
+  int64_t OP::getBytesSentPerDevice() {                                        \
+    return ringBytes(getOperand().getType(), getGroupSize(), 2, 1);            \
+  }
+SPMD_REDUCE_OP(PsumOp, Sum)
+SPMD_REDUCE_OP(PmaxOp, Max)
+SPMD_REDUCE_OP(PminOp, Min)
+SPMD_REDUCE_OP(PmeanOp, Mean)
+#undef SPMD_REDUCE_OP
+
+// Efficient transposes rely on the cotangent being invariant over the axes,
+// so they need no communication; naive ones (JAX before variance types)
+// reduce again.
+FailureOr<Value> PsumOp::buildTranspose(OpBuilder &b, Value cotangent,
+                                        Type type, bool naive) {
+  if (naive)
+    return PsumOp::create(b, getLoc(), type, cotangent, getAxes()).getResult();
+  return PvaryOp::create(b, getLoc(), type, cotangent, getAxes()).getResult();
+}
+
+FailureOr<Value> PmeanOp::buildTranspose(OpBuilder &b, Value cotangent,
+                                         Type type, bool naive) {
+  if (failed(needFloat(*this, type)))
+    return failure();
+  if (naive)
+    return PmeanOp::create(b, getLoc(), type, cotangent, getAxes()).getResult();
+  Value spread = PvaryOp::create(b, getLoc(), type, cotangent, getAxes());
+  return buildDivideBy(b, getLoc(), spread, getGroupSize());
+}
+
+FailureOr<Value> PmaxOp::buildTranspose(OpBuilder &, Value, Type, bool) {
+  return emitOpError("is not linear; spmd-transpose cannot transpose it");
+}
+
+FailureOr<Value> PminOp::buildTranspose(OpBuilder &, Value, Type, bool) {
+  return emitOpError("is not linear; spmd-transpose cannot transpose it");
+}
+
+//===----------------------------------------------------------------------===//
+// pvary
+//===----------------------------------------------------------------------===//
+
+std::optional<VarianceRule> PvaryOp::getVarianceRule() {
+  return VarianceRule{Need::Invariant, Effect::Add};
+}
+
+FailureOr<Value> PvaryOp::buildTranspose(OpBuilder &b, Value cotangent,
+                                         Type type, bool naive) {
+  // Naive mode represents the cotangent of an invariant value by per-device
+  // parts that sum to it, so a pvary transposes to nothing there.
+  if (naive)
+    return cotangent;
+  return PsumOp::create(b, getLoc(), type, cotangent, getAxes()).getResult();
+}
+
+//===----------------------------------------------------------------------===//
+// Gathers and scatters
+//===----------------------------------------------------------------------===//
+
+std::optional<VarianceRule> AllGatherOp::getVarianceRule() {
+  return VarianceRule{Need::Varying, Effect::Keep};
+}
+
+int64_t AllGatherOp::getBytesSentPerDevice() {
+  return gatherBytes(getOperand().getType(), getGroupSize());
+}
+
+FailureOr<Value> AllGatherOp::buildTranspose(OpBuilder &b, Value cotangent,
+                                             Type type, bool) {
+  return PsumScatterOp::create(b, getLoc(), type, cotangent, getAxes(),
+                               getDimAttr(), getTiledAttr())
+      .getResult();
+}
+
+std::optional<VarianceRule> AllGatherInvariantOp::getVarianceRule() {
+  return VarianceRule{Need::Varying, Effect::Remove};
+}
+
+int64_t AllGatherInvariantOp::getBytesSentPerDevice() {
+  return gatherBytes(getOperand().getType(), getGroupSize());
+}
+
+FailureOr<Value> AllGatherInvariantOp::buildTranspose(OpBuilder &b,
+                                                      Value cotangent,
+                                                      Type type, bool naive) {
+  if (naive)
+    return PsumScatterOp::create(b, getLoc(), type, cotangent, getAxes(),
+                                 getDimAttr(), getTiledAttr())
+        .getResult();
+  return PscatterOp::create(b, getLoc(), type, cotangent, getAxes(),
+                            getDimAttr(), getTiledAttr())
+      .getResult();
+}
+
+std::optional<VarianceRule> PsumScatterOp::getVarianceRule() {
+  return VarianceRule{Need::Varying, Effect::Keep};
+}
+
+std::optional<ReductionKind> PsumScatterOp::getReduction() {
+  return ReductionKind::Sum;
+}
+
+int64_t PsumScatterOp::getBytesSentPerDevice() {
+  return ringBytes(getOperand().getType(), getGroupSize(), 1, 1);
+}
+
+FailureOr<Value> PsumScatterOp::buildTranspose(OpBuilder &b, Value cotangent,
+                                               Type type, bool) {
+  return AllGatherOp::create(b, getLoc(), type, cotangent, getAxes(),
+                             getDimAttr(), getTiledAttr())
+      .getResult();
+}
+
+std::optional<VarianceRule> PscatterOp::getVarianceRule() {
+  return VarianceRule{Need::Invariant, Effect::Add};
+}
+
+FailureOr<Value> PscatterOp::buildTranspose(OpBuilder &b, Value cotangent,
+                                            Type type, bool naive) {
+  Value gathered = AllGatherInvariantOp::create(
+      b, getLoc(), type, cotangent, getAxes(), getDimAttr(), getTiledAttr());
+  if (!naive)
+    return gathered;
+  if (failed(needFloat(*this, type)))
+    return failure();
+  return buildDivideBy(b, getLoc(), gathered, getGroupSize());
+}
+
+//===----------------------------------------------------------------------===//
+// all_to_all and the ppermutes
+//===----------------------------------------------------------------------===//
+
+std::optional<VarianceRule> AllToAllOp::getVarianceRule() {
+  return VarianceRule{Need::Varying, Effect::Keep};
+}
+
+int64_t AllToAllOp::getBytesSentPerDevice() {
+  return ringBytes(getOperand().getType(), getGroupSize(), 1, 1);
+}
+
+FailureOr<Value> AllToAllOp::buildTranspose(OpBuilder &b, Value cotangent,
+                                            Type type, bool) {
+  return AllToAllOp::create(b, getLoc(), type, cotangent, getAxes(),
+                            getConcatDimAttr(), getSplitDimAttr())
+      .getResult();
+}
+
+std::optional<VarianceRule> PpermuteOp::getVarianceRule() {
+  return VarianceRule{Need::Varying, Effect::Keep};
+}
+
+int64_t PpermuteOp::getBytesSentPerDevice() {
+  return permuteBytes(*this, getOperand().getType());
+}
+
+FailureOr<Value> PpermuteOp::buildTranspose(OpBuilder &b, Value cotangent,
+                                            Type type, bool) {
+  SmallVector<int64_t> inverse;
+  for (auto [source, target] : getPairList()) {
+    inverse.push_back(target);
+    inverse.push_back(source);
+  }
+  return PpermuteOp::create(b, getLoc(), type, cotangent, getAxes(),
+                            b.getDenseI64ArrayAttr(inverse))
+      .getResult();
+}
+
+// The halves of an asynchronous ppermute are not typed: spmd-check-variance
+// runs before spmd-async-collectives makes them. A start sends at once, a
+// forward once its future's value has arrived; the wait moves nothing.
+std::optional<VarianceRule> PpermuteStartOp::getVarianceRule() {
+  return std::nullopt;
+}
+
+int64_t PpermuteStartOp::getBytesSentPerDevice() {
+  return permuteBytes(*this, getOperand().getType());
+}
+
+std::optional<VarianceRule> PpermuteForwardOp::getVarianceRule() {
+  return std::nullopt;
+}
+
+int64_t PpermuteForwardOp::getBytesSentPerDevice() {
+  return permuteBytes(*this, getFuture().getType().getValueType());
+}
+
+//===----------------------------------------------------------------------===//
+// Axis queries
+//===----------------------------------------------------------------------===//
+
+std::optional<VarianceRule> AxisIndexOp::getVarianceRule() {
+  return VarianceRule{Need::Nothing, Effect::Add};
+}
+
+std::optional<VarianceRule> AxisSizeOp::getVarianceRule() {
+  return VarianceRule{Need::Nothing, Effect::Keep};
+}
+
+//===----------------------------------------------------------------------===//
+// Folding
+//===----------------------------------------------------------------------===//
+//
+// Folds must keep both the value and seed 001's variance of every result,
+// in typed IR (types carry #spmd.vary) and in untyped IR (spmd-check-variance
+// infers variance later, so a fold that changed it would change what that
+// check accepts). Hence:
+// * A collective over a group of one device talks to no one, and is the
+//   identity where the result has the operand's type. Only collectives that
+//   keep the operand's variance fold so (gathers, psum_scatter, all_to_all,
+//   ppermute with the self-pair), or ones naming no axes at all: psum over a
+//   size-1 axis "a" makes its result invariant over "a", and folding it away
+//   would leave a value spmd-check-variance sees as varying there.
+// * Reductions of a pvary fold only in typed IR, where the pvary's operand
+//   is known to be invariant over the reduced axes. In untyped IR, with
+//   check_vma = false, an ill-typed pvary of a varying value is legal, runs
+//   as the identity, and psum of it sums different values: folding it to
+//   n * x would be a silent wrong answer.
+// Every device folds alike (group sizes and types are static), so folding
+// cannot make devices disagree on which collectives run.
+
+namespace {
+/// Whether `op` works over groups of one device (in manual code only: the
+/// group size means nothing elsewhere).
+bool hasTrivialGroup(CollectiveOpInterface op) {
+  return getManualContext(op) && op.getGroupSize() == 1;
+}
+
+/// The operand of a collective that is the identity on a group of one.
+OpFoldResult foldTrivialGroup(CollectiveOpInterface op) {
+  Value operand = op->getOperand(0);
+  if (!hasTrivialGroup(op) || operand.getType() != op->getResult(0).getType())
+    return {};
+  std::optional<VarianceRule> rule = op.getVarianceRule();
+  bool keepsVariance = rule && rule->effect == VarianceRule::Effect::Keep;
+  if (!keepsVariance && !op.getAxisList().empty())
+    return {};
+  return operand;
+}
+
+bool sameAxisSet(ArrayRef<StringAttr> a, ArrayRef<StringAttr> b) {
+  return a.size() == b.size() && llvm::all_of(a, [&](StringAttr x) {
+           return llvm::is_contained(b, x);
+         });
+}
+
+/// The pvary `reduction` reduces, when the IR is typed and its operand is
+/// invariant over the reduced axes, which are the pvary's: then the
+/// reduction combines n equal copies of that operand.
+PvaryOp reducedPvary(CollectiveOpInterface reduction) {
+  auto pvary = reduction->getOperand(0).getDefiningOp<PvaryOp>();
+  if (!pvary || !sameAxisSet(pvary.getAxisList(), reduction.getAxisList()) ||
+      !getVaryEncoding(pvary.getType()))
+    return {};
+  Value x = pvary.getOperand();
+  if (VaryAttr vary = getVaryEncoding(x.getType()))
+    for (StringAttr axis : vary.getAxes())
+      if (llvm::is_contained(reduction.getAxisList(), axis))
+        return {};
+  if (x.getType() != reduction->getResult(0).getType())
+    return {};
+  return pvary;
+}
+
+/// `x` for `reduce(pvary(x, A), A)` when the reduction of n equal copies is
+/// the copy (max, min, mean).
+OpFoldResult foldReduction(CollectiveOpInterface op) {
+  if (OpFoldResult folded = foldTrivialGroup(op))
+    return folded;
+  std::optional<ReductionKind> kind = op.getReduction();
+  if (!kind || *kind == ReductionKind::Sum)
+    return {};
+  if (PvaryOp pvary = reducedPvary(op))
+    return pvary.getOperand();
+  return {};
+}
+
+/// psum(pvary(x, A), A) = n * x, with n the group size: the n summed
+/// copies are equal, so no data need move (seed 001: pvary is free, psum
+/// is not). One multiplication rounds once, where a ring sum rounds n - 1
+/// times.
+struct PsumOfPvary : OpRewritePattern<PsumOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(PsumOp op,
+                                PatternRewriter &rewriter) const override {
+    PvaryOp pvary = reducedPvary(op);
+    if (!pvary || !getManualContext(op))
+      return rewriter.notifyMatchFailure(op, "not a typed psum of a pvary");
+    Value x = pvary.getOperand();
+    auto type = cast<RankedTensorType>(op.getType());
+    Type element = type.getElementType();
+    int64_t n = op.getGroupSize();
+    Location loc = op.getLoc();
+    if (isa<FloatType>(element)) {
+      auto splat = DenseElementsAttr::get(
+          type, rewriter.getFloatAttr(element, static_cast<double>(n)));
+      Value c = arith::ConstantOp::create(rewriter, loc, type, splat);
+      rewriter.replaceOpWithNewOp<arith::MulFOp>(op, x, c);
+      return success();
+    }
+    if (element.isSignlessInteger()) {
+      auto splat =
+          DenseElementsAttr::get(type, rewriter.getIntegerAttr(element, n));
+      Value c = arith::ConstantOp::create(rewriter, loc, type, splat);
+      rewriter.replaceOpWithNewOp<arith::MulIOp>(op, x, c);
+      return success();
+    }
+    return rewriter.notifyMatchFailure(op, "element type is not float or int");
+  }
+};
+} // namespace
+
+OpFoldResult PsumOp::fold(FoldAdaptor) { return foldReduction(*this); }
+OpFoldResult PmaxOp::fold(FoldAdaptor) { return foldReduction(*this); }
+OpFoldResult PminOp::fold(FoldAdaptor) { return foldReduction(*this); }
+OpFoldResult PmeanOp::fold(FoldAdaptor) { return foldReduction(*this); }
+
+void PsumOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                         MLIRContext *context) {
+  patterns.add<PsumOfPvary>(context);
+}
+
+/// pvary(pvary(x, A), B) = pvary(x, A + B), folded in place.
+OpFoldResult PvaryOp::fold(FoldAdaptor) {
+  if (OpFoldResult folded = foldTrivialGroup(*this))
+    return folded;
+  auto inner = getOperand().getDefiningOp<PvaryOp>();
+  if (!inner)
+    return {};
+  SmallVector<Attribute> axes(inner.getAxes().begin(), inner.getAxes().end());
+  for (Attribute axis : getAxes())
+    if (!llvm::is_contained(axes, axis))
+      axes.push_back(axis);
+  setAxesAttr(ArrayAttr::get(getContext(), axes));
+  getOperandMutable().assign(inner.getOperand());
+  return getResult();
+}
+
+OpFoldResult AllGatherOp::fold(FoldAdaptor) { return foldTrivialGroup(*this); }
+OpFoldResult AllGatherInvariantOp::fold(FoldAdaptor) {
+  return foldTrivialGroup(*this);
+}
+OpFoldResult PsumScatterOp::fold(FoldAdaptor) {
+  return foldTrivialGroup(*this);
+}
+OpFoldResult PscatterOp::fold(FoldAdaptor) { return foldTrivialGroup(*this); }
+OpFoldResult AllToAllOp::fold(FoldAdaptor) { return foldTrivialGroup(*this); }
+
+/// On a group of one, only the self-pair [0, 0] keeps the value; with no
+/// pair the device receives zeros.
+OpFoldResult PpermuteOp::fold(FoldAdaptor) {
+  if (getPairList().empty())
+    return {};
+  return foldTrivialGroup(*this);
+}
+
+OpFoldResult AxisSizeOp::fold(FoldAdaptor) {
+  if (!getManualContext(*this))
+    return {};
+  return IntegerAttr::get(getType(), getGroupSize());
+}
+
+/// The index in a group of no axes is 0. (Over size-1 axes it is 0 too,
+/// but the result varies over them, and a constant would not.)
+OpFoldResult AxisIndexOp::fold(FoldAdaptor) {
+  if (!hasTrivialGroup(*this) || !getAxes().empty())
+    return {};
+  return IntegerAttr::get(getType(), 0);
+}

@@ -1,0 +1,215 @@
+//===- TransposeElementwise.cpp - Transposes of arith and tensor ops ------===//
+//
+// spmd-transpose's rules for elementwise arithmetic (the sum, difference,
+// negation of linear values, their product with and quotient by non-linear
+// ones) and for the tensor ops that move elements (slices, reshapes,
+// concatenation): each one's transpose is another such op. They are the
+// TransposeOpInterface models of those ops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Dialect/Spmd/Transforms/Transposer.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+
+namespace mlir::spmd::transpose {
+
+//===----------------------------------------------------------------------===//
+// arith
+//===----------------------------------------------------------------------===//
+
+static LogicalResult transposeAdd(Operation *op, TransposeState &state, Value c,
+                                  OpBuilder &b) {
+  Location loc = op->getLoc();
+  for (unsigned i = 0; i < 2; ++i) {
+    if (state.isLinear(op->getOperand(i)))
+      state.accumulate(b, loc, op->getOperand(i), c);
+    else if (failed(state.requireZero(op, i)))
+      return failure();
+  }
+  return success();
+}
+
+static LogicalResult transposeSub(Operation *op, TransposeState &state, Value c,
+                                  OpBuilder &b) {
+  Location loc = op->getLoc();
+  if (state.isLinear(op->getOperand(0)))
+    state.accumulate(b, loc, op->getOperand(0), c);
+  else if (failed(state.requireZero(op, 0)))
+    return failure();
+  if (state.isLinear(op->getOperand(1)))
+    state.accumulate(b, loc, op->getOperand(1), negate(b, loc, c));
+  else if (failed(state.requireZero(op, 1)))
+    return failure();
+  return success();
+}
+
+static LogicalResult transposeNeg(arith::NegFOp neg, TransposeState &state,
+                                  Value c, OpBuilder &b) {
+  Location loc = neg.getLoc();
+  state.accumulate(b, loc, neg.getOperand(), negate(b, loc, c));
+  return success();
+}
+
+static LogicalResult transposeMul(Operation *op, TransposeState &state, Value c,
+                                  OpBuilder &b) {
+  Location loc = op->getLoc();
+  bool linear0 = state.isLinear(op->getOperand(0));
+  if (linear0 && state.isLinear(op->getOperand(1)))
+    return op->emitOpError("multiplies two linear values: the function is "
+                           "not linear");
+  unsigned l = linear0 ? 0 : 1;
+  state.accumulate(b, loc, op->getOperand(l),
+                   mul(b, loc, c, state.forward(op->getOperand(1 - l))));
+  return success();
+}
+
+static LogicalResult transposeDiv(arith::DivFOp div, TransposeState &state,
+                                  Value c, OpBuilder &b) {
+  Location loc = div.getLoc();
+  if (state.isLinear(div.getRhs()))
+    return div->emitOpError("divides by a linear value: the function is not "
+                            "linear");
+  state.accumulate(
+      b, loc, div.getLhs(),
+      arith::DivFOp::create(b, loc, c, state.forward(div.getRhs())));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// tensor
+//===----------------------------------------------------------------------===//
+
+static LogicalResult transposeExtractSlice(tensor::ExtractSliceOp extract,
+                                           TransposeState &state, Value c,
+                                           OpBuilder &b) {
+  Location loc = extract.getLoc();
+  Value source = extract.getSource();
+  Value into = zeros(b, loc, source.getType());
+  Value inserted = tensor::InsertSliceOp::create(
+      b, loc, c, into, state.forward(extract.getMixedOffsets()),
+      state.forward(extract.getMixedSizes()),
+      state.forward(extract.getMixedStrides()));
+  state.accumulate(b, loc, source, inserted);
+  return success();
+}
+
+static LogicalResult transposeInsertSlice(tensor::InsertSliceOp insert,
+                                          TransposeState &state, Value c,
+                                          OpBuilder &b) {
+  Location loc = insert.getLoc();
+  SmallVector<OpFoldResult> offsets = state.forward(insert.getMixedOffsets());
+  SmallVector<OpFoldResult> sizes = state.forward(insert.getMixedSizes());
+  SmallVector<OpFoldResult> strides = state.forward(insert.getMixedStrides());
+  if (state.isLinear(insert.getSource())) {
+    auto type =
+        cast<RankedTensorType>(stripVaryEncoding(insert.getSource().getType()));
+    Value slice = tensor::ExtractSliceOp::create(b, loc, type, c, offsets,
+                                                 sizes, strides);
+    state.accumulate(b, loc, insert.getSource(), slice);
+  } else if (failed(state.requireZero(insert, 0))) {
+    return failure();
+  }
+  if (state.isLinear(insert.getDest())) {
+    Value hole = zeros(b, loc, insert.getSource().getType());
+    Value rest =
+        tensor::InsertSliceOp::create(b, loc, hole, c, offsets, sizes, strides);
+    state.accumulate(b, loc, insert.getDest(), rest);
+  } else if (failed(state.requireZero(insert, 1))) {
+    return failure();
+  }
+  return success();
+}
+
+static LogicalResult transposeExpandShape(tensor::ExpandShapeOp expand,
+                                          TransposeState &state, Value c,
+                                          OpBuilder &b) {
+  Location loc = expand.getLoc();
+  Value collapsed = tensor::CollapseShapeOp::create(
+      b, loc, stripVaryEncoding(expand.getSrc().getType()), c,
+      expand.getReassociationIndices());
+  state.accumulate(b, loc, expand.getSrc(), collapsed);
+  return success();
+}
+
+static LogicalResult transposeCollapseShape(tensor::CollapseShapeOp collapse,
+                                            TransposeState &state, Value c,
+                                            OpBuilder &b) {
+  Location loc = collapse.getLoc();
+  Value expanded = tensor::ExpandShapeOp::create(
+      b, loc, stripVaryEncoding(collapse.getSrc().getType()), c,
+      collapse.getReassociationIndices());
+  state.accumulate(b, loc, collapse.getSrc(), expanded);
+  return success();
+}
+
+static LogicalResult transposeConcat(tensor::ConcatOp concat,
+                                     TransposeState &state, Value c,
+                                     OpBuilder &b) {
+  Location loc = concat.getLoc();
+  int64_t dim = concat.getDim();
+  int64_t offset = 0;
+  auto resultType = cast<RankedTensorType>(concat.getType());
+  for (auto [i, input] : llvm::enumerate(concat.getInputs())) {
+    auto type = cast<RankedTensorType>(stripVaryEncoding(input.getType()));
+    if (state.isLinear(input)) {
+      SmallVector<OpFoldResult> offsets(resultType.getRank(),
+                                        b.getIndexAttr(0));
+      offsets[dim] = b.getIndexAttr(offset);
+      SmallVector<OpFoldResult> sizes;
+      for (int64_t size : type.getShape())
+        sizes.push_back(b.getIndexAttr(size));
+      SmallVector<OpFoldResult> strides(resultType.getRank(),
+                                        b.getIndexAttr(1));
+      Value slice = tensor::ExtractSliceOp::create(b, loc, type, c, offsets,
+                                                   sizes, strides);
+      state.accumulate(b, loc, input, slice);
+    } else if (failed(state.requireZero(concat, i))) {
+      return failure();
+    }
+    offset += type.getDimSize(dim);
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Registration
+//===----------------------------------------------------------------------===//
+
+void registerElementwiseTransposeModels(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, arith::ArithDialect *) {
+    arith::AddFOp::attachInterface<RuleModel<arith::AddFOp, transposeAdd>>(
+        *ctx);
+    arith::AddIOp::attachInterface<RuleModel<arith::AddIOp, transposeAdd>>(
+        *ctx);
+    arith::SubFOp::attachInterface<RuleModel<arith::SubFOp, transposeSub>>(
+        *ctx);
+    arith::SubIOp::attachInterface<RuleModel<arith::SubIOp, transposeSub>>(
+        *ctx);
+    arith::NegFOp::attachInterface<RuleModel<arith::NegFOp, transposeNeg>>(
+        *ctx);
+    arith::MulFOp::attachInterface<RuleModel<arith::MulFOp, transposeMul>>(
+        *ctx);
+    arith::MulIOp::attachInterface<RuleModel<arith::MulIOp, transposeMul>>(
+        *ctx);
+    arith::DivFOp::attachInterface<RuleModel<arith::DivFOp, transposeDiv>>(
+        *ctx);
+  });
+  registry.addExtension(+[](MLIRContext *ctx, tensor::TensorDialect *) {
+    tensor::ExtractSliceOp::attachInterface<
+        RuleModel<tensor::ExtractSliceOp, transposeExtractSlice>>(*ctx);
+    tensor::InsertSliceOp::attachInterface<
+        RuleModel<tensor::InsertSliceOp, transposeInsertSlice>>(*ctx);
+    tensor::ExpandShapeOp::attachInterface<
+        RuleModel<tensor::ExpandShapeOp, transposeExpandShape>>(*ctx);
+    tensor::CollapseShapeOp::attachInterface<
+        RuleModel<tensor::CollapseShapeOp, transposeCollapseShape>>(*ctx);
+    tensor::ConcatOp::attachInterface<
+        RuleModel<tensor::ConcatOp, transposeConcat>>(*ctx);
+  });
+}
+
+} // namespace mlir::spmd::transpose

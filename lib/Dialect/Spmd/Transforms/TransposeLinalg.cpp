@@ -1,0 +1,227 @@
+//===- TransposeLinalg.cpp - Transposes of linalg ops ---------------------===//
+//
+// spmd-transpose's rules for linalg ops: a transpose by the inverse
+// permutation, a broadcast by a sum and a sum by a broadcast, a copy by
+// itself, and a contraction by the contraction of the cotangent with the
+// non-linear operand (a matmul stays a matmul). The first four are
+// TransposeOpInterface models; contractions are any linalg op the driver
+// finds without one.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Dialect/Spmd/Transforms/Transposer.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+
+namespace mlir::spmd::transpose {
+
+namespace {
+
+/// Whether `region` is a reduction combiner `yield(a + b)` of its two
+/// arguments.
+bool isAddCombiner(Region &region) {
+  Block &block = region.front();
+  if (block.getNumArguments() != 2 ||
+      !llvm::hasSingleElement(block.without_terminator()))
+    return false;
+  Operation &op = block.front();
+  if (!isa<arith::AddFOp, arith::AddIOp>(op))
+    return false;
+  llvm::SmallDenseSet<Value> args(block.getArguments().begin(),
+                                  block.getArguments().end());
+  return args.contains(op.getOperand(0)) && args.contains(op.getOperand(1)) &&
+         op.getOperand(0) != op.getOperand(1) &&
+         block.getTerminator()->getOperand(0) == op.getResult(0);
+}
+
+} // namespace
+
+static LogicalResult transposeLinalgTranspose(linalg::TransposeOp transpose,
+                                              TransposeState &state, Value c,
+                                              OpBuilder &b) {
+  Location loc = transpose.getLoc();
+  Value input = transpose.getInput();
+  SmallVector<int64_t> inverse(transpose.getPermutation().size());
+  for (auto [i, p] : llvm::enumerate(transpose.getPermutation()))
+    inverse[p] = i;
+  auto type = cast<RankedTensorType>(stripVaryEncoding(input.getType()));
+  Value empty =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  Value t =
+      linalg::TransposeOp::create(b, loc, c, empty, inverse).getResult()[0];
+  state.accumulate(b, loc, input, t);
+  return success();
+}
+
+static LogicalResult transposeBroadcast(linalg::BroadcastOp broadcast,
+                                        TransposeState &state, Value c,
+                                        OpBuilder &b) {
+  Location loc = broadcast.getLoc();
+  Value input = broadcast.getInput();
+  Value init = state.cotangent(input);
+  if (!init)
+    init = zeros(b, loc, input.getType());
+  auto reduce = linalg::ReduceOp::create(
+      b, loc, ValueRange{c}, ValueRange{init}, broadcast.getDimensions(),
+      [](OpBuilder &nb, Location l, ValueRange args) {
+        linalg::YieldOp::create(nb, l, buildAdd(nb, l, args[0], args[1]));
+      });
+  state.setCotangent(input, reduce.getResult(0));
+  return success();
+}
+
+static LogicalResult transposeReduce(linalg::ReduceOp reduce,
+                                     TransposeState &state, Value c,
+                                     OpBuilder &b) {
+  Location loc = reduce.getLoc();
+  if (reduce.getInputs().size() != 1 || !isAddCombiner(reduce.getRegion()))
+    return reduce->emitOpError("is not a sum over one input; spmd-transpose "
+                               "transposes sum reductions only");
+  Value input = reduce.getInputs()[0];
+  Value init = reduce.getInits()[0];
+  if (state.isLinear(input)) {
+    auto type = cast<RankedTensorType>(stripVaryEncoding(input.getType()));
+    Value empty =
+        tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+    Value spread =
+        linalg::BroadcastOp::create(b, loc, c, empty, reduce.getDimensions())
+            .getResult()[0];
+    state.accumulate(b, loc, input, spread);
+  }
+  if (state.isLinear(init))
+    state.accumulate(b, loc, init, c);
+  else if (failed(state.requireZero(reduce, 1)))
+    return failure();
+  return success();
+}
+
+static LogicalResult transposeCopy(linalg::CopyOp copy, TransposeState &state,
+                                   Value c, OpBuilder &b) {
+  state.accumulate(b, copy.getLoc(), copy.getInputs()[0], c);
+  return success();
+}
+
+static LogicalResult transposeContraction(linalg::LinalgOp op,
+                                          TransposeState &state, OpBuilder &b) {
+  Location loc = op.getLoc();
+  Value c = state.cotangent(op->getResult(0));
+  OpOperand *in0 = op.getDpsInputOperand(0);
+  OpOperand *in1 = op.getDpsInputOperand(1);
+  OpOperand *init = op.getDpsInitOperand(0);
+  bool l0 = state.isLinear(in0->get()), l1 = state.isLinear(in1->get());
+  if (l0 && l1)
+    return op->emitOpError("multiplies two linear values: the function is not "
+                           "linear");
+  if (state.isLinear(init->get()))
+    state.accumulate(b, loc, init->get(), c);
+  else if (failed(state.requireZero(op, init->getOperandNumber())))
+    return failure();
+  if (!l0 && !l1)
+    return success();
+  OpOperand *lin = l0 ? in0 : in1;
+  OpOperand *other = l0 ? in1 : in0;
+  Type element = getElementTypeOrSelf(lin->get().getType());
+  if (getElementTypeOrSelf(other->get().getType()) != element ||
+      getElementTypeOrSelf(init->get().getType()) != element)
+    return op->emitOpError("mixes element types; spmd-transpose transposes "
+                           "contractions on one element type");
+  AffineMap mapL = op.getMatchingIndexingMap(lin);
+  AffineMap mapN = op.getMatchingIndexingMap(other);
+  // (isaContractionOpInterface guarantees projected permutations.)
+  AffineMap mapO = op.getMatchingIndexingMap(init);
+
+  // Renumber the loops: the linear operand's dimensions first (they are the
+  // new output), then the others in order.
+  unsigned n = op.getNumLoops();
+  SmallVector<unsigned> order;
+  for (AffineExpr e : mapL.getResults())
+    order.push_back(cast<AffineDimExpr>(e).getPosition());
+  for (unsigned d = 0; d < n; ++d)
+    if (!llvm::is_contained(order, d))
+      order.push_back(d);
+  SmallVector<AffineExpr> rename(n);
+  for (auto [pos, old] : llvm::enumerate(order))
+    rename[old] = b.getAffineDimExpr(pos);
+  auto renamed = [&](AffineMap m) {
+    return m.replaceDimsAndSymbols(rename, {}, n, 0);
+  };
+  AffineMap outMap = renamed(mapL), ctMap = renamed(mapO),
+            otherMap = renamed(mapN);
+  unsigned outRank = mapL.getNumResults();
+
+  Value acc = state.cotangent(lin->get());
+  if (!acc)
+    acc = zeros(b, loc, lin->get().getType());
+  Value weights = state.forward(other->get());
+  Type resultType = stripVaryEncoding(lin->get().getType());
+
+  // A plain matrix product (possibly with transposed operands) stays a
+  // linalg.matmul, so that transposing twice gives back the original op.
+  auto hasDim = [&](AffineMap m, unsigned d) {
+    return llvm::any_of(m.getResults(), [&](AffineExpr e) {
+      return cast<AffineDimExpr>(e).getPosition() == d;
+    });
+  };
+  if (n == 3 && outRank == 2 && ctMap.getNumResults() == 2 &&
+      otherMap.getNumResults() == 2 && hasDim(ctMap, 2) &&
+      hasDim(otherMap, 2) && (hasDim(ctMap, 0) != hasDim(otherMap, 0)) &&
+      (hasDim(ctMap, 1) != hasDim(otherMap, 1)) &&
+      hasDim(ctMap, 0) != hasDim(ctMap, 1)) {
+    bool ctFirst = hasDim(ctMap, 0);
+    Value lhs = ctFirst ? c : weights, rhs = ctFirst ? weights : c;
+    AffineMap lhsMap = ctFirst ? ctMap : otherMap;
+    AffineMap rhsMap = ctFirst ? otherMap : ctMap;
+    auto matmul = linalg::MatmulOp::create(
+        b, loc, TypeRange{resultType}, ValueRange{lhs, rhs}, ValueRange{acc});
+    SmallVector<AffineMap> maps = {lhsMap, rhsMap, outMap};
+    ArrayAttr mapsAttr = b.getAffineMapArrayAttr(maps);
+    if (!linalg::MatmulOp::isDefaultIndexingMaps(mapsAttr))
+      matmul.setIndexingMapsAttr(mapsAttr);
+    state.setCotangent(lin->get(), matmul.getResult(0));
+    return success();
+  }
+
+  SmallVector<utils::IteratorType> iterators;
+  for (unsigned d = 0; d < n; ++d)
+    iterators.push_back(d < outRank ? utils::IteratorType::parallel
+                                    : utils::IteratorType::reduction);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{resultType}, ValueRange{c, weights}, ValueRange{acc},
+      ArrayRef<AffineMap>{ctMap, otherMap, outMap}, iterators,
+      [](OpBuilder &nb, Location l, ValueRange args) {
+        Value product = mul(nb, l, args[0], args[1]);
+        linalg::YieldOp::create(nb, l, buildAdd(nb, l, args[2], product));
+      });
+  state.setCotangent(lin->get(), generic.getResult(0));
+  return success();
+}
+
+LogicalResult transposeLinalg(linalg::LinalgOp op, TransposeState &state,
+                              OpBuilder &b) {
+  if (linalg::isaContractionOpInterface(op))
+    return transposeContraction(op, state, b);
+  return op->emitOpError(
+      "is linear in its operands but is not a contraction; "
+      "spmd-transpose transposes linalg contractions (matmul, generic "
+      "mul-add), transpose, broadcast, sum reductions and copies");
+}
+
+void registerLinalgTransposeModels(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, linalg::LinalgDialect *) {
+    linalg::TransposeOp::attachInterface<
+        RuleModel<linalg::TransposeOp, transposeLinalgTranspose>>(*ctx);
+    linalg::BroadcastOp::attachInterface<
+        RuleModel<linalg::BroadcastOp, transposeBroadcast>>(*ctx);
+    linalg::ReduceOp::attachInterface<
+        RuleModel<linalg::ReduceOp, transposeReduce>>(*ctx);
+    linalg::CopyOp::attachInterface<RuleModel<linalg::CopyOp, transposeCopy>>(
+        *ctx);
+  });
+}
+
+} // namespace mlir::spmd::transpose

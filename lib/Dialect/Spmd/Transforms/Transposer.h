@@ -1,0 +1,196 @@
+//===- Transposer.h - spmd-transpose's state and helpers --------*- C++ -*-===//
+//
+// Private to spmd-transpose: the Transposer's driver (analysis, forward
+// copies, the backward walk and the dispatch to the rules) is in
+// Transpose.cpp with the pass; the rules of collectives, shard_maps and
+// loops in TransposeRegions.cpp. Single upstream ops transpose through
+// TransposeOpInterface, whose external models (arith and tensor ops in
+// TransposeElementwise.cpp, linalg ops in TransposeLinalg.cpp) the pass
+// registers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRELLIS_DIALECT_SPMD_TRANSFORMS_TRANSPOSER_H
+#define TRELLIS_DIALECT_SPMD_TRANSFORMS_TRANSPOSER_H
+
+#include "lib/Dialect/Spmd/Transforms/ArithBuilders.h"
+#include "trellis/Dialect/Spmd/IR/SpmdOps.h"
+#include "trellis/Dialect/Spmd/IR/TransposeOpInterface.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::spmd::transpose {
+
+/// Whether `type`'s element type is a float.
+bool isFloat(Type type);
+
+/// A zero tensor of `type` (without its variance encoding).
+Value zeros(OpBuilder &b, Location loc, Type type);
+
+/// `x * y`: arith.mulf for floating-point elements, arith.muli otherwise.
+Value mul(OpBuilder &b, Location loc, Value x, Value y);
+
+/// `-x`: arith.negf for floating-point elements, `0 - x` otherwise.
+Value negate(OpBuilder &b, Location loc, Value x);
+
+/// The axes as the array attribute collectives take.
+ArrayAttr axesAttr(OpBuilder &b, ArrayRef<StringAttr> axes);
+
+/// Whether `v` is statically all zeros (through pvarys).
+bool isZero(Value v);
+
+/// Per-block state.
+struct Scope {
+  /// Primal non-linear values to their copies in the new program.
+  IRMapping fwd;
+  /// Primal linear values to their accumulated cotangents.
+  DenseMap<Value, Value> ct;
+};
+
+/// The TransposeOpInterface model that applies `Rule`, a function
+/// `(OpTy, TransposeState &, Value cotangent, OpBuilder &) -> LogicalResult`.
+template <typename OpTy, auto Rule>
+struct RuleModel
+    : TransposeOpInterface::ExternalModel<RuleModel<OpTy, Rule>, OpTy> {
+  LogicalResult transpose(Operation *op, TransposeState &state, Value cotangent,
+                          OpBuilder &b) const {
+    return Rule(cast<OpTy>(op), state, cotangent, b);
+  }
+};
+
+/// Attaches TransposeOpInterface to arith's add, sub, neg, mul and divf and
+/// to tensor's extract_slice, insert_slice, expand_shape, collapse_shape and
+/// concat (TransposeElementwise.cpp).
+void registerElementwiseTransposeModels(DialectRegistry &registry);
+
+/// Attaches TransposeOpInterface to linalg's transpose, broadcast, reduce
+/// and copy (TransposeLinalg.cpp).
+void registerLinalgTransposeModels(DialectRegistry &registry);
+
+/// The rule of a linalg op without a TransposeOpInterface model: a
+/// contraction, or an error.
+LogicalResult transposeLinalg(linalg::LinalgOp op, TransposeState &state,
+                              OpBuilder &b);
+
+class Transposer {
+public:
+  explicit Transposer(bool naive) : naive(naive) {}
+
+  /// Builds the transpose of `primal` (a typed function) as `name`, inserted
+  /// with `b`.
+  FailureOr<func::FuncOp> run(func::FuncOp primal, StringRef name,
+                              OpBuilder &b);
+
+private:
+  bool isLinear(Value v) const { return linear.contains(v); }
+
+  /// Linear values captured by `op`'s regions (defined outside `op`).
+  SetVector<Value> capturedLinear(Operation *op) const {
+    SetVector<Value> found;
+    op->walk([&](Operation *inner) {
+      if (inner == op)
+        return;
+      for (Value operand : inner->getOperands())
+        if (isLinear(operand) &&
+            !op->isAncestor(operand.getParentRegion()->getParentOp()))
+          found.insert(operand);
+    });
+    return found;
+  }
+
+  /// Whether `op` reads a linear value (a linalg op's init counts only when
+  /// its payload reads it).
+  bool readsLinear(Operation *op) const {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    for (OpOperand &operand : op->getOpOperands())
+      if (isLinear(operand.get()) &&
+          (!linalgOp || !linalgOp.isDpsInit(&operand) ||
+           linalgOp.payloadUsesValueFromOperand(&operand)))
+        return true;
+    return op->getNumRegions() && !capturedLinear(op).empty();
+  }
+
+  bool touchesLinear(Operation *op) const {
+    return llvm::any_of(op->getResults(),
+                        [&](Value v) { return isLinear(v); }) ||
+           readsLinear(op);
+  }
+
+  LogicalResult analyzeBlock(Block &block);
+  LogicalResult analyzeOp(Operation *op);
+
+  LogicalResult cloneForward(Block &block, Scope &s, OpBuilder &b);
+  LogicalResult transposeBackward(Block &block, Scope &s, OpBuilder &b);
+  LogicalResult transposeOp(Operation *op, Scope &s, OpBuilder &b);
+  /// The error for a linear op that no rule transposes.
+  LogicalResult noRule(Operation *op);
+
+  Value fwd(Scope &s, Value v) { return s.fwd.lookupOrNull(v); }
+  OpFoldResult fwd(Scope &s, OpFoldResult ofr) {
+    if (auto v = dyn_cast<Value>(ofr))
+      return fwd(s, v);
+    return ofr;
+  }
+  SmallVector<OpFoldResult> fwd(Scope &s, ArrayRef<OpFoldResult> list) {
+    return llvm::map_to_vector(list,
+                               [&](OpFoldResult ofr) { return fwd(s, ofr); });
+  }
+  void accumulate(Scope &s, OpBuilder &b, Location loc, Value primal,
+                  Value contribution) {
+    Value &slot = s.ct[primal];
+    slot = slot ? buildAdd(b, loc, slot, contribution) : contribution;
+  }
+  LogicalResult buildBody(func::FuncOp primal, func::FuncOp t,
+                          ArrayRef<unsigned> nonlinearArgs,
+                          ArrayRef<unsigned> linearArgs);
+
+  /// What a TransposeOpInterface rule sees of scope `s`.
+  class ScopeState final : public TransposeState {
+  public:
+    ScopeState(Transposer &t, Scope &s) : t(t), s(s) {}
+    bool isLinear(Value v) const override { return t.isLinear(v); }
+    Value forward(Value v) override { return t.fwd(s, v); }
+    SmallVector<OpFoldResult> forward(ArrayRef<OpFoldResult> list) override {
+      return t.fwd(s, list);
+    }
+    Value cotangent(Value primal) override { return s.ct.lookup(primal); }
+    void setCotangent(Value primal, Value c) override { s.ct[primal] = c; }
+    void accumulate(OpBuilder &b, Location loc, Value primal,
+                    Value contribution) override {
+      t.accumulate(s, b, loc, primal, contribution);
+    }
+    /// A non-linear operand of a linear op must be zero (else the function
+    /// is affine, not linear).
+    LogicalResult requireZero(Operation *op, unsigned operand) override {
+      if (isZero(op->getOperand(operand)))
+        return success();
+      return op->emitOpError("combines linear values with operand #")
+             << operand
+             << ", which does not depend on the linear arguments and is not "
+                "zero: the function is affine, not linear";
+    }
+
+  private:
+    Transposer &t;
+    Scope &s;
+  };
+
+  // TransposeRegions.cpp: collectives, shard_maps and loops.
+  LogicalResult transposeCollective(CollectiveOpInterface op, Scope &s,
+                                    OpBuilder &b);
+  LogicalResult transposeShardMap(ShardMapOp map, Scope &s, OpBuilder &b);
+  LogicalResult transposeFor(scf::ForOp loop, Scope &s, OpBuilder &b);
+
+  bool naive;
+  DenseSet<Value> linear;
+};
+
+} // namespace mlir::spmd::transpose
+
+#endif // TRELLIS_DIALECT_SPMD_TRANSFORMS_TRANSPOSER_H

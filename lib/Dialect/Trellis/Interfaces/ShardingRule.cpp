@@ -1,0 +1,82 @@
+//===- ShardingRule.cpp - Factor-based sharding rules of ops --------------===//
+
+#include "trellis/Dialect/Trellis/Interfaces/ShardingRule.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::trellis;
+
+#include "trellis/Dialect/Trellis/Interfaces/ShardingRuleInterface.cpp.inc"
+
+static std::string factorName(int64_t f) {
+  if (f < 18)
+    return std::string(1, static_cast<char>('i' + f));
+  return "f" + std::to_string(f);
+}
+
+int64_t ShardingRule::majorFactor(const DimFactors &factors) const {
+  for (int64_t f : factors)
+    if (factorSizes[f] != 1)
+      return f;
+  return -1;
+}
+
+std::string ShardingRule::str() const {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  auto printValues = [&](ArrayRef<ValueFactors> values) {
+    os << '(';
+    llvm::interleaveComma(values, os, [&](const ValueFactors &value) {
+      os << '[';
+      llvm::interleaveComma(value, os, [&](const DimFactors &dim) {
+        if (dim.empty()) {
+          os << '_';
+        } else if (dim.size() == 1) {
+          os << factorName(dim[0]);
+        } else {
+          os << '(';
+          llvm::interleaveComma(dim, os,
+                                [&](int64_t f) { os << factorName(f); });
+          os << ')';
+        }
+      });
+      os << ']';
+    });
+    os << ')';
+  };
+  printValues(operands);
+  os << " -> ";
+  printValues(results);
+  os << " {";
+  llvm::interleaveComma(llvm::seq<int64_t>(0, numFactors()), os,
+                        [&](int64_t f) {
+                          os << factorName(f) << '=';
+                          if (ShapedType::isDynamic(factorSizes[f]))
+                            os << '?';
+                          else
+                            os << factorSizes[f];
+                        });
+  os << '}';
+  auto printKind = [&](FactorKind kind, StringRef label) {
+    SmallVector<int64_t> list;
+    for (int64_t f = 0; f < numFactors(); ++f)
+      if (factorKinds[f] == kind)
+        list.push_back(f);
+    if (list.empty())
+      return;
+    os << ' ' << label << "={";
+    llvm::interleaveComma(list, os, [&](int64_t f) { os << factorName(f); });
+    os << '}';
+  };
+  printKind(FactorKind::Reduction, "reduction");
+  printKind(FactorKind::NeedReplication, "need_replication");
+  return text;
+}
+
+FailureOr<ShardingRule> mlir::trellis::getShardingRule(Operation *op) {
+  if (auto iface = dyn_cast<ShardingRuleOpInterface>(op))
+    return iface.getShardingRule();
+  return failure();
+}

@@ -1,0 +1,502 @@
+//===- Propagate.cpp - Sharding propagation over auto axes ----------------===//
+//
+// Each tensor value has, per dimension, a list of mesh axes and whether the
+// list may still grow (open) or not (closed). Ops relate dimensions through
+// their sharding rules: all dimensions holding one factor should be split
+// the same way. Propagation repeatedly picks, for each factor, the axes its
+// dimensions should share and extends every open dimension that is a prefix
+// of them, until nothing changes. Control flow ties values together
+// (a loop carry, its init, yield and result) so they share one state.
+//
+//===----------------------------------------------------------------------===//
+
+#include "trellis/Dialect/Spmd/IR/SpmdOps.h"
+#include "trellis/Dialect/Trellis/IR/ShardingUtils.h"
+#include "trellis/Dialect/Trellis/Interfaces/ShardingRule.h"
+#include "trellis/Dialect/Trellis/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+
+namespace mlir::trellis {
+#define GEN_PASS_DEF_TRELLISPROPAGATE
+#include "trellis/Dialect/Trellis/Transforms/Passes.h.inc"
+} // namespace mlir::trellis
+
+using namespace mlir;
+using namespace mlir::trellis;
+
+namespace {
+
+struct DimState {
+  SmallVector<StringAttr> axes;
+  bool closed = false;
+};
+
+struct ValueState {
+  SmallVector<DimState> dims;
+  bool user = false;  ///< the user gave this sharding
+  bool fixed = false; ///< nothing may change it
+  int64_t elements = 0;
+  bool uses(StringAttr axis) const {
+    for (const DimState &d : dims)
+      if (llvm::is_contained(d.axes, axis))
+        return true;
+    return false;
+  }
+};
+
+/// Ops that only pass dimensions through (elementwise, reshapes): they
+/// propagate first, so shardings flow along chains of them before ops that
+/// combine dimensions pick among candidates.
+bool isPassThrough(Operation *op, const ShardingRule &rule) {
+  if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, ShardingConstraintOp>(
+          op))
+    return true;
+  for (int64_t f = 0; f < rule.numFactors(); ++f)
+    if (rule.factorKinds[f] != FactorKind::Parallel)
+      return false;
+  // Every tensor holds every factor, in the same order.
+  for (ArrayRef<ValueFactors> values : {ArrayRef<ValueFactors>(rule.operands),
+                                        ArrayRef<ValueFactors>(rule.results)})
+    for (const ValueFactors &value : values) {
+      if (value.empty())
+        continue;
+      if (static_cast<int64_t>(value.size()) != rule.numFactors())
+        return false;
+      for (auto [d, factors] : llvm::enumerate(value))
+        if (factors.size() != 1 || factors[0] != static_cast<int64_t>(d))
+          return false;
+    }
+  return true;
+}
+
+class Propagator {
+public:
+  Propagator(func::FuncOp func, MeshOp mesh, bool conservative)
+      : func(func), mesh(mesh), conservative(conservative) {}
+
+  LogicalResult run();
+
+private:
+  Value leader(Value v) { return ties.getOrInsertLeaderValue(v); }
+  ValueState *state(Value v) {
+    auto it = states.find(leader(v));
+    return it == states.end() ? nullptr : &it->second;
+  }
+  void seed(Value v, ShardingAttr sharding, bool user, bool fixed);
+  void collect(Region &region);
+  bool propagate(Operation *op, const ShardingRule &rule);
+  bool propagateBoundary(spmd::ShardMapOp map);
+  bool extend(Value v, int64_t dim, ArrayRef<StringAttr> axes);
+  ShardingAttr shardingOf(Value v);
+  void writeBack();
+
+  func::FuncOp func;
+  MeshOp mesh;
+  bool conservative;
+  llvm::EquivalenceClasses<Value> ties;
+  DenseMap<Value, ValueState> states;
+  /// Ops with rules, in program order.
+  std::vector<std::pair<Operation *, ShardingRule>> ruleOps;
+  /// Partially-manual shard_maps, whose bodies are propagated too.
+  SmallVector<spmd::ShardMapOp> partialMaps;
+  SmallVector<Value> values;
+};
+
+void Propagator::seed(Value v, ShardingAttr sharding, bool user, bool fixed) {
+  ValueState *st = state(v);
+  if (!st || !sharding)
+    return;
+  for (auto [d, dim] : llvm::enumerate(st->dims)) {
+    if (d >= sharding.getDims().size())
+      break;
+    DimShardingAttr given = sharding.getDims()[d];
+    dim.axes.assign(given.getAxes().begin(), given.getAxes().end());
+    dim.closed = given.getClosed() || fixed;
+  }
+  st->user |= user;
+  st->fixed |= fixed;
+}
+
+void Propagator::collect(Region &region) {
+  for (Block &block : region) {
+    for (BlockArgument arg : block.getArguments())
+      values.push_back(arg);
+    for (Operation &op : block) {
+      for (Value result : op.getResults())
+        values.push_back(result);
+      if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+        auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
+        for (auto [init, arg, yielded, result] :
+             llvm::zip(forOp.getInitArgs(), forOp.getRegionIterArgs(),
+                       yield.getOperands(), forOp.getResults())) {
+          ties.unionSets(init, arg);
+          ties.unionSets(init, yielded);
+          ties.unionSets(init, result);
+        }
+      }
+      if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+        for (auto [k, result] : llvm::enumerate(ifOp.getResults())) {
+          ties.unionSets(result, ifOp.thenYield().getOperand(k));
+          if (!ifOp.getElseRegion().empty())
+            ties.unionSets(result, ifOp.elseYield().getOperand(k));
+        }
+      }
+      FailureOr<ShardingRule> rule = getShardingRule(&op);
+      if (succeeded(rule) && rule->operands.size() == op.getNumOperands() &&
+          rule->results.size() == op.getNumResults())
+        ruleOps.push_back({&op, *rule});
+      // Fully-manual regions are per-device code, and structured ops'
+      // payloads are scalars: propagation stays outside both. A partially
+      // manual body still has automatic axes to propagate.
+      if (auto map = dyn_cast<spmd::ShardMapOp>(op);
+          map && map.getAllManualAxes().size() == mesh.getNumAxes())
+        continue;
+      if (isa<linalg::LinalgOp>(op))
+        continue;
+      for (Region &nested : op.getRegions())
+        collect(nested);
+    }
+  }
+}
+
+bool Propagator::extend(Value v, int64_t d, ArrayRef<StringAttr> axes) {
+  ValueState *st = state(v);
+  if (!st || st->fixed || d >= static_cast<int64_t>(st->dims.size()))
+    return false;
+  DimState &dim = st->dims[d];
+  if (dim.closed || !isAxisPrefix(dim.axes, axes) ||
+      dim.axes.size() == axes.size())
+    return false;
+  auto type = cast<RankedTensorType>(v.getType());
+  SmallVector<StringAttr> next(dim.axes);
+  for (StringAttr axis : axes.drop_front(dim.axes.size())) {
+    if (st->uses(axis) || llvm::is_contained(next, axis) ||
+        getAxisTypeAt(v.getParentBlock()->getParentOp(), mesh,
+                      axis.getValue()) != AxisType::Auto)
+      break;
+    next.push_back(axis);
+    if (ShapedType::isDynamic(type.getDimSize(d)) ||
+        type.getDimSize(d) % mesh.getAxesSize(next) != 0) {
+      next.pop_back();
+      break;
+    }
+  }
+  if (next.size() == dim.axes.size())
+    return false;
+  dim.axes = next;
+  return true;
+}
+
+bool Propagator::propagate(Operation *op, const ShardingRule &rule) {
+  struct Candidate {
+    SmallVector<StringAttr> axes;
+    bool user;
+    int64_t elements;
+  };
+  bool changed = false;
+  for (int64_t f = 0; f < rule.numFactors(); ++f) {
+    if (rule.needsReplication(f))
+      continue;
+    // Every (value, dimension) whose major factor is f.
+    SmallVector<std::pair<Value, int64_t>> holders;
+    auto gather = [&](ValueRange vals, ArrayRef<ValueFactors> factors) {
+      for (auto [v, dims] : llvm::zip(vals, factors)) {
+        if (!isa<RankedTensorType>(v.getType()))
+          continue;
+        for (auto [d, dimFactors] : llvm::enumerate(dims))
+          if (rule.majorFactor(dimFactors) == f)
+            holders.push_back({v, static_cast<int64_t>(d)});
+      }
+    };
+    gather(op->getOperands(), rule.operands);
+    gather(op->getResults(), rule.results);
+    SmallVector<Candidate> candidates;
+    for (auto [v, d] : holders) {
+      ValueState *st = state(v);
+      if (st && d < static_cast<int64_t>(st->dims.size()) &&
+          !st->dims[d].axes.empty())
+        candidates.push_back({st->dims[d].axes, st->user, st->elements});
+    }
+    if (candidates.empty())
+      continue;
+    // The longest candidate, if every other is a prefix of it.
+    const Candidate *longest = &candidates[0];
+    for (const Candidate &c : candidates)
+      if (c.axes.size() > longest->axes.size())
+        longest = &c;
+    bool compatible = llvm::all_of(candidates, [&](const Candidate &c) {
+      return isAxisPrefix(c.axes, longest->axes);
+    });
+    SmallVector<StringAttr> chosen;
+    if (compatible) {
+      chosen = longest->axes;
+    } else if (conservative) {
+      chosen = candidates[0].axes;
+      for (const Candidate &c : candidates) {
+        size_t n = 0;
+        while (n < chosen.size() && n < c.axes.size() && chosen[n] == c.axes[n])
+          ++n;
+        chosen.resize(n);
+      }
+    } else {
+      // User shardings first, then the larger tensor, then program order.
+      const Candidate *best = &candidates[0];
+      for (const Candidate &c : candidates)
+        if (std::make_pair(c.user, c.elements) >
+            std::make_pair(best->user, best->elements))
+          best = &c;
+      chosen = best->axes;
+    }
+    if (chosen.empty())
+      continue;
+    for (auto [v, d] : holders)
+      changed |= extend(v, d, chosen);
+  }
+  return changed;
+}
+
+LogicalResult Propagator::run() {
+  collect(func.getBody());
+  for (Value v : values) {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    if (!type)
+      continue;
+    Value l = leader(v);
+    if (states.count(l))
+      continue;
+    ValueState st;
+    st.dims.resize(type.getRank());
+    st.elements = type.hasStaticShape() ? type.getNumElements() : 0;
+    states[l] = st;
+  }
+  // Sources: explicit types, then the user's shardings.
+  // A type speaks only of explicit axes, which propagation never adds, so
+  // its dimensions stay open to auto axes.
+  for (Value v : values)
+    if (ShardingAttr typed = getShardingEncoding(v.getType())) {
+      seed(v, typed, /*user=*/true, /*fixed=*/false);
+      if (ValueState *st = state(v))
+        for (DimState &dim : st->dims)
+          dim.closed = false;
+    }
+  for (BlockArgument arg : func.getArguments())
+    seed(arg,
+         func.getArgAttrOfType<ShardingAttr>(arg.getArgNumber(),
+                                             TrellisDialect::kShardingAttrName),
+         /*user=*/true, /*fixed=*/false);
+  // A result's sharding seeds the value returned unless the user already
+  // laid that value out (an argument returned as is): the partitioner then
+  // reshards it at the return.
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  for (auto [j, value] : llvm::enumerate(ret.getOperands()))
+    if (ValueState *st = state(value); st && !st->user)
+      seed(value,
+           func.getResultAttrOfType<ShardingAttr>(
+               j, TrellisDialect::kShardingAttrName),
+           /*user=*/true, /*fixed=*/false);
+  func.walk([&](Operation *op) {
+    if (auto constraint = dyn_cast<ShardingConstraintOp>(op))
+      seed(constraint.getResult(), constraint.getSharding(), true, false);
+    if (auto map = dyn_cast<spmd::ShardMapOp>(op);
+        map && map.getAllManualAxes().size() < mesh.getNumAxes()) {
+      // A partially-manual body partitions its free axes like the rest of
+      // the function; its boundary relates outer and body dimensions.
+      partialMaps.push_back(map);
+      return WalkResult::advance();
+    }
+    if (auto map = dyn_cast<spmd::ShardMapOp>(op)) {
+      // Results are laid out by out_specs; inputs would like in_specs.
+      for (auto [k, result] : llvm::enumerate(map.getResults())) {
+        auto spec = cast<SpecAttr>(map.getOutSpecs()[k]);
+        auto type = cast<RankedTensorType>(result.getType());
+        SmallVector<DimShardingAttr> dims;
+        for (int64_t d = 0; d < type.getRank(); ++d)
+          dims.push_back(
+              DimShardingAttr::get(op->getContext(), spec.getAxes(d)));
+        seed(result,
+             ShardingAttr::get(op->getContext(),
+                               FlatSymbolRefAttr::get(mesh.getSymNameAttr()),
+                               dims),
+             true, true);
+      }
+      for (auto [k, input] : llvm::enumerate(map.getInputs())) {
+        ValueState *st = state(input);
+        if (!st || st->user)
+          continue;
+        auto spec = cast<SpecAttr>(map.getInSpecs()[k]);
+        // A value fed to several shard_maps takes each spec's axes only
+        // where they are free: an axis on two dimensions is no sharding
+        // (it was proposed, and the program partitioned wrongly).
+        for (auto [d, dim] : llvm::enumerate(st->dims)) {
+          ArrayRef<StringAttr> axes = spec.getAxes(d);
+          if (dim.axes.empty() && !dim.closed &&
+              llvm::none_of(axes, [&](StringAttr a) { return st->uses(a); }))
+            dim.axes.assign(axes.begin(), axes.end());
+        }
+      }
+      return WalkResult::skip();
+    }
+    return WalkResult::advance();
+  });
+
+  // Pass-through ops first, then all ops; forward then backward, to a fixed
+  // point. Every change goes through `extend`, which appends at least one
+  // axis to a dimension, and a value holds each mesh axis at most once: a
+  // round that changes something adds an axis, so there are at most
+  // (values x mesh axes) such rounds. Past that bound the reasoning above
+  // is wrong; stop with an error rather than write a half-propagated
+  // result.
+  int64_t maxRounds = 1;
+  for (auto &entry : states)
+    maxRounds += mesh.getNumAxes() * (entry.second.dims.empty() ? 0 : 1);
+  for (bool passThroughOnly : {true, false}) {
+    bool changed = true;
+    for (int64_t round = 0; changed; ++round) {
+      if (round > maxRounds)
+        return func.emitOpError("internal error: sharding propagation did "
+                                "not converge within ")
+               << maxRounds << " rounds";
+      changed = false;
+      for (auto &[op, rule] : ruleOps)
+        if (!passThroughOnly || isPassThrough(op, rule))
+          changed |= propagate(op, rule);
+      for (spmd::ShardMapOp map : partialMaps)
+        changed |= propagateBoundary(map);
+      for (auto &[op, rule] : llvm::reverse(ruleOps))
+        if (!passThroughOnly || isPassThrough(op, rule))
+          changed |= propagate(op, rule);
+    }
+  }
+  writeBack();
+  return success();
+}
+
+/// Across a partially-manual shard_map, an outer dimension is split by its
+/// spec's manual axes first and then by the body's free axes: inputs pass
+/// their free axes into the body, and results take out_specs followed by
+/// the free axes of the values yielded (and the reverse of both).
+bool Propagator::propagateBoundary(spmd::ShardMapOp map) {
+  SmallVector<StringAttr> manual = map.getAllManualAxes();
+  auto free = [&](ArrayRef<StringAttr> axes) {
+    SmallVector<StringAttr> out;
+    for (StringAttr a : axes)
+      if (!llvm::is_contained(manual, a))
+        out.push_back(a);
+    return out;
+  };
+  auto relate = [&](Value outer, Value inner, SpecAttr spec) {
+    bool changed = false;
+    ValueState *o = state(outer), *i = state(inner);
+    if (!o || !i)
+      return false;
+    for (int64_t d = 0, e = std::min(o->dims.size(), i->dims.size()); d < e;
+         ++d) {
+      ArrayRef<StringAttr> specAxes = spec.getAxes(d);
+      // Outer -> inner: the outer axes after the spec's, minus manual ones.
+      ArrayRef<StringAttr> outerAxes = state(outer)->dims[d].axes;
+      if (isAxisPrefix(specAxes, outerAxes))
+        changed |=
+            extend(inner, d, free(outerAxes.drop_front(specAxes.size())));
+      // Inner -> outer: the spec's axes, then the body's.
+      SmallVector<StringAttr> composed(specAxes);
+      llvm::append_range(composed, state(inner)->dims[d].axes);
+      changed |= extend(outer, d, composed);
+    }
+    return changed;
+  };
+  bool changed = false;
+  Block &body = map.getBodyBlock();
+  for (auto [k, input] : llvm::enumerate(map.getInputs()))
+    changed |=
+        relate(input, body.getArgument(k), cast<SpecAttr>(map.getInSpecs()[k]));
+  Operation *yield = body.getTerminator();
+  for (auto [k, result] : llvm::enumerate(map.getResults()))
+    changed |= relate(result, yield->getOperand(k),
+                      cast<SpecAttr>(map.getOutSpecs()[k]));
+  return changed;
+}
+
+ShardingAttr Propagator::shardingOf(Value v) {
+  ValueState *st = state(v);
+  if (!st)
+    return {};
+  SmallVector<DimShardingAttr> dims;
+  for (const DimState &dim : st->dims)
+    dims.push_back(DimShardingAttr::get(v.getContext(), dim.axes));
+  return ShardingAttr::get(v.getContext(),
+                           FlatSymbolRefAttr::get(mesh.getSymNameAttr()), dims);
+}
+
+void Propagator::writeBack() {
+  // The user's argument and result shardings stay as given; the others
+  // are what propagation found.
+  for (BlockArgument arg : func.getArguments())
+    if (!func.getArgAttr(arg.getArgNumber(), TrellisDialect::kShardingAttrName))
+      if (ShardingAttr s = shardingOf(arg))
+        func.setArgAttr(arg.getArgNumber(), TrellisDialect::kShardingAttrName,
+                        s);
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  for (auto [j, value] : llvm::enumerate(ret.getOperands()))
+    if (!func.getResultAttr(j, TrellisDialect::kShardingAttrName))
+      if (ShardingAttr s = shardingOf(value))
+        func.setResultAttr(j, TrellisDialect::kShardingAttrName, s);
+  for (spmd::ShardMapOp map : partialMaps) {
+    SmallVector<Attribute> args;
+    for (BlockArgument arg : map.getBodyBlock().getArguments())
+      if (ShardingAttr s = shardingOf(arg))
+        args.push_back(s);
+    if (args.size() == map.getBodyBlock().getNumArguments())
+      map->setAttr(TrellisDialect::kArgShardingsAttrName,
+                   ArrayAttr::get(map.getContext(), args));
+  }
+  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (auto map = dyn_cast<spmd::ShardMapOp>(op);
+        map && !llvm::is_contained(partialMaps, map))
+      return WalkResult::skip();
+    if (isa<ShardingConstraintOp>(op) || op->getNumResults() == 0 ||
+        op->getParentOfType<linalg::LinalgOp>())
+      return WalkResult::advance();
+    SmallVector<Attribute> shardings;
+    bool any = false;
+    for (Value result : op->getResults()) {
+      ShardingAttr s = shardingOf(result);
+      any |= static_cast<bool>(s);
+      shardings.push_back(s ? Attribute(s)
+                            : Attribute(UnitAttr::get(op->getContext())));
+    }
+    if (!any || llvm::any_of(shardings, llvm::IsaPred<UnitAttr>))
+      return WalkResult::advance();
+    if (shardings.size() == 1)
+      op->setAttr(TrellisDialect::kShardingAttrName, shardings[0]);
+    else
+      op->setAttr(TrellisDialect::kShardingAttrName,
+                  ArrayAttr::get(op->getContext(), shardings));
+    return WalkResult::advance();
+  });
+}
+
+struct PropagatePass
+    : mlir::trellis::impl::TrellisPropagateBase<PropagatePass> {
+  using TrellisPropagateBase::TrellisPropagateBase;
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (func.isExternal() || !func.getBody().hasOneBlock() ||
+          func->hasAttr(spmd::SpmdDialect::kMeshAttrName))
+        continue;
+      FailureOr<MeshOp> mesh = findFunctionMesh(func);
+      if (failed(mesh))
+        return signalPassFailure();
+      if (!*mesh)
+        continue;
+      if (failed(Propagator(func, *mesh, conservative).run()))
+        return signalPassFailure();
+    }
+  }
+};
+
+} // namespace
