@@ -6,6 +6,7 @@
 #include "trellis/Conversion/Passes.h"
 #include "trellis/Dialect/Spmd/IR/SpmdDialect.h"
 #include "trellis/Dialect/Spmd/Transforms/Passes.h"
+#include "trellis/Dialect/Spmd/Transforms/TransposeOpInterfaceImpl.h"
 #include "trellis/Dialect/Trellis/IR/TrellisDialect.h"
 #include "trellis/Dialect/Trellis/Interfaces/ExternalModels.h"
 #include "trellis/Dialect/Trellis/Transforms/Passes.h"
@@ -20,6 +21,7 @@
 void mlir::trellis::registerTrellisDialects(mlir::DialectRegistry &registry) {
   registry.insert<mlir::trellis::TrellisDialect, mlir::spmd::SpmdDialect>();
   registerShardingRuleExternalModels(registry);
+  spmd::registerTransposeOpInterfaceExternalModels(registry);
 }
 
 void mlir::trellis::registerAllDialects(mlir::DialectRegistry &registry) {

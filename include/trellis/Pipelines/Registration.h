@@ -16,8 +16,8 @@ class MLIRContext;
 namespace mlir::trellis {
 
 /// Registers the `trellis` and `spmd` dialects and the external models
-/// (sharding rules, bufferization of collectives) they attach to upstream
-/// dialects.
+/// (sharding rules, transposes, bufferization of collectives) they attach to
+/// upstream dialects.
 void registerTrellisDialects(mlir::DialectRegistry &registry);
 
 /// Registers Trellis's dialects plus every upstream dialect and extension.

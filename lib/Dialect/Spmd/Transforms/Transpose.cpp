@@ -30,6 +30,7 @@
 #include "trellis/Dialect/Spmd/IR/ManualContext.h"
 #include "trellis/Dialect/Spmd/IR/SpmdOps.h"
 #include "trellis/Dialect/Spmd/Transforms/Passes.h"
+#include "trellis/Dialect/Spmd/Transforms/TransposeOpInterfaceImpl.h"
 #include "trellis/Dialect/Spmd/Transforms/VarianceInference.h"
 #include "trellis/Dialect/Trellis/IR/ShardingUtils.h"
 
@@ -413,8 +414,7 @@ struct TransposePass : spmd::impl::SpmdTransposeBase<TransposePass> {
   /// The rules of the upstream ops are TransposeOpInterface models.
   void getDependentDialects(DialectRegistry &registry) const override {
     SpmdTransposeBase::getDependentDialects(registry);
-    transpose::registerElementwiseTransposeModels(registry);
-    transpose::registerLinalgTransposeModels(registry);
+    registerTransposeOpInterfaceExternalModels(registry);
   }
 
   void runOnOperation() override {
@@ -483,3 +483,9 @@ struct TransposePass : spmd::impl::SpmdTransposeBase<TransposePass> {
 };
 
 } // namespace
+
+void mlir::spmd::registerTransposeOpInterfaceExternalModels(
+    DialectRegistry &registry) {
+  transpose::registerElementwiseTransposeModels(registry);
+  transpose::registerLinalgTransposeModels(registry);
+}
