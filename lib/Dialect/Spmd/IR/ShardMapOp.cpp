@@ -375,25 +375,31 @@ static LogicalResult verifyOutput(ShardMapOp op, MeshOp mesh, unsigned index,
   return success();
 }
 
+/// What needs no mesh: the counts of specs, arguments and yielded values.
 LogicalResult ShardMapOp::verify() {
-  MeshOp mesh = getMeshOp();
-  if (!mesh)
-    return emitOpError("names unknown mesh ") << getMeshAttr();
-  if (failed(verifyManualAxesList(*this, mesh)))
-    return failure();
-  SmallVector<StringAttr> manual = getOwnManualAxes();
   if (failed(verifyCounts(*this)))
     return failure();
-  for (unsigned index = 0, e = getInputs().size(); index < e; ++index)
-    if (failed(verifyInputShape(*this, mesh, index, manual)) ||
-        failed(verifyInputEncoding(*this, index)))
-      return failure();
-
   Operation *terminator = getBodyBlock().getTerminator();
   if (terminator->getNumOperands() != getNumResults())
     return emitOpError("has ")
            << getNumResults() << " results but its body yields "
            << terminator->getNumOperands() << " values";
+  return success();
+}
+
+/// Everything that needs the mesh runs once every op is verified (the mesh
+/// included), with the symbol tables looked up once per verification.
+LogicalResult ShardMapOp::verifySymbolUses(SymbolTableCollection &tables) {
+  auto mesh = tables.lookupNearestSymbolFrom<MeshOp>(*this, getMeshAttr());
+  if (!mesh)
+    return emitOpError("names unknown mesh ") << getMeshAttr();
+  if (failed(verifyManualAxesList(*this, mesh)))
+    return failure();
+  SmallVector<StringAttr> manual = getOwnManualAxes();
+  for (unsigned index = 0, e = getInputs().size(); index < e; ++index)
+    if (failed(verifyInputShape(*this, mesh, index, manual)) ||
+        failed(verifyInputEncoding(*this, index)))
+      return failure();
   for (unsigned index = 0, e = getNumResults(); index < e; ++index)
     if (failed(verifyOutput(*this, mesh, index, manual)))
       return failure();

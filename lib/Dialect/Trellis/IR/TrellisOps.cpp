@@ -278,11 +278,20 @@ LogicalResult ShardingConstraintOp::verify() {
     return emitOpError("sharding has ")
            << sharding.getDims().size()
            << " dimensions but the tensor has rank " << type.getRank();
-  MeshOp mesh = lookupMesh(*this, sharding.getMesh());
+  return success();
+}
+
+/// The mesh checks run once every op is verified (the mesh included), with
+/// the symbol tables looked up once per verification.
+LogicalResult
+ShardingConstraintOp::verifySymbolUses(SymbolTableCollection &tables) {
+  ShardingAttr sharding = getSharding();
+  auto mesh = tables.lookupNearestSymbolFrom<MeshOp>(*this, sharding.getMesh());
   if (!mesh)
     return emitOpError("names unknown mesh ") << sharding.getMesh();
-  return verifyShardingForShape(sharding, type.getShape(), mesh,
-                                [&] { return emitOpError(); });
+  return verifyShardingForShape(
+      sharding, cast<RankedTensorType>(getInput().getType()).getShape(), mesh,
+      [&] { return emitOpError(); });
 }
 
 //===----------------------------------------------------------------------===//
@@ -291,10 +300,12 @@ LogicalResult ShardingConstraintOp::verify() {
 
 /// Shared checks of the axis-type region ops. `inside` maps an outside type to
 /// the type it must have inside the region and back.
-static LogicalResult verifyAxisRegion(Operation *op, FlatSymbolRefAttr meshRef,
+static LogicalResult verifyAxisRegion(Operation *op,
+                                      SymbolTableCollection &tables,
+                                      FlatSymbolRefAttr meshRef,
                                       ArrayAttr axesAttr, AxisType fromType,
                                       AxisType toType, bool stripOutside) {
-  MeshOp mesh = lookupMesh(op, meshRef);
+  auto mesh = tables.lookupNearestSymbolFrom<MeshOp>(op, meshRef);
   if (!mesh)
     return op->emitOpError("names unknown mesh ") << meshRef;
   SmallVector<StringAttr> axes;
@@ -360,14 +371,16 @@ static LogicalResult verifyAxisRegion(Operation *op, FlatSymbolRefAttr meshRef,
   return success();
 }
 
-LogicalResult AutoAxesOp::verify() {
-  return verifyAxisRegion(*this, getMeshAttr(), getAxes(), AxisType::Explicit,
-                          AxisType::Auto, /*stripOutside=*/true);
+LogicalResult AutoAxesOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return verifyAxisRegion(*this, tables, getMeshAttr(), getAxes(),
+                          AxisType::Explicit, AxisType::Auto,
+                          /*stripOutside=*/true);
 }
 
-LogicalResult ExplicitAxesOp::verify() {
-  return verifyAxisRegion(*this, getMeshAttr(), getAxes(), AxisType::Auto,
-                          AxisType::Explicit, /*stripOutside=*/false);
+LogicalResult ExplicitAxesOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return verifyAxisRegion(*this, tables, getMeshAttr(), getAxes(),
+                          AxisType::Auto, AxisType::Explicit,
+                          /*stripOutside=*/false);
 }
 
 static std::optional<AxisType> axisTypeIfListed(ArrayAttr axes, StringRef axis,

@@ -5,6 +5,7 @@
 
 include "trellis/Dialect/Spmd/IR/CollectiveOpInterface.td"
 include "trellis/Dialect/Spmd/IR/SpmdDialect.td"
+include "mlir/IR/SymbolInterfaces.td"
 include "trellis/Dialect/Trellis/IR/TrellisAttrs.td"
 include "trellis/Dialect/Trellis/IR/TrellisInterfaces.td"
 include "trellis/Dialect/Trellis/Interfaces/ShardingRuleInterface.td"
@@ -25,6 +26,7 @@ def Spmd_Communicates : MemoryEffects<[MemRead<Spmd_CommunicationResource>,
 
 def Spmd_ShardMapOp : Spmd_Op<"shard_map", [
     IsolatedFromAbove, SingleBlock, RecursiveMemoryEffects,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>,
     DeclareOpInterfaceMethods<Trellis_AxisTypeRegionInterface>]> {
   let summary = "Per-device code over blocks of global arrays";
   let description = [{

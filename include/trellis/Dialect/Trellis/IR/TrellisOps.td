@@ -84,6 +84,7 @@ def Trellis_ReshardOp : Trellis_Op<"reshard", [Pure]> {
 
 def Trellis_ShardingConstraintOp : Trellis_Op<"sharding_constraint", [
     Pure, SameOperandsAndResultType,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>,
     DeclareOpInterfaceMethods<Trellis_ShardingRuleOpInterface>]> {
   let summary = "Ask auto propagation for a sharding at this point";
   let description = [{
@@ -108,6 +109,7 @@ def Trellis_ShardingConstraintOp : Trellis_Op<"sharding_constraint", [
 class Trellis_AxisRegionOp<string mnemonic>
     : Trellis_Op<mnemonic, [IsolatedFromAbove, SingleBlock,
                             RecursiveMemoryEffects,
+                            DeclareOpInterfaceMethods<SymbolUserOpInterface>,
                             DeclareOpInterfaceMethods<Trellis_AxisTypeRegionInterface>]> {
   let arguments = (ins FlatSymbolRefAttr:$mesh, StrArrayAttr:$axes,
                        Variadic<AnyType>:$inputs);
@@ -117,7 +119,6 @@ class Trellis_AxisRegionOp<string mnemonic>
     $mesh $axes `(` $inputs `)` attr-dict `:` functional-type($inputs, $results)
     $body
   }];
-  let hasVerifier = 1;
 }
 
 def Trellis_AutoAxesOp : Trellis_AxisRegionOp<"auto_axes"> {
