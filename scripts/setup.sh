@@ -7,7 +7,7 @@ PACKAGES=(
   cmake ninja-build ccache
   clang-22 lld-22 llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   libclang-rt-22-dev
-  libeigen3-dev libfmt-dev libgtest-dev libbenchmark-dev
+  libeigen3-dev libfmt-dev libgtest-dev libbenchmark-dev libdnnl-dev
   python3-numpy
   libopenmpi-dev openmpi-bin
 )

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lib/Runtime/Bf16Matmul.h"
 #include "lib/Runtime/Float16.h"
 #include "trellis/Runtime/Runtime.h"
 #include "trellis/Runtime/TrellisRuntime.h"
@@ -268,12 +269,21 @@ extern "C" void trellis_rt_matmul_widening(
     std::abort();
   }
   double start = mlir::trellis::rt::nowUs();
-  for (int64_t i = 0; i < batch; ++i)
-    widenedGemm(
-        dtype, m, n, k,
-        reinterpret_cast<const uint16_t *>(a) + i * aBatchStride, aRowStride,
-        aColStride, reinterpret_cast<const uint16_t *>(b) + i * bBatchStride,
-        bRowStride, bColStride, reinterpret_cast<float *>(c) + i * cBatchStride,
-        cRowStride, cColStride, overwrite != 0);
+  for (int64_t i = 0; i < batch; ++i) {
+    const uint16_t *ai =
+        reinterpret_cast<const uint16_t *>(a) + i * aBatchStride;
+    const uint16_t *bi =
+        reinterpret_cast<const uint16_t *>(b) + i * bBatchStride;
+    float *ci = reinterpret_cast<float *>(c) + i * cBatchStride;
+    // bf16 on the CPU's bf16 dot products where oneDNN has a kernel for
+    // them; otherwise (f16, small or unsupported shapes) widened to f32.
+    if (dtype == TRELLIS_RT_BF16 &&
+        mlir::trellis::rt::dnnlBf16Matmul(
+            m, n, k, ai, aRowStride, aColStride, bi, bRowStride, bColStride, ci,
+            cRowStride, cColStride, overwrite != 0))
+      continue;
+    widenedGemm(dtype, m, n, k, ai, aRowStride, aColStride, bi, bRowStride,
+                bColStride, ci, cRowStride, cColStride, overwrite != 0);
+  }
   recordMatmulSpan(start);
 }
