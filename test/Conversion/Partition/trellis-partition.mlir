@@ -210,3 +210,35 @@ func.func @scalars(%s: f32, %x: tensor<4xf32> {trellis.sharding = #trellis.shard
   %i = arith.fptosi %s : f32 to i32
   return %y, %i : tensor<4xf32>, i32
 }
+
+// -----
+
+// linalg.index yields local loop indices: a split loop's index gets its
+// block's offset (axis_index * block size); a whole loop's index is kept.
+trellis.mesh @m = <["a"=2, "b"=4]>
+// CHECK-LABEL: func.func @index_offset
+// CHECK: %[[BLOCK:.*]] = arith.constant 4 : index
+// CHECK: %[[RANK:.*]] = spmd.axis_index over ["a"] : index
+// CHECK-NEXT: %[[OFFSET:.*]] = arith.muli %[[RANK]], %[[BLOCK]] : index
+// CHECK-NEXT: linalg.generic {{.*}} ins(%{{.*}} : tensor<4x16xf32>)
+// CHECK: %[[I:.*]] = linalg.index 0 : index
+// CHECK-NEXT: %[[GI:.*]] = arith.addi %[[I]], %[[OFFSET]] : index
+// CHECK-NEXT: %[[J:.*]] = linalg.index 1 : index
+// CHECK-NEXT: arith.addi %[[GI]], %[[J]] : index
+func.func @index_offset(%x: tensor<8x16xf32> {trellis.sharding = #trellis.sharding<@m, [{"a"}, {}]>})
+    -> (tensor<8x16xf32> {trellis.sharding = #trellis.sharding<@m, [{"a"}, {}]>}) {
+  %e = tensor.empty() : tensor<8x16xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<8x16xf32>) outs(%e : tensor<8x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %s = arith.addi %i, %j : index
+    %c = arith.index_cast %s : index to i32
+    %f = arith.sitofp %c : i32 to f32
+    %y = arith.addf %in, %f : f32
+    linalg.yield %y : f32
+  } -> tensor<8x16xf32>
+  return %r : tensor<8x16xf32>
+}
