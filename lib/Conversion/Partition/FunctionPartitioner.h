@@ -10,8 +10,9 @@
 //                    destinations, clones on local operands
 //   RuleOps.cpp      ops with a sharding rule: which axes split which
 //                    factor, and the cheaper of two plans
-//   LocalOps.cpp     one op re-emitted on local blocks, and the
-//                    replicated fallback for ops without a rule
+//   LocalOps.cpp     one op re-emitted on local blocks through its
+//                    ShardingRuleOpInterface, and the replicated
+//                    fallback for ops without a rule
 //   RegionOps.cpp    scf.for/while/if, shard_map and auto/explicit axes
 //
 //===----------------------------------------------------------------------===//
@@ -140,27 +141,24 @@ private:
   /// A fresh destination (tensor.empty, possibly filled) built directly in
   /// `layout`, or null if `global` is not one.
   Value materializeFresh(Value global, const Layout &layout);
+  /// Runs `build` with the tensors `op`'s regions capture mapped to their
+  /// whole (replicated) local blocks: a region that reads a tensor defined
+  /// outside it indexes it globally.
+  void withCapturedWhole(Operation *op, function_ref<void()> build);
+  /// Clones `op` with its operands replaced by `operands` (an operand used
+  /// twice may need two layouts, so this is not a mapping).
   Operation *cloneOn(Operation *op, ValueRange operands);
   SmallVector<StringAttr> carriedPartialSums(Operation *op);
   void setLocal(Value global, Value local, const Layout &layout) {
     mapping.map(global, local);
     layouts[global] = layout;
   }
-  /// `op` emitted on local `operands` with local `resultTypes`; appends
-  /// its results to `results` and returns the first (null on failure, or
-  /// when the op has no results).
-  Value createLocalOp(Operation *op, ValueRange operands,
-                      ArrayRef<Type> resultTypes, const FactorAxes &factorAxes,
-                      const ShardingRule &rule, SmallVector<Value> &results);
-  /// The tensor ops whose attributes hold sizes, and constants, built
-  /// afresh on local shapes: the new value, null when it cannot be built,
-  /// nullopt for other ops (which are cloned).
-  std::optional<Value> rebuildLocalOp(Operation *op, ValueRange operands,
-                                      ArrayRef<Type> resultTypes);
-  /// Adds the block's offset to the linalg.index ops of `clone` whose loops
-  /// are split (they yield local indices).
-  void offsetLinalgIndices(Operation *clone, const FactorAxes &factorAxes,
-                           const ShardingRule &rule);
+  /// `op` built on local `operands` with local `resultTypes` by its
+  /// ShardingRuleOpInterface, its factors split over `factorAxes`: its
+  /// local results, or failure when it cannot be built so.
+  FailureOr<SmallVector<Value>>
+  createLocalOp(Operation *op, ValueRange operands, ArrayRef<Type> resultTypes,
+                const FactorAxes &factorAxes, const ShardingRule &rule);
 
   func::FuncOp func;
   MeshOp mesh;

@@ -112,13 +112,10 @@ Value FunctionPartitioner::materializeFresh(Value global,
       .getResult(0);
 }
 
-/// Clones `op` with its operands replaced by `operands` (an operand used
-/// twice may need two layouts, so this is not a mapping). Values the op's
-/// regions capture use the mapping.
-Operation *FunctionPartitioner::cloneOn(Operation *op, ValueRange operands) {
-  // A region that reads a tensor defined outside it (a gather written as
-  // tensor.extract in a linalg.generic body) indexes it globally: the clone
-  // reads the whole (replicated) tensor, never the local block.
+void FunctionPartitioner::withCapturedWhole(Operation *op,
+                                            function_ref<void()> build) {
+  // A gather written as tensor.extract in a linalg.generic body reads the
+  // whole (replicated) tensor, never the local block.
   llvm::SetVector<Value> captured;
   getUsedValuesDefinedAbove(op->getRegions(), captured);
   SmallVector<std::pair<Value, Value>> saved;
@@ -129,10 +126,15 @@ Operation *FunctionPartitioner::cloneOn(Operation *op, ValueRange operands) {
     saved.emplace_back(value, mapping.lookup(value));
     mapping.map(value, localIn(value, Layout::replicated(type.getRank())));
   }
-  Operation *clone = b.clone(*op, mapping);
+  build();
   for (auto [value, local] : saved)
     mapping.map(value, local);
-  for (auto [i, local] : llvm::enumerate(operands))
-    clone->setOperand(i, local);
+}
+
+Operation *FunctionPartitioner::cloneOn(Operation *op, ValueRange operands) {
+  Operation *clone = nullptr;
+  withCapturedWhole(op, [&] {
+    clone = cloneOnLocal(b, op, operands, op->getResultTypes(), mapping);
+  });
   return clone;
 }

@@ -436,9 +436,11 @@ LogicalResult FunctionPartitioner::partitionRuleOp(Operation *op,
   SmallVector<Type> resultTypes;
   SmallVector<Layout> resultLayouts;
   localResults(op, rule, factorAxes, carried, kind, resultTypes, resultLayouts);
-  SmallVector<Value> results;
-  if (!createLocalOp(op, operands, resultTypes, factorAxes, rule, results))
+  FailureOr<SmallVector<Value>> results =
+      createLocalOp(op, operands, resultTypes, factorAxes, rule);
+  // An op without results is not modelled either.
+  if (failed(results) || results->empty())
     return op->emitOpError("could not be partitioned");
-  bindResults(op, results, resultLayouts);
+  bindResults(op, *results, resultLayouts);
   return success();
 }

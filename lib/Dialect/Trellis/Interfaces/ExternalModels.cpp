@@ -1,4 +1,11 @@
 //===- ExternalModels.cpp - Sharding rules for upstream ops ---------------===//
+//
+// ShardingRuleOpInterface for upstream ops: each op's factor-based rule,
+// and how the partitioner builds it on local blocks (tensor ops whose
+// attributes hold sizes and constants are rebuilt on the local shapes,
+// linalg ops cloned with their linalg.index offset to the block).
+//
+//===----------------------------------------------------------------------===//
 
 #include "trellis/Dialect/Trellis/Interfaces/ExternalModels.h"
 #include "trellis/Dialect/Trellis/Interfaces/ShardingRule.h"
@@ -237,6 +244,75 @@ ShardingRule reshapeRule(Operation *op, RankedTensorType expanded,
 }
 
 //===----------------------------------------------------------------------===//
+// Local builds
+//===----------------------------------------------------------------------===//
+
+/// `sizes` (of a slice of `global`) with every whole dimension of `global`
+/// made the whole dimension of `local`.
+SmallVector<OpFoldResult> localSizes(Builder &b, ArrayRef<OpFoldResult> sizes,
+                                     RankedTensorType global,
+                                     RankedTensorType local) {
+  SmallVector<OpFoldResult> out(sizes);
+  for (int64_t d = 0; d < global.getRank(); ++d) {
+    std::optional<int64_t> s = getConstantIntValue(sizes[d]);
+    if (s && *s == global.getDimSize(d))
+      out[d] = b.getIndexAttr(local.getDimSize(d));
+  }
+  return out;
+}
+
+/// `values` with their SSA values replaced through `mapping`.
+SmallVector<OpFoldResult> mapped(const IRMapping &mapping,
+                                 ArrayRef<OpFoldResult> values) {
+  SmallVector<OpFoldResult> out;
+  for (OpFoldResult v : values)
+    out.push_back(isa<Value>(v)
+                      ? OpFoldResult(mapping.lookupOrDefault(cast<Value>(v)))
+                      : v);
+  return out;
+}
+
+/// linalg.index yields local loop indices: adds the block's offset to
+/// those of `clone` whose loops are split.
+void offsetLinalgIndices(Operation *clone, const FactorSplit &split,
+                         OpBuilder &b) {
+  Location loc = clone->getLoc();
+  SmallVector<linalg::IndexOp> indices;
+  clone->walk([&](linalg::IndexOp index) { indices.push_back(index); });
+  for (linalg::IndexOp index : indices) {
+    int64_t d = index.getDim();
+    if (d >= static_cast<int64_t>(split.axes.size()) || split.axes[d].empty())
+      continue;
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(clone);
+    Value offset = split.blockOffset(b, loc, d);
+    b.setInsertionPointAfter(index);
+    Value global = arith::AddIOp::create(b, loc, index, offset);
+    index.getResult().replaceAllUsesExcept(global, global.getDefiningOp());
+  }
+}
+
+/// A splat constant is resized to the block; any other exists whole on
+/// every device (the partitioner slices it if the rule wanted it split),
+/// so it fails when the block is not the whole constant.
+FailureOr<SmallVector<Value>> buildLocalConstant(arith::ConstantOp constant,
+                                                 TypeRange resultTypes,
+                                                 OpBuilder &b) {
+  Location loc = constant.getLoc();
+  auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+  auto type = cast<RankedTensorType>(resultTypes[0]);
+  if (dense && dense.isSplat())
+    return SmallVector<Value>{
+        arith::ConstantOp::create(b, loc, dense.resizeSplat(type))};
+  if (type.getShape() != cast<RankedTensorType>(constant.getType()).getShape())
+    return failure();
+  return SmallVector<Value>{
+      arith::ConstantOp::create(b, loc,
+                                dense ? DenseElementsAttr(dense.reshape(type))
+                                      : cast<TypedAttr>(constant.getValue()))};
+}
+
+//===----------------------------------------------------------------------===//
 // Models
 //===----------------------------------------------------------------------===//
 
@@ -254,6 +330,44 @@ struct LinalgModel
   FailureOr<ShardingRule> getShardingRule(Operation *op) const {
     return linalgRule(cast<linalg::LinalgOp>(op));
   }
+  FailureOr<SmallVector<Value>>
+  buildLocalOp(Operation *op, ValueRange localOperands,
+               TypeRange localResultTypes, const FactorSplit &split,
+               IRMapping &mapping, OpBuilder &builder) const {
+    Operation *clone =
+        cloneOnLocal(builder, op, localOperands, localResultTypes, mapping);
+    offsetLinalgIndices(clone, split, builder);
+    return llvm::to_vector_of<Value>(clone->getResults());
+  }
+};
+
+struct ConstantModel
+    : ShardingRuleOpInterface::ExternalModel<ConstantModel, arith::ConstantOp> {
+  FailureOr<ShardingRule> getShardingRule(Operation *op) const {
+    return elementwiseRule(op);
+  }
+  FailureOr<SmallVector<Value>>
+  buildLocalOp(Operation *op, ValueRange localOperands,
+               TypeRange localResultTypes, const FactorSplit &split,
+               IRMapping &mapping, OpBuilder &builder) const {
+    return buildLocalConstant(cast<arith::ConstantOp>(op), localResultTypes,
+                              builder);
+  }
+};
+
+struct EmptyModel
+    : ShardingRuleOpInterface::ExternalModel<EmptyModel, tensor::EmptyOp> {
+  FailureOr<ShardingRule> getShardingRule(Operation *op) const {
+    return elementwiseRule(op);
+  }
+  FailureOr<SmallVector<Value>>
+  buildLocalOp(Operation *op, ValueRange localOperands,
+               TypeRange localResultTypes, const FactorSplit &split,
+               IRMapping &mapping, OpBuilder &builder) const {
+    auto type = cast<RankedTensorType>(localResultTypes[0]);
+    return SmallVector<Value>{tensor::EmptyOp::create(
+        builder, op->getLoc(), type.getShape(), type.getElementType())};
+  }
 };
 
 struct ExtractSliceModel
@@ -261,6 +375,19 @@ struct ExtractSliceModel
                                              tensor::ExtractSliceOp> {
   FailureOr<ShardingRule> getShardingRule(Operation *op) const {
     return extractSliceRule(cast<tensor::ExtractSliceOp>(op));
+  }
+  FailureOr<SmallVector<Value>>
+  buildLocalOp(Operation *op, ValueRange localOperands,
+               TypeRange localResultTypes, const FactorSplit &split,
+               IRMapping &mapping, OpBuilder &builder) const {
+    auto slice = cast<tensor::ExtractSliceOp>(op);
+    auto global = slice.getSourceType();
+    auto local = cast<RankedTensorType>(localOperands[0].getType());
+    return SmallVector<Value>{tensor::ExtractSliceOp::create(
+        builder, op->getLoc(), cast<RankedTensorType>(localResultTypes[0]),
+        localOperands[0], mapped(mapping, slice.getMixedOffsets()),
+        localSizes(builder, slice.getMixedSizes(), global, local),
+        mapped(mapping, slice.getMixedStrides()))};
   }
 };
 
@@ -270,12 +397,33 @@ struct InsertSliceModel
   FailureOr<ShardingRule> getShardingRule(Operation *op) const {
     return insertSliceRule(cast<tensor::InsertSliceOp>(op));
   }
+  FailureOr<SmallVector<Value>>
+  buildLocalOp(Operation *op, ValueRange localOperands,
+               TypeRange localResultTypes, const FactorSplit &split,
+               IRMapping &mapping, OpBuilder &builder) const {
+    auto insert = cast<tensor::InsertSliceOp>(op);
+    auto global = insert.getDestType();
+    auto local = cast<RankedTensorType>(localOperands[1].getType());
+    return SmallVector<Value>{tensor::InsertSliceOp::create(
+        builder, op->getLoc(), localOperands[0], localOperands[1],
+        mapped(mapping, insert.getMixedOffsets()),
+        localSizes(builder, insert.getMixedSizes(), global, local),
+        mapped(mapping, insert.getMixedStrides()))};
+  }
 };
 
 struct ConcatModel
     : ShardingRuleOpInterface::ExternalModel<ConcatModel, tensor::ConcatOp> {
   FailureOr<ShardingRule> getShardingRule(Operation *op) const {
     return concatRule(cast<tensor::ConcatOp>(op));
+  }
+  FailureOr<SmallVector<Value>>
+  buildLocalOp(Operation *op, ValueRange localOperands,
+               TypeRange localResultTypes, const FactorSplit &split,
+               IRMapping &mapping, OpBuilder &builder) const {
+    return SmallVector<Value>{tensor::ConcatOp::create(
+        builder, op->getLoc(), localResultTypes[0],
+        cast<tensor::ConcatOp>(op).getDim(), localOperands)};
   }
 };
 
@@ -295,6 +443,15 @@ struct ExpandShapeModel
                        expand.getReassociationIndices(),
                        /*sourceIsExpanded=*/false);
   }
+  FailureOr<SmallVector<Value>>
+  buildLocalOp(Operation *op, ValueRange localOperands,
+               TypeRange localResultTypes, const FactorSplit &split,
+               IRMapping &mapping, OpBuilder &builder) const {
+    return SmallVector<Value>{tensor::ExpandShapeOp::create(
+        builder, op->getLoc(), cast<RankedTensorType>(localResultTypes[0]),
+        localOperands[0],
+        cast<tensor::ExpandShapeOp>(op).getReassociationIndices())};
+  }
 };
 
 struct CollapseShapeModel
@@ -305,6 +462,15 @@ struct CollapseShapeModel
     return reshapeRule(op, collapse.getSrcType(),
                        collapse.getReassociationIndices(),
                        /*sourceIsExpanded=*/true);
+  }
+  FailureOr<SmallVector<Value>>
+  buildLocalOp(Operation *op, ValueRange localOperands,
+               TypeRange localResultTypes, const FactorSplit &split,
+               IRMapping &mapping, OpBuilder &builder) const {
+    return SmallVector<Value>{tensor::CollapseShapeOp::create(
+        builder, op->getLoc(), cast<RankedTensorType>(localResultTypes[0]),
+        localOperands[0],
+        cast<tensor::CollapseShapeOp>(op).getReassociationIndices())};
   }
 };
 
@@ -330,8 +496,7 @@ void mlir::trellis::registerShardingRuleExternalModels(
 #define GET_OP_LIST
 #include "mlir/Dialect/Arith/IR/ArithOps.cpp.inc"
         >(ctx);
-    arith::ConstantOp::attachInterface<ElementwiseModel<arith::ConstantOp>>(
-        *ctx);
+    arith::ConstantOp::attachInterface<ConstantModel>(*ctx);
   });
   registry.addExtension(+[](MLIRContext *ctx, math::MathDialect *) {
     attachElementwise<
@@ -346,7 +511,7 @@ void mlir::trellis::registerShardingRuleExternalModels(
         >(ctx);
   });
   registry.addExtension(+[](MLIRContext *ctx, tensor::TensorDialect *) {
-    tensor::EmptyOp::attachInterface<ElementwiseModel<tensor::EmptyOp>>(*ctx);
+    tensor::EmptyOp::attachInterface<EmptyModel>(*ctx);
     tensor::ExtractSliceOp::attachInterface<ExtractSliceModel>(*ctx);
     tensor::InsertSliceOp::attachInterface<InsertSliceModel>(*ctx);
     tensor::ConcatOp::attachInterface<ConcatModel>(*ctx);

@@ -75,6 +75,18 @@ std::string ShardingRule::str() const {
   return text;
 }
 
+Operation *mlir::trellis::cloneOnLocal(OpBuilder &builder, Operation *op,
+                                       ValueRange operands,
+                                       TypeRange resultTypes,
+                                       IRMapping &mapping) {
+  Operation *clone = builder.clone(*op, mapping);
+  for (auto [i, local] : llvm::enumerate(operands))
+    clone->setOperand(i, local);
+  for (auto [result, type] : llvm::zip(clone->getResults(), resultTypes))
+    result.setType(type);
+  return clone;
+}
+
 FailureOr<ShardingRule> mlir::trellis::getShardingRule(Operation *op) {
   if (auto iface = dyn_cast<ShardingRuleOpInterface>(op))
     return iface.getShardingRule();

@@ -17,9 +17,12 @@
 #ifndef TRELLIS_DIALECT_TRELLIS_INTERFACES_SHARDINGRULE_H
 #define TRELLIS_DIALECT_TRELLIS_INTERFACES_SHARDINGRULE_H
 
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <string>
@@ -63,6 +66,22 @@ struct ShardingRule {
   /// `([i, k], [k, j]) -> ([i, j]) {i=2, j=4, k=8} reduction={k}`.
   std::string str() const;
 };
+
+/// How the partitioner split an op's factors, for
+/// ShardingRuleOpInterface::buildLocalOp.
+struct FactorSplit {
+  /// The mesh axes splitting each factor of the op's rule (none: whole).
+  ArrayRef<SmallVector<StringAttr>> axes;
+  /// Builds, at the builder's insertion point, the index at which this
+  /// device's block of split factor `f` starts in the whole factor.
+  function_ref<Value(OpBuilder &builder, Location loc, int64_t f)> blockOffset;
+};
+
+/// `op` cloned at `builder`'s insertion point with its operands replaced by
+/// `operands` and its result types by `resultTypes`; the values its regions
+/// capture go through `mapping`. The default of buildLocalOp.
+Operation *cloneOnLocal(OpBuilder &builder, Operation *op, ValueRange operands,
+                        TypeRange resultTypes, IRMapping &mapping);
 
 /// The sharding rule of `op` (through ShardingRuleOpInterface), or failure
 /// when the op has none.
