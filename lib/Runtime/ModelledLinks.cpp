@@ -2,6 +2,8 @@
 
 #include "lib/Runtime/ModelledLinks.h"
 
+#include "trellis/Runtime/CommCost.h"
+
 #include <algorithm>
 
 using namespace mlir::trellis::rt;
@@ -14,26 +16,29 @@ double ModelledLinks::modelledUs(const CollectiveDesc &desc, int64_t n) const {
   auto transfer = [&](double bytes) {
     return link_.latencyUs + (bytesPerUs > 0 ? bytes / bytesPerUs : 0);
   };
-  int64_t elem = dtypeSize(desc.dtype);
-  // Ring algorithms along the group (bidirectional links).
+  // Ring algorithms along the group (bidirectional links), on the buffer
+  // as CommCost.h counts it: the gather's result, the scatter's operand.
+  double elem = double(dtypeSize(desc.dtype));
+  double chunk = double(desc.geometry[0] * desc.geometry[1]) * elem;
+  RingSchedule ring;
+  double buffer = 0;
   switch (desc.kind) {
-  case CollectiveKind::AllReduce: {
-    double chunk = double(desc.geometry[0]) * elem / n;
-    return 2.0 * (n - 1) * transfer(chunk);
+  case CollectiveKind::AllReduce: // {count}
+    ring = allReduceSchedule(n);
+    buffer = double(desc.geometry[0]) * elem;
+    break;
+  case CollectiveKind::AllGather:     // {outer, inner} of the operand
+  case CollectiveKind::ReduceScatter: // {outer, inner} of the result
+  case CollectiveKind::AllToAll:      // {outer, inner, ...} of one chunk
+    ring = ringShareSchedule(n);
+    buffer = chunk * n;
+    break;
+  case CollectiveKind::Ppermute: // {count}
+    ring = permuteSchedule();
+    buffer = double(desc.geometry[0]) * elem;
+    break;
   }
-  case CollectiveKind::AllGather:
-    return (n - 1) *
-           transfer(double(desc.geometry[0] * desc.geometry[1]) * elem);
-  case CollectiveKind::ReduceScatter:
-    return (n - 1) *
-           transfer(double(desc.geometry[0] * desc.geometry[1]) * elem);
-  case CollectiveKind::AllToAll:
-    return (n - 1) *
-           transfer(double(desc.geometry[0] * desc.geometry[1]) * elem);
-  case CollectiveKind::Ppermute:
-    return transfer(double(desc.geometry[0]) * elem);
-  }
-  return 0;
+  return ring.steps * transfer(ring.stepBytes(buffer));
 }
 
 int mlir::trellis::rt::shiftDirection(const SiteInfo *site, int64_t n) {
