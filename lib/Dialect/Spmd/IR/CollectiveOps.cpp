@@ -9,6 +9,7 @@
 #include "trellis/Dialect/Spmd/IR/ManualContext.h"
 #include "trellis/Dialect/Spmd/IR/SpmdOps.h"
 #include "trellis/Dialect/Trellis/IR/ShardingUtils.h"
+#include "trellis/Runtime/CommCost.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/PatternMatch.h"
@@ -91,25 +92,31 @@ int64_t bytesOf(Type type) {
          trellis::elementBytes(tensor.getElementType());
 }
 
-/// The ring formula: `num/den` of the payload times (n-1)/n.
-int64_t ringBytes(Type type, int64_t n, int64_t num, int64_t den) {
+/// Bytes one device sends all-reducing `type` over n devices (CommCost.h);
+/// -1 for a dynamic tensor.
+int64_t allReduceBytesOf(Type type, int64_t n) {
   int64_t bytes = bytesOf(type);
-  if (bytes < 0)
-    return -1;
-  return bytes * num * (n - 1) / (den * n);
+  return bytes < 0 ? -1 : trellis::rt::allReduceBytes(bytes, n);
 }
 
-/// A gather sends its operand to every other device of the group.
-int64_t gatherBytes(Type type, int64_t n) {
+/// Bytes one device sends in a reduce-scatter or all_to_all of `type`.
+int64_t shareBytesOf(Type type, int64_t n) {
   int64_t bytes = bytesOf(type);
-  return bytes < 0 ? -1 : bytes * (n - 1);
+  return bytes < 0 ? -1 : trellis::rt::ringShareBytes(bytes, n);
+}
+
+/// A gather of a `shard` sends it to every other device of the group: the
+/// ring share of the n shards gathered.
+int64_t gatherBytesOf(Type shard, int64_t n) {
+  int64_t bytes = bytesOf(shard);
+  return bytes < 0 ? -1 : trellis::rt::ringShareBytes(bytes * n, n);
 }
 
 /// A ppermute sends its payload once, unless every pair is a self-pair.
-template <typename OpTy> int64_t permuteBytes(OpTy op, Type sent) {
+template <typename OpTy> int64_t permuteBytesOf(OpTy op, Type sent) {
   bool moves = llvm::any_of(
       op.getPairList(), [](auto pair) { return pair.first != pair.second; });
-  return moves ? bytesOf(sent) : 0;
+  return trellis::rt::permuteBytes(bytesOf(sent), moves);
 }
 
 /// Transposes that divide by the group size need floats.
@@ -144,7 +151,7 @@ Value mlir::spmd::buildDivideBy(OpBuilder &b, Location loc, Value x,
     return ReductionKind::KIND;                                                \
   }                                                                            \
   int64_t OP::getBytesSentPerDevice() {                                        \
-    return ringBytes(getOperand().getType(), getGroupSize(), 2, 1);            \
+    return allReduceBytesOf(getOperand().getType(), getGroupSize());           \
   }
 SPMD_REDUCE_OP(PsumOp, Sum)
 SPMD_REDUCE_OP(PmaxOp, Max)
@@ -206,7 +213,7 @@ std::optional<VarianceRule> AllGatherOp::getVarianceRule() {
 }
 
 int64_t AllGatherOp::getBytesSentPerDevice() {
-  return gatherBytes(getOperand().getType(), getGroupSize());
+  return gatherBytesOf(getOperand().getType(), getGroupSize());
 }
 
 FailureOr<Value> AllGatherOp::buildTranspose(OpBuilder &b, Value cotangent,
@@ -221,7 +228,7 @@ std::optional<VarianceRule> AllGatherInvariantOp::getVarianceRule() {
 }
 
 int64_t AllGatherInvariantOp::getBytesSentPerDevice() {
-  return gatherBytes(getOperand().getType(), getGroupSize());
+  return gatherBytesOf(getOperand().getType(), getGroupSize());
 }
 
 FailureOr<Value> AllGatherInvariantOp::buildTranspose(OpBuilder &b,
@@ -245,7 +252,7 @@ std::optional<ReductionKind> PsumScatterOp::getReduction() {
 }
 
 int64_t PsumScatterOp::getBytesSentPerDevice() {
-  return ringBytes(getOperand().getType(), getGroupSize(), 1, 1);
+  return shareBytesOf(getOperand().getType(), getGroupSize());
 }
 
 FailureOr<Value> PsumScatterOp::buildTranspose(OpBuilder &b, Value cotangent,
@@ -279,7 +286,7 @@ std::optional<VarianceRule> AllToAllOp::getVarianceRule() {
 }
 
 int64_t AllToAllOp::getBytesSentPerDevice() {
-  return ringBytes(getOperand().getType(), getGroupSize(), 1, 1);
+  return shareBytesOf(getOperand().getType(), getGroupSize());
 }
 
 FailureOr<Value> AllToAllOp::buildTranspose(OpBuilder &b, Value cotangent,
@@ -294,7 +301,7 @@ std::optional<VarianceRule> PpermuteOp::getVarianceRule() {
 }
 
 int64_t PpermuteOp::getBytesSentPerDevice() {
-  return permuteBytes(*this, getOperand().getType());
+  return permuteBytesOf(*this, getOperand().getType());
 }
 
 FailureOr<Value> PpermuteOp::buildTranspose(OpBuilder &b, Value cotangent,
@@ -317,7 +324,7 @@ std::optional<VarianceRule> PpermuteStartOp::getVarianceRule() {
 }
 
 int64_t PpermuteStartOp::getBytesSentPerDevice() {
-  return permuteBytes(*this, getOperand().getType());
+  return permuteBytesOf(*this, getOperand().getType());
 }
 
 std::optional<VarianceRule> PpermuteForwardOp::getVarianceRule() {
@@ -325,7 +332,7 @@ std::optional<VarianceRule> PpermuteForwardOp::getVarianceRule() {
 }
 
 int64_t PpermuteForwardOp::getBytesSentPerDevice() {
-  return permuteBytes(*this, getFuture().getType().getValueType());
+  return permuteBytesOf(*this, getFuture().getType().getValueType());
 }
 
 //===----------------------------------------------------------------------===//
