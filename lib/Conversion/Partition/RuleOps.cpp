@@ -11,6 +11,7 @@
 #include "lib/Conversion/Partition/FunctionPartitioner.h"
 
 #include "trellis/Dialect/Trellis/IR/ShardingUtils.h"
+#include "trellis/Runtime/CommCost.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -109,9 +110,10 @@ static int64_t elementBytes(RankedTensorType type) {
 }
 
 /// Bytes a device receives to move a block of `type` from layout `from`
-/// to `to`, roughly as the Resharder does it: nothing for slicing, the
-/// missing part for gathering, (n-1)/n of the block for an all_to_all
-/// (axes moved between dimensions), and gathering what differs otherwise.
+/// to `to`, roughly as the Resharder does it, with CommCost.h's ring
+/// formulas: nothing for slicing, an all_to_all of the block over the axes
+/// moved between dimensions, and otherwise an all-gather over the axes not
+/// kept (then slicing).
 static int64_t reshardBytes(RankedTensorType type, const Layout &from,
                             const Layout &to, MeshOp mesh) {
   if (!type.hasStaticShape() || from.dims.size() != to.dims.size())
@@ -139,11 +141,14 @@ static int64_t reshardBytes(RankedTensorType type, const Layout &from,
   bool onlyMoved =
       fromAxes.size() == toAxes.size() &&
       llvm::all_of(fromAxes, [&](StringAttr a) { return toSet.contains(a); });
-  if (onlyMoved) {
-    int64_t moved = mesh.getAxesSize(fromAxes) / mesh.getAxesSize(kept);
-    return fromBlock - fromBlock / moved;
-  }
-  return total / mesh.getAxesSize(kept) - fromBlock;
+  int64_t keptSize = mesh.getAxesSize(kept);
+  // The kept axes are some of `from`'s, so their size divides its size.
+  int64_t n = mesh.getAxesSize(fromAxes) / keptSize;
+  if (onlyMoved)
+    return rt::ringShareBytes(fromBlock, n);
+  // The gathered block is n of `from`'s: total / keptSize, whose n-th
+  // (rounded down) is fromBlock.
+  return rt::ringShareBytes(total / keptSize, n);
 }
 
 int64_t
@@ -170,12 +175,11 @@ FunctionPartitioner::planBytes(Operation *op, const ShardingRule &rule,
       continue;
     Layout layout = layoutOf(rule.results[r]);
     // A partial result is reduced (scattered where it is wanted split):
-    // about (n-1)/n of the local block.
+    // counted as a reduce-scatter of the local block.
     if (!reduced.empty()) {
       int64_t block = resharder.localType(type, layout).getNumElements() *
                       elementBytes(type);
-      int64_t n = mesh.getAxesSize(reduced);
-      bytes += block - block / n;
+      bytes += rt::ringShareBytes(block, mesh.getAxesSize(reduced));
       // Scattered over the reduced axes where the result wants them.
       Layout want = desiredLayout(result);
       for (auto [d, axes] : llvm::enumerate(want.dims))
