@@ -10,12 +10,14 @@
 // "moved" bandwidth is that many bytes over the collective's time; memcpy
 // copies the same total with one thread per core. The NCCL-style bus
 // bandwidth (B / t * 2(n-1)/n for all-reduce, nB / t * (n-1)/n for
-// all-gather) is printed for reference.
+// all-gather: CommCost.h's bytes sent over the time) is printed for
+// reference.
 //
 // Usage: trellis-bench-collectives [DEVICES=8]
 //
 //===----------------------------------------------------------------------===//
 
+#include "trellis/Runtime/CommCost.h"
 #include "trellis/Runtime/Runtime.h"
 #include "trellis/Runtime/TrellisRuntime.h"
 
@@ -132,12 +134,12 @@ int main(int argc, char **argv) {
                 "%.2f GB/s |\n",
                 (long long)mib, ar * 1e3, arMoved / ar * 1e-9,
                 arMoved / arCopy * 1e-9, arCopy / ar,
-                bytes / ar * 2 * (n - 1) / n * 1e-9);
+                double(allReduceBytes(bytes, devices)) / ar * 1e-9);
     std::printf("| all_gather | %lld MiB | %.2f ms | %.2f GB/s | %.2f GB/s | "
                 "%.2f | %.2f GB/s |\n",
                 (long long)mib, ag * 1e3, agMoved / ag * 1e-9,
                 agMoved / agCopy * 1e-9, agCopy / ag,
-                bytes * n / ag * (n - 1) / n * 1e-9);
+                double(ringShareBytes(bytes * devices, devices)) / ag * 1e-9);
     std::fflush(stdout);
   }
   return 0;
