@@ -242,3 +242,19 @@ func.func @index_offset(%x: tensor<8x16xf32> {trellis.sharding = #trellis.shardi
   } -> tensor<8x16xf32>
   return %r : tensor<8x16xf32>
 }
+
+// -----
+
+// A slice with a dynamic size: the size is an operand the local slice must
+// use too (it once kept the global value, and the verifier met a null
+// operand). Dimension 1 is whole and split over X: 2 columns per device.
+trellis.mesh @mesh = <["X"=2]>
+// CHECK-LABEL: func.func @dynamic_slice_size
+// CHECK: ^bb0(%[[X:.*]]: tensor<8x2xf32>, %[[N:.*]]: tensor<index>):
+// CHECK: %[[SIZE:.*]] = tensor.extract %[[N]][] : tensor<index>
+// CHECK: tensor.extract_slice %[[X]][0, 0] [%[[SIZE]], 2] [1, 1] : tensor<8x2xf32> to tensor<?x2xf32>
+func.func @dynamic_slice_size(%x: tensor<8x4xf32> {trellis.sharding = #trellis.sharding<@mesh, [{}, {"X"}]>}, %n: index)
+    -> tensor<?x4xf32> {
+  %s = tensor.extract_slice %x[0, 0] [%n, 4] [1, 1] : tensor<8x4xf32> to tensor<?x4xf32>
+  return %s : tensor<?x4xf32>
+}

@@ -386,7 +386,8 @@ struct ExtractSliceModel
     return SmallVector<Value>{tensor::ExtractSliceOp::create(
         builder, op->getLoc(), cast<RankedTensorType>(localResultTypes[0]),
         localOperands[0], mapped(mapping, slice.getMixedOffsets()),
-        localSizes(builder, slice.getMixedSizes(), global, local),
+        localSizes(builder, mapped(mapping, slice.getMixedSizes()), global,
+                   local),
         mapped(mapping, slice.getMixedStrides()))};
   }
 };
@@ -407,7 +408,8 @@ struct InsertSliceModel
     return SmallVector<Value>{tensor::InsertSliceOp::create(
         builder, op->getLoc(), localOperands[0], localOperands[1],
         mapped(mapping, insert.getMixedOffsets()),
-        localSizes(builder, insert.getMixedSizes(), global, local),
+        localSizes(builder, mapped(mapping, insert.getMixedSizes()), global,
+                   local),
         mapped(mapping, insert.getMixedStrides()))};
   }
 };
