@@ -239,10 +239,6 @@ def main():
                         help="comma-separated row-block counts k: adds "
                         "uni-mbk and bidir-mbk, the rewrite with "
                         "microbatches=k (empty: none)")
-    parser.add_argument("--forward", action="store_true",
-                        help="also run uni-fwd (unroll) and uni-mbk-fwd for "
-                        "each k with trellis-run --forward-ppermute (hops "
-                        "sent on by the runtime as they arrive)")
     parser.add_argument("--quick", action="store_true",
                         help="small sizes and few repeats (a smoke run)")
     args = parser.parse_args()
@@ -250,11 +246,6 @@ def main():
         VARIANTS.append((f"uni-mb{k}", f"spmd-collective-matmul{{microbatches={k}}}"))
         VARIANTS.append((f"bidir-mb{k}",
                          f"spmd-collective-matmul{{bidirectional microbatches={k}}}"))
-    if args.forward:
-        VARIANTS.append(("uni-fwd", "spmd-collective-matmul{unroll}|--forward-ppermute"))
-        for k in [int(v) for v in args.microbatches.split(",") if v]:
-            VARIANTS.append((f"uni-mb{k}-fwd",
-                             f"spmd-collective-matmul{{microbatches={k}}}|--forward-ppermute"))
     if args.quick:
         # Small enough to be under the pass's size threshold: force it.
         args.B, args.D, args.F, args.rounds = 128, 512, 512, 1
@@ -391,8 +382,7 @@ def main():
                (f" --rounds {args.rounds}"
                 if args.rounds != 5 and not args.quick else "") +
                (f" --microbatches {args.microbatches}"
-                if args.microbatches != "2" else "") +
-               (" --forward" if args.forward else ""))
+                if args.microbatches != "2" else ""))
     lines = [
         f"## {title}",
         "",
@@ -432,10 +422,7 @@ def main():
     if extra:
         lines += [
             "Split into row blocks (`microbatches=k`: the FFN chain in k blocks of "
-            "rows whose unrolled steps interleave)" +
-            ("; `-fwd`: unrolled (uni-fwd) or split, with trellis-run "
-             "--forward-ppermute" if args.forward else "") +
-            ", against the same naive runs:",
+            "rows whose unrolled steps interleave), against the same naive runs:",
             "",
             "| comm / compute | " + " | ".join(extra) + " | " +
             " | ".join(f"speedup {k}" for k in extra) + " | " +

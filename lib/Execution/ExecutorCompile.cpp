@@ -540,7 +540,6 @@ Executor::Builder::lower(ModuleOp partitioned, bool manual) {
   }
   trellis::LowerToLLVMOptions lowering;
   lowering.asyncPpermute = options.asyncPpermute;
-  lowering.forwardPpermute = options.forwardPpermute;
   lowering.kernels = options.kernels;
   lowering.approximateMath = options.approximateMath;
   lowering.copyBeforeWrite = options.copyBeforeWrite;

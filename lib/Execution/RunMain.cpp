@@ -110,13 +110,6 @@ struct RunOptions {
       cl::desc("Lower ppermute to asynchronous start/wait runtime calls, "
                "scheduled to overlap compute (default; =false: blocking)"),
       cl::init(true), cl::cat(category)};
-  cl::opt<bool> forwardPpermute{
-      "forward-ppermute",
-      cl::desc("With --async-ppermute: a ppermute of a value just received "
-               "(plus another) is sent on by the runtime as soon as it arrives "
-               "(spmd.ppermute_forward; threads backend only; no gain "
-               "measured yet, see docs/CollectiveMatmul.md)"),
-      cl::init(false), cl::cat(category)};
   cl::opt<std::string> passes{
       "passes",
       cl::desc("Run this pass pipeline on the program before lowering it, "
@@ -344,9 +337,6 @@ std::optional<int> Driver::checkOptions() {
 std::optional<int> Driver::compile() {
   options.entry = opts.entryName;
   options.asyncPpermute = opts.asyncPpermute;
-  // MpiCommunicator cannot forward (a forward needs a thread that sends on
-  // what arrives while the device computes).
-  options.forwardPpermute = opts.forwardPpermute && !mpi;
   options.passes = opts.passes;
   options.kernels = !opts.noKernels;
   options.approximateMath = !opts.exactMath;
@@ -534,7 +524,6 @@ std::optional<int> Driver::checkAgainstReference() {
   refOptions.session.computeSlots = 0;
   refOptions.session.referenceCollectives = true;
   refOptions.asyncPpermute = false;
-  refOptions.forwardPpermute = false;
   refOptions.kernels = false;
   refOptions.approximateMath = false;
   refOptions.copyBeforeWrite = true;

@@ -28,11 +28,8 @@ void mlir::trellis::buildLowerToLLVMPipeline(
   pm.addPass(createCSEPass());
   // Asynchronous ppermutes: start/wait pairs scheduled for overlap, then
   // lowered to trellis_rt_ppermute_start/wait.
-  if (options.asyncPpermute) {
-    spmd::SpmdAsyncCollectivesOptions async;
-    async.forward = options.forwardPpermute;
-    pm.addPass(spmd::createSpmdAsyncCollectives(async));
-  }
+  if (options.asyncPpermute)
+    pm.addPass(spmd::createSpmdAsyncCollectives());
   pm.addPass(createSpmdToRuntime());
   // bf16/f16 sums and contractions accumulate in f32 (docs/Precision.md).
   pm.addPass(createTrellisWidenAccumulation());

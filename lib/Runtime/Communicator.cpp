@@ -19,10 +19,3 @@ TraceEvent mlir::trellis::rt::transferEvent(const TransferTiming &timing,
   transfer.peer = timing.targetDevice;
   return transfer;
 }
-
-int64_t Communicator::forwardPermute(DeviceContext &, const CollectiveDesc &,
-                                     int64_t, const void *, bool) {
-  fail("this backend cannot forward a ppermute (spmd.ppermute_forward); "
-       "lower without forwarding (forward-ppermute=false)");
-  return -1;
-}

@@ -233,21 +233,6 @@ int64_t trellis_rt_ppermute_start_direct(int64_t site, int64_t axes,
                       out, count);
 }
 
-int64_t trellis_rt_ppermute_forward(int64_t site, int64_t axes, int32_t dtype,
-                                    int64_t handle, int64_t addend,
-                                    int64_t count, int64_t keep) {
-  DeviceContext &device = requireDevice("trellis_rt_ppermute_forward");
-  rejectDirectHandle(device, handle, "trellis_rt_ppermute_forward of");
-  CollectiveDesc desc = permuteDesc(site, axes, dtype, count);
-  double start = markComputeEnd(device);
-  int64_t next = device.comm->forwardPermute(
-      device, desc, handle, reinterpret_cast<const void *>(addend), keep != 0);
-  if (next < 0)
-    abortDevice();
-  recordSpan(device, site, "collective", start, desc.bytes);
-  return next;
-}
-
 static void waitPermute(DeviceContext &device, int64_t handle, int64_t out) {
   double start = markComputeEnd(device);
   // A device whose data has arrived keeps its compute slot.

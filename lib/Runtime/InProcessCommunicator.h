@@ -23,21 +23,14 @@
 // bytes are "on the wire". A direct sender's wait also waits until its
 // payload has been taken, since it keeps its buffer until then.
 //
-// A forward (ppermute_forward) sends on what a staged ppermute delivers to
-// its device, plus an addend, without that device: its message waits in
-// the mailbox until the incoming one arrives, and whichever thread sees the
-// arrival (the engine, or the device that made the last piece known) adds
-// and sends it. So a ring of forwards keeps its links busy while every
-// device computes (docs/CollectiveMatmul.md, "Forwarding").
-//
 //===----------------------------------------------------------------------===//
 //
 // This header is private to the files that implement the communicator, one
 // job each: InProcessCommunicator.cpp (rendezvous collectives, failure),
 // InProcessDiagnosis.cpp (mismatches, finished peers, deadlocks),
 // InProcessMailbox.cpp (asynchronous ppermutes), InProcessTransferEngine.cpp
-// (putting payloads on the wire, the engine thread), InProcessForwarding.cpp
-// (ppermute_forward) and ModelledLinks.cpp (the link timing).
+// (putting payloads on the wire, the engine thread) and ModelledLinks.cpp
+// (the link timing).
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,7 +47,6 @@
 #include <memory>
 #include <mutex>
 #include <queue>
-#include <set>
 #include <string>
 #include <thread>
 #include <tuple>
@@ -88,15 +80,12 @@ struct Rendezvous {
 using MailKey = std::pair<InstanceKey, int64_t>; ///< (instance, target rank)
 
 /// How far the sending side of a message has got. A ppermute is InFlight
-/// from its start; a forward is first AwaitingInput (unless it forwards
-/// zeros), then InputReady, and InFlight once it is sent. A message in
-/// flight has Arrived once its modelled transfer time has passed.
+/// from its start, and has Arrived once its modelled transfer time has
+/// passed.
 enum class SendState {
-  NotStarted,    ///< the sender has not started (or forwarded) yet
-  AwaitingInput, ///< a forward whose incoming payload has not arrived
-  InputReady,    ///< a forward whose incoming payload (or zeros) is known
-  InFlight,      ///< sent: the payload is known
-  Arrived,       ///< sent, and the modelled transfer time has passed
+  NotStarted, ///< the sender has not started yet
+  InFlight,   ///< sent: the payload is known
+  Arrived,    ///< sent, and the modelled transfer time has passed
 };
 
 /// How far the receiving side of a message has got, independently of the
@@ -121,31 +110,16 @@ struct Message {
   ReceiveState receive = ReceiveState::Unknown;
   CollectiveDesc desc;       ///< the sender's
   const void *src = nullptr; ///< direct: the sender's buffer; staged: data
-  /// A staged sender's copy of its payload (shared with forwards of it).
+  /// A staged sender's copy of its payload.
   std::shared_ptr<std::vector<char>> data;
   CollectiveDesc receiverDesc;
   void *dst = nullptr;
   double deliverAtUs = 0;
-  /// A forward's incoming message (with no source it forwards zeros, ready
-  /// from the start).
-  MailKey forwardFrom;
-  /// The device that sends the incoming message (-1: none).
-  int64_t forwardSourcePosition = -1;
-  bool consumeIncoming = false; ///< erase the incoming once read
-  CollectiveDesc incomingDesc;  ///< what the forwarding device expects
-  std::shared_ptr<std::vector<char>> addend;
-  /// The incoming payload, once it has arrived.
-  std::shared_ptr<std::vector<char>> incomingData;
   int tieDirection = 1;
-  bool traced = false; ///< a forward whose transfer goes into the trace
 
   /// The sender has started: its payload is known.
   bool sent() const { return send >= SendState::InFlight; }
   bool arrived() const { return send == SendState::Arrived; }
-  /// A forward waiting for its incoming message or to be sent.
-  bool forwardPending() const {
-    return send == SendState::AwaitingInput || send == SendState::InputReady;
-  }
   bool received() const { return receive != ReceiveState::Unknown; }
   bool copied() const { return receive == ReceiveState::Copied; }
 };
@@ -163,7 +137,6 @@ struct PendingReceive {
   int64_t sourceRank = -1; ///< -1: no pair targets this device (zeros)
   CollectiveDesc desc;
   bool used = false;
-  bool forwarded = false;  ///< a forward reads what arrives
   void *out = nullptr;     ///< direct: the destination given at the start
   int64_t targetRank = -1; ///< -1: this device sends nothing
 };
@@ -181,7 +154,7 @@ public:
         waitingOn_(mesh.numDevices()), waitSatisfied_(mesh.numDevices()),
         waitBlame_(mesh.numDevices()),
         permuteCv_(new std::condition_variable[mesh.numDevices()]),
-        forwardTimings_(mesh.numDevices()), live_(mesh.numDevices()) {}
+        live_(mesh.numDevices()) {}
 
   ~InProcessCommunicator() override {
     {
@@ -198,13 +171,9 @@ public:
   int64_t startPermute(DeviceContext &device, const CollectiveDesc &desc,
                        const void *in, void *out,
                        TransferTiming *timing) override;
-  int64_t forwardPermute(DeviceContext &device, const CollectiveDesc &desc,
-                         int64_t handle, const void *addend,
-                         bool keep) override;
   bool waitPermute(DeviceContext &device, int64_t handle, void *out) override;
   bool permuteReady(DeviceContext &device, int64_t handle) override;
   void deviceFinished(DeviceContext &device) override;
-  void collectTraceEvents(DeviceContext &device) override;
   void fail(const std::string &message) override;
 
   bool hasFailed(std::string *message) override {
@@ -243,20 +212,9 @@ private:
   std::string describeMismatch(const Rendezvous &rv, int64_t axes) const;
   bool checkComplete(const Rendezvous &rv, int64_t axes);
   void checkStuckLocked();
-  /// Where the chain of pending forwards that ends in `m` leads.
-  struct ChainEnd {
-    bool willSend = false; ///< sent without any device's help
-    /// Otherwise: the pending forward whose incoming message is missing or
-    /// unsent (null: the chain is a cycle).
-    const Message *stalled = nullptr;
-  };
-  ChainEnd forwardChainEnd(const Message &m) const;
   /// Whether a ppermute wait for `receive` soon completes without any
   /// device's help.
   bool waitWillComplete(const PendingReceive &receive, bool haveIncoming);
-  /// Along the chain of pending forwards that ends in `m`: the link whose
-  /// sender finished without sending ("" if none).
-  std::string forwardBlameLocked(const Message &m) const;
   /// The error for a ppermute wait whose peer finished without its side of
   /// the pair, or "" while the wait can still complete.
   std::string finishedPeerLocked(int64_t position,
@@ -312,19 +270,6 @@ private:
   void startEngineLocked();
 
   //===--------------------------------------------------------------------===//
-  // ppermute forwarding (InProcessForwarding.cpp)
-  //===--------------------------------------------------------------------===//
-
-  /// The payload of `key` can be read by its receiver: forwards of it may
-  /// go, and one nobody waits for is dropped.
-  void arrivedLocked(const MailKey &key);
-  /// Takes the arrived payload `in` for the forward `out` (false: failed).
-  bool captureLocked(Message &out, const Message &in);
-  /// Sends the forwards in fires_ (adding with the lock released), and any
-  /// they make ready in turn.
-  void runFires(std::unique_lock<std::mutex> &lock);
-
-  //===--------------------------------------------------------------------===//
   // State, all guarded by mu_
   //===--------------------------------------------------------------------===//
 
@@ -368,16 +313,6 @@ private:
   std::priority_queue<Delivery, std::vector<Delivery>, std::greater<Delivery>>
       deliveries_;
   std::deque<MailKey> copies_; ///< copies the engine has to make
-  /// Forwards waiting for an incoming message, by its key.
-  std::map<MailKey, std::vector<MailKey>> forwardsOn_;
-  /// Incoming messages a forward consumed before they arrived: dropped on
-  /// arrival.
-  std::set<MailKey> dropOnArrival_;
-  std::deque<MailKey> fires_; ///< forwards whose incoming has arrived
-  /// Per position: timings and sizes of its forwards' transfers (sent by
-  /// whichever thread saw their payload arrive), made into trace events at
-  /// the end of the run.
-  std::vector<std::vector<std::pair<TransferTiming, int64_t>>> forwardTimings_;
   bool stopping_ = false;
   int64_t live_;
   bool aborted_ = false;

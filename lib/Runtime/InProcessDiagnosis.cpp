@@ -155,23 +155,6 @@ void InProcessCommunicator::checkStuckLocked() {
   failLocked(report);
 }
 
-InProcessCommunicator::ChainEnd
-InProcessCommunicator::forwardChainEnd(const Message &m) const {
-  // Bounded: devices that run different code could make the chain a cycle.
-  const Message *at = &m;
-  for (size_t steps = 0; steps <= mailbox_.size(); ++steps) {
-    if (at->send == SendState::InputReady)
-      return {true, nullptr};
-    auto it = mailbox_.find(at->forwardFrom);
-    if (it != mailbox_.end() && it->second.sent())
-      return {true, nullptr};
-    if (it == mailbox_.end() || !it->second.forwardPending())
-      return {false, at};
-    at = &it->second;
-  }
-  return {};
-}
-
 bool InProcessCommunicator::waitWillComplete(const PendingReceive &receive,
                                              bool haveIncoming) {
   // A pair whose both sides are known is copied and delivered without any
@@ -181,8 +164,6 @@ bool InProcessCommunicator::waitWillComplete(const PendingReceive &receive,
     if (it == mailbox_.end())
       return false;
     const Message &m = it->second;
-    if (m.forwardPending())
-      return forwardChainEnd(m).willSend;
     return m.sent() && (staged || m.received());
   };
   bool in = haveIncoming || incomingDone(receive) ||
@@ -192,33 +173,16 @@ bool InProcessCommunicator::waitWillComplete(const PendingReceive &receive,
   return in && out;
 }
 
-std::string InProcessCommunicator::forwardBlameLocked(const Message &m) const {
-  const Message *at = forwardChainEnd(m).stalled;
-  if (!at || at->forwardSourcePosition < 0 ||
-      state_[at->forwardSourcePosition] != State::Finished)
-    return "";
-  return deviceName(at->forwardSourcePosition) + " finished without sending " +
-         siteName(at->incomingDesc.site) + " to " +
-         deviceName(at->sourcePosition) + ", which was to forward it to " +
-         deviceName(at->targetPosition);
-}
-
 std::string InProcessCommunicator::finishedPeerLocked(
     int64_t position, const std::vector<int64_t> &members,
     const PendingReceive &receive, bool haveIncoming) {
   if (!haveIncoming && !incomingDone(receive)) {
     int64_t sourcePosition = members[receive.sourceRank];
     auto it = mailbox_.find({receive.key, receive.rank});
-    // A finished device's forward still goes once its incoming arrives.
     if ((it == mailbox_.end() || it->second.send == SendState::NotStarted) &&
         state_[sourcePosition] == State::Finished)
       return deviceName(sourcePosition) + " finished without sending " +
              siteName(receive.desc.site) + " to " + deviceName(position);
-    if (it != mailbox_.end() && it->second.forwardPending()) {
-      std::string blame = forwardBlameLocked(it->second);
-      if (!blame.empty())
-        return blame;
-    }
   }
   if (!outgoingDone(receive)) {
     int64_t targetPosition = members[receive.targetRank];

@@ -170,7 +170,6 @@ int64_t InProcessCommunicator::startPermute(DeviceContext &device,
   if (route.source >= 0)
     wakeLocked(route.members[route.source]);
   runCopies(lock, jobs);
-  runFires(lock);
   return aborted_ ? -1 : handle;
 }
 

@@ -59,8 +59,6 @@ void InProcessCommunicator::runEngine() {
     if (it != mailbox_.end()) {
       it->second.send = SendState::Arrived;
       wakePairLocked(it->second);
-      arrivedLocked(next.key);
-      runFires(lock);
     }
   }
 }
@@ -88,9 +86,5 @@ void InProcessCommunicator::sendLocked(const MailKey &key, Message &m,
     timing->hops = hops;
   }
   wakePairLocked(m);
-  if (!pairUpLocked(key, m, jobs))
-    return;
-  // Last: a forward may consume (erase) `m` at once.
-  if (m.arrived())
-    arrivedLocked(key);
+  pairUpLocked(key, m, jobs);
 }

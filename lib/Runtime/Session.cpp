@@ -166,9 +166,6 @@ bool Session::run(Entry entry, const std::vector<void **> &args,
   awaitDevices(*comm, finished, static_cast<int64_t>(local.size()), origin);
   // The tasks refer to this frame: wait until every one has returned.
   threads_->waitIdle();
-  if (options_.trace)
-    for (int64_t p : local)
-      comm->collectTraceEvents(*devices_[p]);
   std::string message;
   const bool failed = comm->hasFailed(&message);
   // A stopped device's buffers are freed only now: another device may have

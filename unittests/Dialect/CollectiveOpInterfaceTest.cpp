@@ -42,8 +42,7 @@ constexpr StringLiteral kProgram = R"mlir(
       %pp = spmd.ppermute %b over ["i"] pairs [[0, 1], [1, 2], [2, 3], [3, 0]] {name = "ppermute"} : tensor<4x8xf32>
       %self = spmd.ppermute %b over ["i"] pairs [[0, 0], [1, 1]] {name = "ppermute_self"} : tensor<4x8xf32>
       %f = spmd.ppermute_start %b over ["j"] pairs [[0, 1], [1, 0]] {name = "ppermute_start"} : tensor<4x8xf32> -> !spmd.future<tensor<4x8xf32>>
-      %g = spmd.ppermute_forward %f over ["j"] pairs [[0, 1], [1, 0]] {name = "ppermute_forward"} : !spmd.future<tensor<4x8xf32>>
-      %w = spmd.ppermute_wait %g : !spmd.future<tensor<4x8xf32>>
+      %w = spmd.ppermute_wait %f : !spmd.future<tensor<4x8xf32>>
       %idx = spmd.axis_index over ["i", "j"] {name = "axis_index"} : index
       %size = spmd.axis_size over ["j"] {name = "axis_size"} : index
       spmd.yield %b : tensor<4x8xf32>
@@ -93,8 +92,6 @@ const Expected kExpected[] = {
     {"ppermute_self", {"i"}, 4, VarianceRule{Need::Varying, Effect::Keep},
      std::nullopt, true, 0, false},
     {"ppermute_start", {"j"}, 2, std::nullopt, std::nullopt, true, 128, false},
-    {"ppermute_forward", {"j"}, 2, std::nullopt, std::nullopt, true, 128,
-     false},
     {"axis_index", {"i", "j"}, 8, VarianceRule{Need::Nothing, Effect::Add},
      std::nullopt, false, 0, true},
     {"axis_size", {"j"}, 2, VarianceRule{Need::Nothing, Effect::Keep},

@@ -345,8 +345,8 @@ template <typename T> T kernelSum(int32_t dtype, T a, T b) {
   return out;
 }
 
-// Integer sums wrap around like arith.addi (psum, psum_scatter and
-// forwarded partial sums all add with this kernel).
+// Integer sums wrap around like arith.addi (psum and psum_scatter add
+// with this kernel).
 TEST(ReduceKernels, IntegerSumsWrapAround) {
   EXPECT_EQ(kernelSum<int32_t>(TRELLIS_RT_I32,
                                std::numeric_limits<int32_t>::max(), 1),

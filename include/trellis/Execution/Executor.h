@@ -35,9 +35,6 @@ struct ExecutorOptions {
   std::string entry;
   ::mlir::trellis::rt::SessionOptions session;
   bool asyncPpermute = true;
-  /// Ppermutes of received values become runtime forwards (the in-process
-  /// communicator only: MPI runs lower without).
-  bool forwardPpermute = false;
   /// A pass pipeline (trellis-opt syntax, e.g.
   /// "spmd-collective-matmul{force}") run on the program before it is
   /// outlined and lowered.

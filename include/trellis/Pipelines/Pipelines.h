@@ -15,13 +15,6 @@ struct LowerToLLVMOptions
       llvm::cl::desc("Split spmd.ppermute into start/wait calls scheduled to "
                      "overlap compute (spmd-async-collectives)"),
       llvm::cl::init(true)};
-  Option<bool> forwardPpermute{
-      *this, "forward-ppermute",
-      llvm::cl::desc("With async-ppermute: a ppermute of a received value "
-                     "(plus another) becomes spmd.ppermute_forward, sent on "
-                     "by the runtime as it arrives (the in-process runtime "
-                     "only)"),
-      llvm::cl::init(false)};
   Option<bool> kernels{
       *this, "kernels",
       llvm::cl::desc("Lower matmul-like linalg ops to Eigen kernels"),

@@ -190,16 +190,6 @@ public:
   virtual int64_t startPermute(DeviceContext &device,
                                const CollectiveDesc &desc, const void *in,
                                void *out, TransferTiming *timing = nullptr) = 0;
-  /// Starts an asynchronous ppermute of the value `handle` (a staged
-  /// ppermute of this device's) delivers, plus `addend` (count elements,
-  /// copied before this returns) when given, without waiting for it: the
-  /// payload leaves as soon as it has arrived, whatever the device is doing.
-  /// `keep`: this device also waits for `handle` later (otherwise the
-  /// handle is consumed). Returns the handle of the new ppermute, or -1 on
-  /// failure. The default reports that the communicator cannot forward.
-  virtual int64_t forwardPermute(DeviceContext &device,
-                                 const CollectiveDesc &desc, int64_t handle,
-                                 const void *addend, bool keep);
   /// Completes a ppermute; `out` is null for a direct one.
   virtual bool waitPermute(DeviceContext &device, int64_t handle,
                            void *out) = 0;
@@ -207,12 +197,6 @@ public:
   virtual bool permuteReady(DeviceContext &device, int64_t handle) = 0;
   /// The device's function returned.
   virtual void deviceFinished(DeviceContext &device) = 0;
-  /// Called once every device has finished: adds to `device.events` the
-  /// trace events of transfers other threads made on its behalf (forwards
-  /// fire when their payload arrives, whatever the device does, even after
-  /// it returned). A forward no device waits for may not have fired by
-  /// then; its event goes with it.
-  virtual void collectTraceEvents(DeviceContext &device) {}
   /// Records an error and stops every device at its next runtime call.
   virtual void fail(const std::string &message) = 0;
   /// Whether the run has failed, and why (the first error recorded).

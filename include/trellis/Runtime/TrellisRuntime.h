@@ -28,7 +28,7 @@
 extern "C" {
 #endif
 
-#define TRELLIS_RT_ABI_VERSION 3
+#define TRELLIS_RT_ABI_VERSION 4
 
 /* `axes` arguments pack one mesh axis a nibble (index + 1, 0 ends the
  * list), so a list names at most this many axes, each among a mesh's first

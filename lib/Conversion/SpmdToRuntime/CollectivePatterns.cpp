@@ -440,42 +440,6 @@ struct PpermuteStartLowering : RuntimePattern<PpermuteStartOp> {
   }
 };
 
-/// trellis_rt_ppermute_forward of the incoming handle (an i64 by now),
-/// with the addend's buffer or 0; `keep` when anything else uses the
-/// handle (a wait after this op).
-struct PpermuteForwardLowering : RuntimePattern<PpermuteForwardOp> {
-  using RuntimePattern::RuntimePattern;
-  LogicalResult lower(PpermuteForwardOp op, ManualContext &ctx,
-                      PatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto type = cast<RankedTensorType>(op.getType().getValueType());
-    FailureOr<int32_t> dtype = runtimeDtype(op, type);
-    if (failed(dtype))
-      return failure();
-    Value handle = op.getFuture();
-    if (!handle.getType().isInteger(64))
-      return op.emitOpError("forwards a future that no ppermute_start "
-                            "or ppermute_forward in a device function "
-                            "produced");
-    int64_t site = state.addSite(op, op.getPairs());
-    bool keep = llvm::any_of(handle.getUsers(), [&](Operation *user) {
-      return user != op.getOperation();
-    });
-    Value addend = op.getAddend() ? readBuffer(rewriter, loc, op.getAddend())
-                                  : i64Const(rewriter, loc, 0);
-    Value next =
-        callRuntime(rewriter, loc, state.module, RuntimeFunc::ppermute_forward,
-                    {i64Const(rewriter, loc, site),
-                     i64Const(rewriter, loc, packAxes(ctx, op.getAxisList())),
-                     i32Const(rewriter, loc, *dtype), handle, addend,
-                     i64Const(rewriter, loc, type.getNumElements()),
-                     i64Const(rewriter, loc, keep)})
-            .getResult(0);
-    rewriter.replaceOp(op, next);
-    return success();
-  }
-};
-
 /// The handle (an i64 by now) is waited for into a fresh buffer (staged),
 /// or into the buffer its direct start allocated.
 struct PpermuteWaitLowering : RuntimePattern<PpermuteWaitOp> {
@@ -546,5 +510,5 @@ void mlir::trellis::populateSpmdToRuntimePatterns(RewritePatternSet &patterns,
                AllReduceLowering<PmeanOp>, AllGatherLowering<AllGatherOp>,
                AllGatherLowering<AllGatherInvariantOp>, ReduceScatterLowering,
                AllToAllLowering, PpermuteLowering, PpermuteStartLowering,
-               PpermuteForwardLowering, PpermuteWaitLowering>(context, state);
+               PpermuteWaitLowering>(context, state);
 }

@@ -27,14 +27,13 @@ using namespace mlir::spmd;
 namespace {
 
 /// Futures are runtime handles: values carried through control flow (loop
-/// iter_args, results) become i64 first; the start, forward and wait
-/// patterns produce and consume the handles.
+/// iter_args, results) become i64 first; the start and wait patterns
+/// produce and consume the handles.
 void futuresToHandles(ModuleOp module) {
   Type i64 = IntegerType::get(module.getContext(), 64);
   module.walk([&](Operation *op) {
     for (OpResult result : op->getResults())
-      if (isa<FutureType>(result.getType()) &&
-          !isa<PpermuteStartOp, PpermuteForwardOp>(op))
+      if (isa<FutureType>(result.getType()) && !isa<PpermuteStartOp>(op))
         result.setType(i64);
     if (isa<FunctionOpInterface>(op))
       return;

@@ -40,16 +40,6 @@ func.func @f(%f: !spmd.future<tensor<4xf32>>) -> tensor<4xf32> attributes {spmd.
 
 // -----
 
-trellis.mesh @mesh = <["i"=4]>
-func.func @f(%f: !spmd.future<tensor<4xf32>>) attributes {spmd.mesh = @mesh} {
-  // expected-error @below {{forwards a future that no ppermute_start or ppermute_forward in a device function produced}}
-  %g = spmd.ppermute_forward %f over ["i"] pairs [[0, 1]] : !spmd.future<tensor<4xf32>>
-  return
-}
-
-
-// -----
-
 // The runtime packs axis lists four bits an axis: the 16th axis of a mesh
 // packed into an empty list and psum returned the unreduced value.
 trellis.mesh @m = <["a"=1, "b"=1, "c"=1, "d"=1, "e"=1, "f"=1, "g"=1, "h"=1, "i"=1, "j"=1, "k"=1, "l"=1, "m"=1, "n"=1, "o"=1, "p"=2]>
@@ -71,7 +61,7 @@ func.func @sixteenth_axis_index() -> index attributes {spmd.mesh = @m} {
 // -----
 
 // A module lowered for another runtime ABI (TrellisRuntimeABI.def).
-// expected-error @below {{'builtin.module' op holds calls lowered for Trellis runtime ABI 99 (trellis.rt_abi_version), but this build lowers for version 3}}
+// expected-error @below {{'builtin.module' op holds calls lowered for Trellis runtime ABI 99 (trellis.rt_abi_version), but this build lowers for version 4}}
 module attributes {trellis.rt_abi_version = 99 : i32} {
   trellis.mesh @mesh = <["i"=4]>
 }

@@ -5,7 +5,7 @@ trellis.mesh @mesh = <["i"=4, "j"=2]>
 
 // Sites are numbered in order; the module lists each op and location.
 // CHECK: module attributes {spmd.sites = [{loc = "{{.*}}spmd-to-runtime.mlir:{{[0-9]+}}:{{[0-9]+}}", op = "spmd.psum"}, {loc = {{.*}}, op = "spmd.pmax"}, {loc = {{.*}}, op = "spmd.pmean"}
-// CHECK-SAME: trellis.rt_abi_version = 3 : i32
+// CHECK-SAME: trellis.rt_abi_version = 4 : i32
 // CHECK-DAG: func.func private @trellis_rt_all_reduce(i64, i64, i32, i32, i64, i64, i64)
 
 // CHECK-LABEL: func.func @reduce
@@ -158,35 +158,4 @@ func.func @direct(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) attribute
   %m = arith.addf %x, %x : tensor<8xf32>
   %r = spmd.ppermute_wait %f : !spmd.future<tensor<8xf32>>
   return %r, %m : tensor<8xf32>, tensor<8xf32>
-}
-
-// -----
-
-trellis.mesh @mesh = <["i"=4]>
-
-// Forwards: the start whose future they read is staged (the runtime keeps
-// its payload to send on); each becomes trellis_rt_ppermute_forward of that
-// handle with the addend's buffer (0: none), the element count and `keep`
-// (1: the handle is waited for as well; 0: the forward consumes it).
-// CHECK: spmd.sites = [{loc = {{.*}}, op = "spmd.ppermute_start", {{.*}}}, {loc = {{.*}}, op = "spmd.ppermute_forward", pairs = array<i64: 0, 1, 1, 2, 2, 3, 3, 0>}, {loc = {{.*}}, op = "spmd.ppermute_forward", pairs = array<i64: 1, 0>}]
-// CHECK-LABEL: func.func @forward
-// CHECK: %[[H0:.*]] = call @trellis_rt_ppermute_start(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (i64, i64, i32, i64, i64) -> i64
-// CHECK: %[[ZERO:.*]] = arith.constant 0 : i64
-// CHECK: %[[C8:.*]] = arith.constant 8 : i64
-// CHECK: %[[KEEP:.*]] = arith.constant 1 : i64
-// CHECK: %[[H1:.*]] = call @trellis_rt_ppermute_forward(%{{.*}}, %{{.*}}, %{{.*}}, %[[H0]], %[[ZERO]], %[[C8]], %[[KEEP]]) : (i64, i64, i32, i64, i64, i64, i64) -> i64
-// CHECK: memref.extract_aligned_pointer_as_index
-// CHECK: %[[PI:.*]] = arith.index_cast
-// CHECK: %[[DROP:.*]] = arith.constant 0 : i64
-// CHECK: %[[H2:.*]] = call @trellis_rt_ppermute_forward(%{{.*}}, %{{.*}}, %{{.*}}, %[[H1]], %[[PI]], %{{.*}}, %[[DROP]])
-// CHECK: call @trellis_rt_ppermute_wait(%[[H0]], %{{.*}}) : (i64, i64) -> ()
-// CHECK: call @trellis_rt_ppermute_wait(%[[H2]], %{{.*}}) : (i64, i64) -> ()
-func.func @forward(%x: tensor<8xf32>, %p: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) attributes {spmd.mesh = @mesh} {
-  %f = spmd.ppermute_start %x over ["i"] pairs [[0, 1], [1, 2], [2, 3], [3, 0]]
-      : tensor<8xf32> -> !spmd.future<tensor<8xf32>>
-  %g = spmd.ppermute_forward %f over ["i"] pairs [[0, 1], [1, 2], [2, 3], [3, 0]] : !spmd.future<tensor<8xf32>>
-  %h = spmd.ppermute_forward %g plus %p over ["i"] pairs [[1, 0]] : !spmd.future<tensor<8xf32>>, tensor<8xf32>
-  %a = spmd.ppermute_wait %f : !spmd.future<tensor<8xf32>>
-  %b = spmd.ppermute_wait %h : !spmd.future<tensor<8xf32>>
-  return %a, %b : tensor<8xf32>, tensor<8xf32>
 }

@@ -39,19 +39,3 @@ func.func @loop_carried(%x: tensor<8xf32>) -> tensor<8xf32> attributes {spmd.mes
   %r = spmd.ppermute_wait %f : !spmd.future<tensor<8xf32>>
   return %r : tensor<8xf32>
 }
-
-// A forward sends on what a start delivers, alone or plus an addend.
-// CHECK-LABEL: func @forward
-// CHECK: %[[F:.*]] = spmd.ppermute_start
-// CHECK: %[[G:.*]] = spmd.ppermute_forward %[[F]] over ["i"] pairs {{\[\[}}0, 1], [1, 2], [2, 3], [3, 0]] : !spmd.future<tensor<8xf32>>
-// CHECK-NEXT: %[[H:.*]] = spmd.ppermute_forward %[[G]] plus %{{.*}} over ["i"] pairs {{\[\[}}1, 0]] : !spmd.future<tensor<8xf32>>, tensor<8xf32>
-// CHECK: spmd.ppermute_wait %[[H]]
-func.func @forward(%x: tensor<8xf32>, %p: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) attributes {spmd.mesh = @mesh} {
-  %f = spmd.ppermute_start %x over ["i"] pairs [[0, 1], [1, 2], [2, 3], [3, 0]]
-      : tensor<8xf32> -> !spmd.future<tensor<8xf32>>
-  %g = spmd.ppermute_forward %f over ["i"] pairs [[0, 1], [1, 2], [2, 3], [3, 0]] : !spmd.future<tensor<8xf32>>
-  %h = spmd.ppermute_forward %g plus %p over ["i"] pairs [[1, 0]] : !spmd.future<tensor<8xf32>>, tensor<8xf32>
-  %a = spmd.ppermute_wait %f : !spmd.future<tensor<8xf32>>
-  %b = spmd.ppermute_wait %h : !spmd.future<tensor<8xf32>>
-  return %a, %b : tensor<8xf32>, tensor<8xf32>
-}

@@ -317,22 +317,14 @@ FailureOr<Value> PpermuteOp::buildTranspose(OpBuilder &b, Value cotangent,
 }
 
 // The halves of an asynchronous ppermute are not typed: spmd-check-variance
-// runs before spmd-async-collectives makes them. A start sends at once, a
-// forward once its future's value has arrived; the wait moves nothing.
+// runs before spmd-async-collectives makes them. A start sends at once;
+// the wait moves nothing.
 std::optional<VarianceRule> PpermuteStartOp::getVarianceRule() {
   return std::nullopt;
 }
 
 int64_t PpermuteStartOp::getBytesSentPerDevice() {
   return permuteBytesOf(*this, getOperand().getType());
-}
-
-std::optional<VarianceRule> PpermuteForwardOp::getVarianceRule() {
-  return std::nullopt;
-}
-
-int64_t PpermuteForwardOp::getBytesSentPerDevice() {
-  return permuteBytesOf(*this, getFuture().getType().getValueType());
 }
 
 //===----------------------------------------------------------------------===//

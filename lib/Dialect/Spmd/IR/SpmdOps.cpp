@@ -351,25 +351,6 @@ LogicalResult PpermuteStartOp::verify() {
   return verifyPairs(*this, getPairs(), getGroupSize(), getAxes());
 }
 
-SmallVector<std::pair<int64_t, int64_t>> PpermuteForwardOp::getPairList() {
-  return pairList(getPairs());
-}
-
-LogicalResult PpermuteForwardOp::verify() {
-  if (failed(verifyCollectiveAxes(*this, getAxes())))
-    return failure();
-  if (Value addend = getAddend()) {
-    Type valueType = getFuture().getType().getValueType();
-    if (addend.getType() != valueType)
-      return emitOpError("addend type ")
-             << addend.getType() << " is not the forwarded type " << valueType;
-    Type element = cast<RankedTensorType>(valueType).getElementType();
-    if (!isa<FloatType, IntegerType>(element))
-      return emitOpError("cannot add elements of type ") << element;
-  }
-  return verifyPairs(*this, getPairs(), getGroupSize(), getAxes());
-}
-
 LogicalResult AxisIndexOp::verify() {
   return verifyCollectiveAxes(*this, getAxes());
 }

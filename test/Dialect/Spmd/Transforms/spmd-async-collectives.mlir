@@ -1,8 +1,5 @@
 // RUN: trellis-opt %s --spmd-async-collectives --split-input-file | FileCheck %s
 // RUN: trellis-opt %s --spmd-async-collectives=schedule=false --split-input-file | FileCheck %s --check-prefix=NOSCHED
-// RUN: trellis-opt %s --spmd-async-collectives=forward --split-input-file | FileCheck %s
-// (forward changes nothing here: in loops the value a start sends comes
-// from the previous iteration; see spmd-async-collectives-forward.mlir.)
 
 trellis.mesh @mesh = <["i"=4]>
 

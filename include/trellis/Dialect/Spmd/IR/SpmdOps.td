@@ -303,44 +303,6 @@ def Spmd_PpermuteStartOp
   }];
 }
 
-def Spmd_PpermuteForwardOp
-    : Spmd_CollectiveOp<"ppermute_forward", [
-        Spmd_Communicates, AllTypesMatch<["future", "result"]>],
-        ["getBytesSentPerDevice"]> {
-  let summary = "Send on what an asynchronous ppermute delivers";
-  let description = [{
-    Starts an asynchronous ppermute, along `pairs`, of the value this device
-    receives through `future` (plus `addend`, elementwise, when given),
-    without waiting for that value: the payload leaves as soon as it has
-    arrived, whatever the device is doing meanwhile. It means
-    `spmd.ppermute_start (spmd.ppermute_wait %future) [+ %addend]`, except
-    that no device thread has to be free when the incoming value lands, so
-    a ring of forwards keeps its links busy while every device computes.
-    `future` may still be waited for (after this op), and not forwarded
-    again. `spmd-async-collectives` makes these from start/wait pairs in
-    straight-line code (unrolled collective matmuls).
-
-    ```mlir
-    %f1 = spmd.ppermute_start %x over ["i"] pairs [[0, 3], [1, 0], [2, 1], [3, 2]}] # "]" # [{
-            : tensor<8x16xf32> -> !spmd.future<tensor<8x16xf32>>
-    %f2 = spmd.ppermute_forward %f1 plus %p over ["i"] pairs [[0, 3], [1, 0], [2, 1], [3, 2]}] # "]" # [{
-            : !spmd.future<tensor<8x16xf32>>
-    ```
-  }];
-  let arguments = (ins Spmd_FutureType:$future,
-                       Optional<AnyRankedTensor>:$addend, StrArrayAttr:$axes,
-                       DenseI64ArrayAttr:$pairs);
-  let results = (outs Spmd_FutureType:$result);
-  let assemblyFormat = [{
-    $future (`plus` $addend^)? `over` $axes `pairs` custom<Pairs>($pairs)
-    attr-dict `:` qualified(type($future)) (`,` type($addend)^)?
-  }];
-  let extraClassDeclaration = [{
-    /// The (source, target) pairs.
-    ::llvm::SmallVector<std::pair<int64_t, int64_t>> getPairList();
-  }];
-}
-
 def Spmd_PpermuteWaitOp : Spmd_Op<"ppermute_wait", [
     Spmd_Communicates,
     TypesMatchWith<"the result is the future's value", "future", "result",

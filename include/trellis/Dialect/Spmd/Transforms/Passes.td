@@ -283,19 +283,6 @@ def SpmdAsyncCollectives : Pass<"spmd-async-collectives", "ModuleOp"> {
     of a group is the same op on every device. Synchronous collectives keep
     their places.
 
-    With `forward`, a start that sends on a value a wait of
-    the same block received, or that value plus another by `arith.addf` /
-    `arith.addi` used only there, becomes `spmd.ppermute_forward` of the
-    wait's future (plus the other value), and the wait goes if nothing else
-    uses it. A forward hoists like a start, so in straight-line code (an
-    unrolled collective matmul) every hop of a ring is issued up front and
-    the runtime sends each on as soon as it arrives, instead of when the
-    device is done with its previous matmul. The loops of
-    `spmd-collective-matmul` keep their starts: the value sent there comes
-    from the previous iteration. Sums are forwarded for f32, f64 and
-    integers of 8 bits or more (the runtime adds those exactly as arith
-    does).
-
     ```mlir
     %u = linalg.matmul ins(%l, %r ...) ...
     %next = spmd.ppermute %l over ["i"] pairs [...] : tensor<512x2048xf32>
@@ -313,12 +300,7 @@ def SpmdAsyncCollectives : Pass<"spmd-async-collectives", "ModuleOp"> {
   let options = [
     Option<"schedule", "schedule", "bool", /*default=*/"true",
            "Hoist starts and sink waits (otherwise they stay adjacent)">,
-    Option<"forward", "forward", "bool", /*default=*/"false",
-           "With schedule: a start of a value a wait in its block received "
-           "(plus another value, by arith.addf/addi) becomes "
-           "spmd.ppermute_forward">,
   ];
-  let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
 #endif // SPMD_TRANSFORMS_PASSES_TD
