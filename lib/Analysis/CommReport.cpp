@@ -97,10 +97,14 @@ int64_t timesRun(Operation *op, bool &exact) {
 }
 
 std::string axesText(CollectiveOpInterface op) {
-  std::string text = "[";
-  for (auto [i, axis] : llvm::enumerate(op.getAxisList()))
-    text += (i ? ", \"" : "\"") + axis.getValue().str() + "\"";
-  return text + "]";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << '[';
+  llvm::interleaveComma(op.getAxisList(), os, [&](StringAttr axis) {
+    os << '"' << axis.getValue() << '"';
+  });
+  os << ']';
+  return text;
 }
 
 struct CommReportPass

@@ -3,6 +3,9 @@
 #include "trellis/Execution/HostArray.h"
 #include "trellis/Runtime/TrellisRuntime.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -75,10 +78,11 @@ std::string Comparison::describe(const HostArray &expected,
     coord[i] = expected.shape[i] ? rest % expected.shape[i] : 0;
     rest = expected.shape[i] ? rest / expected.shape[i] : 0;
   }
-  std::string where = "[";
-  for (size_t i = 0; i < coord.size(); ++i)
-    where += (i ? ", " : "") + std::to_string(coord[i]);
-  where += "]";
+  std::string where;
+  llvm::raw_string_ostream os(where);
+  os << '[';
+  llvm::interleaveComma(coord, os);
+  os << ']';
   char buf[256];
   std::snprintf(buf, sizeof(buf),
                 "%lld of %lld elements differ; first at %s: expected %.9g, "

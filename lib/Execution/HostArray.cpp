@@ -5,6 +5,9 @@
 #include "trellis/Runtime/Runtime.h"
 #include "trellis/Runtime/TrellisRuntime.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
 #include <cstring>
 
 using namespace mlir::trellis::exec;
@@ -163,9 +166,12 @@ std::string mlir::trellis::exec::numpyName(int32_t dtype) {
 
 std::string
 mlir::trellis::exec::npyShapeText(const std::vector<int64_t> &shape) {
-  std::string text = "(";
-  for (size_t i = 0; i < shape.size(); ++i)
-    text += std::to_string(shape[i]) +
-            (shape.size() == 1 ? "," : (i + 1 < shape.size() ? ", " : ""));
-  return text + ")";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << '(';
+  llvm::interleaveComma(shape, os);
+  if (shape.size() == 1)
+    os << ','; // a Python 1-tuple
+  os << ')';
+  return text;
 }

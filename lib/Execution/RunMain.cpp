@@ -173,10 +173,12 @@ struct RunOptions {
 };
 
 std::string shapeText(const std::vector<int64_t> &shape) {
-  std::string text = "[";
-  for (size_t i = 0; i < shape.size(); ++i)
-    text += (i ? "," : "") + std::to_string(shape[i]);
-  return text + "]";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << '[';
+  llvm::interleave(shape, os, ",");
+  os << ']';
+  return text;
 }
 
 /// Index of the argument named `name` (an index, argN or trellis.name).

@@ -4,6 +4,7 @@
 #include "lib/Execution/Error.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Sequence.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
@@ -183,11 +184,12 @@ std::string deviceLabel(const rt::MeshShape &mesh, size_t device) {
   std::string label = "device " + std::to_string(device);
   if (position >= 0 && mesh.numAxes() > 0) {
     std::vector<int64_t> coords = mesh.coords(position);
-    label += " (";
-    for (int a = 0; a < mesh.numAxes(); ++a)
-      label +=
-          (a ? ", " : "") + mesh.axisNames[a] + "=" + std::to_string(coords[a]);
-    label += ")";
+    llvm::raw_string_ostream os(label);
+    os << " (";
+    llvm::interleaveComma(llvm::seq(mesh.numAxes()), os, [&](int a) {
+      os << mesh.axisNames[a] << '=' << coords[a];
+    });
+    os << ')';
   }
   return label;
 }

@@ -15,6 +15,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -123,8 +124,10 @@ Attribute MeshAttr::parse(AsmParser &parser, Type) {
 
 void MeshAttr::print(AsmPrinter &printer) const {
   printer << "<[";
-  for (size_t i = 0, e = getAxisNames().size(); i < e; ++i)
-    printer << (i ? ", " : "") << getAxisNames()[i] << '=' << getAxisSizes()[i];
+  llvm::interleaveComma(
+      llvm::seq<size_t>(0, getAxisNames().size()), printer, [&](size_t i) {
+        printer << getAxisNames()[i] << '=' << getAxisSizes()[i];
+      });
   printer << ']';
   if (!getDeviceIds().empty()) {
     printer << ", device_ids=[";

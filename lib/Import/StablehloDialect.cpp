@@ -16,6 +16,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -161,13 +162,12 @@ static void printSliceRanges(OpAsmPrinter &printer, Operation *,
                              DenseI64ArrayAttr starts, DenseI64ArrayAttr limits,
                              DenseI64ArrayAttr strides) {
   printer << '[';
-  for (size_t i = 0, e = starts.size(); i < e; ++i) {
-    if (i)
-      printer << ", ";
-    printer << starts[i] << ':' << limits[i];
-    if (static_cast<int64_t>(i) < strides.size() && strides[i] != 1)
-      printer << ':' << strides[i];
-  }
+  llvm::interleaveComma(llvm::seq<int64_t>(0, starts.size()), printer,
+                        [&](int64_t i) {
+                          printer << starts[i] << ':' << limits[i];
+                          if (i < strides.size() && strides[i] != 1)
+                            printer << ':' << strides[i];
+                        });
   printer << ']';
 }
 
@@ -368,14 +368,13 @@ void DotDimensionNumbersAttr::print(AsmPrinter &printer) const {
       {"lhs_contracting_dimensions", getLhsContractingDimensions()},
       {"rhs_contracting_dimensions", getRhsContractingDimensions()}};
   printer << '<';
-  bool first = true;
-  for (auto [name, values] : fields) {
-    if (values.empty())
-      continue;
-    printer << (first ? "" : ", ") << name << " = ";
-    printIntList(printer, values);
-    first = false;
-  }
+  llvm::interleaveComma(
+      llvm::make_filter_range(
+          fields, [](const auto &field) { return !field.second.empty(); }),
+      printer, [&](const auto &field) {
+        printer << field.first << " = ";
+        printIntList(printer, field.second);
+      });
   printer << '>';
 }
 

@@ -261,12 +261,10 @@ ParseResult WhileOp::parse(OpAsmParser &parser, OperationState &result) {
 void WhileOp::print(OpAsmPrinter &printer) {
   printer << '(';
   Block &cond = getCond().front();
-  for (auto [i, operand] : llvm::enumerate(getOperand())) {
-    if (i)
-      printer << ", ";
-    printer.printOperand(cond.getArgument(i));
-    printer << " = " << operand;
-  }
+  llvm::interleaveComma(llvm::enumerate(getOperand()), printer, [&](auto it) {
+    printer.printOperand(cond.getArgument(it.index()));
+    printer << " = " << it.value();
+  });
   printer << ')';
   if (!getOperand().empty()) {
     printer << " : ";

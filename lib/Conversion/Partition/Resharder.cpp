@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <map>
 
@@ -40,22 +41,19 @@ bool Layout::uses(StringAttr axis) const {
 }
 
 std::string Layout::str() const {
-  std::string text = "[";
-  for (auto [i, dim] : llvm::enumerate(dims)) {
-    text += i ? ", {" : "{";
-    for (auto [j, axis] : llvm::enumerate(dim))
-      text += (j ? ", \"" : "\"") + axis.getValue().str() + "\"";
-    text += "}";
-  }
-  text += "]";
-  if (!unreduced.empty()) {
-    text += partialKind == PartialKind::Max   ? " unreduced max {"
-            : partialKind == PartialKind::Min ? " unreduced min {"
-                                              : " unreduced {";
-    for (auto [j, axis] : llvm::enumerate(unreduced))
-      text += (j ? ", \"" : "\"") + axis.getValue().str() + "\"";
-    text += "}";
-  }
+  std::string text =
+      "[" +
+      llvm::join(llvm::map_range(dims,
+                                 [](ArrayRef<StringAttr> dim) {
+                                   return spmd::formatAxisSet(dim);
+                                 }),
+                 ", ") +
+      "]";
+  if (!unreduced.empty())
+    text += (partialKind == PartialKind::Max   ? " unreduced max "
+             : partialKind == PartialKind::Min ? " unreduced min "
+                                               : " unreduced ") +
+            spmd::formatAxisSet(unreduced);
   return text;
 }
 

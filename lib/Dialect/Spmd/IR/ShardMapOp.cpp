@@ -7,6 +7,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace mlir::spmd;
@@ -26,9 +27,12 @@ LogicalResult mlir::spmd::verifyOutputVariance(ShardMapOp op, unsigned index,
       bad.push_back(axis);
   if (bad.empty())
     return success();
-  std::string list;
-  for (auto [i, axis] : llvm::enumerate(bad))
-    list += (i ? ", \"" : "\"") + axis.getValue().str() + "\"";
+  std::string list =
+      llvm::join(llvm::map_range(bad,
+                                 [](StringAttr axis) {
+                                   return ("\"" + axis.getValue() + "\"").str();
+                                 }),
+                 ", ");
   bool one = bad.size() == 1;
   InFlightDiagnostic diag = op.emitOpError();
   diag << "output #" << index << " may vary over mesh "

@@ -8,6 +8,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -61,11 +62,10 @@ static void printPairs(OpAsmPrinter &printer, Operation *,
                        DenseI64ArrayAttr pairs) {
   printer << '[';
   ArrayRef<int64_t> flat = pairs.asArrayRef();
-  for (size_t i = 0; i + 1 < flat.size(); i += 2) {
-    if (i)
-      printer << ", ";
-    printer << '[' << flat[i] << ", " << flat[i + 1] << ']';
-  }
+  llvm::interleaveComma(
+      llvm::seq<size_t>(0, flat.size() / 2), printer, [&](size_t i) {
+        printer << '[' << flat[2 * i] << ", " << flat[2 * i + 1] << ']';
+      });
   printer << ']';
 }
 
@@ -81,19 +81,27 @@ static SmallVector<StringAttr> toAxes(ArrayAttr attr) {
 }
 
 std::string mlir::spmd::formatAxisSet(ArrayRef<StringAttr> axes) {
-  std::string text = "{";
-  for (auto [i, axis] : llvm::enumerate(axes))
-    text += (i ? ", \"" : "\"") + axis.getValue().str() + "\"";
-  return text + "}";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << '{';
+  llvm::interleaveComma(
+      axes, os, [&](StringAttr axis) { os << '"' << axis.getValue() << '"'; });
+  os << '}';
+  return text;
 }
 
 std::string mlir::spmd::formatShape(ArrayRef<int64_t> shape) {
-  std::string text = "[";
-  for (auto [i, size] : llvm::enumerate(shape))
-    text +=
-        (i ? ", " : "") +
-        (ShapedType::isDynamic(size) ? std::string("?") : std::to_string(size));
-  return text + "]";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << '[';
+  llvm::interleaveComma(shape, os, [&](int64_t size) {
+    if (ShapedType::isDynamic(size))
+      os << '?';
+    else
+      os << size;
+  });
+  os << ']';
+  return text;
 }
 
 /// Checks the axes of a collective: it sits in a manual region, and each

@@ -12,6 +12,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
 
 namespace mlir::trellis {
 #define GEN_PASS_DEF_TRELLISINFERSHARDINGS
@@ -79,9 +80,7 @@ std::string specEntry(ArrayRef<StringAttr> axes) {
 }
 
 std::string specTuple(ArrayRef<Axes> dims) {
-  std::string text = "(";
-  for (auto [i, dim] : llvm::enumerate(dims))
-    text += (i ? ", " : "") + specEntry(dim);
+  std::string text = "(" + llvm::join(llvm::map_range(dims, specEntry), ", ");
   if (dims.size() == 1)
     text += ",";
   return text + ")";
@@ -309,20 +308,16 @@ struct Inferrer {
                                                             {~0u, ~0u});
     bool reshapeOfSharded = false;
     auto inputTypes = [&]() {
-      std::string text;
       SmallVector<Value> inputs;
       if (auto dps = dyn_cast<DestinationStyleOpInterface>(op))
         inputs = llvm::to_vector(dps.getDpsInputs());
       else
         inputs = llvm::to_vector(op->getOperands());
-      bool first = true;
-      for (Value v : inputs) {
-        if (!isa<RankedTensorType>(v.getType()))
-          continue;
-        text += (first ? "" : ", ") + formatJaxType(v.getType(), true);
-        first = false;
-      }
-      return text;
+      SmallVector<std::string> types;
+      for (Value v : inputs)
+        if (isa<RankedTensorType>(v.getType()))
+          types.push_back(formatJaxType(v.getType(), true));
+      return llvm::join(types, ", ");
     };
 
     for (auto [k, operand] : llvm::enumerate(op->getOperands())) {
