@@ -140,11 +140,12 @@ int64_t mlir::trellis::rt::linkIndex(const MeshShape &mesh,
 
 std::string MeshShape::formatAxes(const AxisList &axes) const {
   std::string text = "(";
-  for (size_t i = 0; i < axes.size(); ++i) {
-    if (i)
-      text += ", ";
-    text += "\"" + axisNames[axes[i]] + "\"";
-  }
+  for (size_t i = 0; i < axes.size(); ++i)
+    text += (i ? ", \"" : "\"") +
+            (axes[i] >= 0 && axes[i] < static_cast<int>(axisNames.size())
+                 ? axisNames[axes[i]]
+                 : std::to_string(axes[i])) +
+            "\"";
   return text + ")";
 }
 

@@ -197,7 +197,7 @@ public:
           waits_.erase(member);
     } else {
       waits_[device.position] =
-          what(desc) + " (the group over " + axesText(axes) + ")";
+          what(desc) + " (the group over " + mesh_.formatAxes(axes) + ")";
       checkDeadlockLocked();
     }
     cv_.notify_all();
@@ -294,17 +294,6 @@ private:
       message +=
           "\n  device " + std::to_string(position) + " waits in " + where;
     failLocked(message);
-  }
-
-  std::string axesText(const AxisList &axes) const {
-    std::string text = "(";
-    for (size_t i = 0; i < axes.size(); ++i)
-      text += (i ? ", \"" : "\"") +
-              (axes[i] < static_cast<int>(mesh_.axisNames.size())
-                   ? mesh_.axisNames[axes[i]]
-                   : std::to_string(axes[i])) +
-              "\"";
-    return text + ")";
   }
 
   void failLocked(const std::string &message) {

@@ -65,7 +65,8 @@ struct MeshShape {
   /// A key identifying the group: the position of its rank-0 member.
   int64_t groupLeader(int64_t position, const AxisList &axes) const;
 
-  /// Formats an axis list as `("i", "j")`.
+  /// Formats an axis list as `("i", "j")` (an index that names no axis of
+  /// the mesh as its number: `("7")`).
   std::string formatAxes(const AxisList &axes) const;
 };
 
