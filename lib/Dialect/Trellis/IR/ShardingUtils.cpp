@@ -7,6 +7,8 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Sequence.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -255,35 +257,54 @@ std::string mlir::trellis::formatJaxDtype(Type type, bool shortName) {
   return text;
 }
 
+std::string
+mlir::trellis::formatJaxType(RankedTensorType type,
+                             function_ref<ArrayRef<StringAttr>(int64_t)> axesOf,
+                             bool shortName) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << formatJaxDtype(type.getElementType(), shortName) << '[';
+  llvm::interleave(
+      llvm::seq<int64_t>(0, type.getRank()), os,
+      [&](int64_t dim) {
+        int64_t size = type.getDimSize(dim);
+        if (ShapedType::isDynamic(size))
+          os << '?';
+        else
+          os << size;
+        ArrayRef<StringAttr> axes = axesOf(dim);
+        if (axes.size() == 1) {
+          os << '@' << axes[0].getValue();
+        } else if (axes.size() > 1) {
+          os << "@(";
+          llvm::interleave(
+              axes, os, [&](StringAttr axis) { os << axis.getValue(); }, ",");
+          os << ')';
+        }
+      },
+      ",");
+  os << ']';
+  return text;
+}
+
 std::string mlir::trellis::formatJaxType(Type type, bool shortName) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)
     return formatJaxDtype(type, shortName) + "[]";
   ShardingAttr sharding = getShardingEncoding(type);
-  std::string text = formatJaxDtype(tensor.getElementType(), shortName) + "[";
-  for (int64_t dim = 0; dim < tensor.getRank(); ++dim) {
-    if (dim)
-      text += ",";
-    int64_t size = tensor.getDimSize(dim);
-    text += ShapedType::isDynamic(size) ? "?" : std::to_string(size);
-    ArrayRef<StringAttr> axes =
-        sharding ? sharding.getAxes(dim) : ArrayRef<StringAttr>();
-    if (axes.size() == 1) {
-      text += "@" + axes[0].getValue().str();
-    } else if (axes.size() > 1) {
-      text += "@(";
-      for (auto [i, axis] : llvm::enumerate(axes))
-        text += (i ? "," : "") + axis.getValue().str();
-      text += ")";
-    }
-  }
-  text += "]";
-  if (sharding && !sharding.getUnreduced().empty()) {
-    text += "{U:";
-    for (auto [i, axis] : llvm::enumerate(sharding.getUnreduced()))
-      text += (i ? "," : "") + axis.getValue().str();
-    text += "}";
-  }
+  std::string text = formatJaxType(
+      tensor,
+      [&](int64_t dim) {
+        return sharding ? sharding.getAxes(dim) : ArrayRef<StringAttr>();
+      },
+      shortName);
+  if (sharding && !sharding.getUnreduced().empty())
+    text += "{U:" +
+            llvm::join(llvm::map_range(
+                           sharding.getUnreduced(),
+                           [](StringAttr axis) { return axis.getValue(); }),
+                       ",") +
+            "}";
   return text;
 }
 

@@ -86,25 +86,6 @@ std::string specTuple(ArrayRef<Axes> dims) {
   return text + ")";
 }
 
-/// JAX type of a tensor of `type`'s shape with `dims` as its sharding (which
-/// may be illegal, so no attribute is built).
-std::string formatWithAxes(RankedTensorType type, ArrayRef<Axes> dims) {
-  std::string text = formatJaxDtype(type.getElementType(), true) + "[";
-  for (int64_t d = 0; d < type.getRank(); ++d) {
-    text += (d ? "," : "") + std::to_string(type.getDimSize(d));
-    const Axes &axes = dims[d];
-    if (axes.size() == 1)
-      text += "@" + axes[0].getValue().str();
-    else if (axes.size() > 1) {
-      text += "@(";
-      for (auto [i, a] : llvm::enumerate(axes))
-        text += (i ? "," : "") + a.getValue().str();
-      text += ")";
-    }
-  }
-  return text + "]";
-}
-
 Axes axesOf(ShardingAttr sharding, unsigned dim) {
   if (!sharding)
     return {};
@@ -430,10 +411,16 @@ struct Inferrer {
       for (const Axes &axes : dims)
         for (StringAttr axis : axes)
           if (!seen.insert(axis).second)
-            return op->emitError() << primitiveName(op)
-                                   << " operation with inputs: " << inputTypes()
-                                   << " produces an illegally sharded result: "
-                                   << formatWithAxes(type, dims);
+            return op->emitError()
+                   << primitiveName(op)
+                   << " operation with inputs: " << inputTypes()
+                   << " produces an illegally sharded result: "
+                   << formatJaxType(
+                          type,
+                          [&](int64_t d) -> ArrayRef<StringAttr> {
+                            return dims[d];
+                          },
+                          /*shortName=*/true);
       SmallVector<DimShardingAttr> dimAttrs;
       for (const Axes &axes : dims)
         dimAttrs.push_back(DimShardingAttr::get(op->getContext(), axes));

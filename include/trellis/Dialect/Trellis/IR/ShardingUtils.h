@@ -82,6 +82,13 @@ std::string formatJaxDtype(Type elementType, bool shortName);
 /// a dimension split over several axes prints as `8@(X,Y)`.
 std::string formatJaxType(Type type, bool shortName = false);
 
+/// The same for a tensor whose dimension `d` is split over `axesOf(d)`
+/// (a sharding that may be illegal, so no attribute is built), without
+/// unreduced axes.
+std::string formatJaxType(RankedTensorType type,
+                          function_ref<ArrayRef<StringAttr>(int64_t)> axesOf,
+                          bool shortName);
+
 /// Formats `axes` as a Python tuple of strings: `('Y',)` or `('X', 'Y')`.
 std::string formatAxesTuple(ArrayRef<StringAttr> axes);
 
