@@ -122,28 +122,19 @@ std::optional<Match> collective_matmul::matchAt(linalg::MatmulOp matmul) {
                matmul, scatter, scatter.getAxes(), n};
 }
 
-void collective_matmul::rewriteMatch(Match &match, bool bidirectional,
-                                     bool unrollSteps, StepTagger *tagger,
+void collective_matmul::rewriteMatch(RewriterBase &rewriter, Match &match,
+                                     bool bidirectional, bool unrollSteps,
+                                     StepTagger *tagger,
                                      std::function<void(int64_t)> onStep) {
-  Emitter emitter(match, bidirectional, unrollSteps);
-  if (tagger)
-    emitter.setListener(tagger);
+  Emitter emitter(rewriter, match, bidirectional, unrollSteps, tagger);
   emitter.onStep = std::move(onStep);
   Value replacement = emitter.emit();
-  if (tagger) {
-    // The tags must not outlive the ops: a later op at the same address
-    // would inherit one.
-    tagger->tags.erase(match.matmul);
-    tagger->tags.erase(match.collective);
-  }
   if (isa<AllGatherOp>(match.collective)) {
-    match.matmul->getResult(0).replaceAllUsesWith(replacement);
-    match.matmul->erase();
-    match.collective->erase();
+    rewriter.replaceOp(match.matmul, replacement);
+    rewriter.eraseOp(match.collective);
   } else {
-    match.collective->getResult(0).replaceAllUsesWith(replacement);
-    match.collective->erase();
-    match.matmul->erase();
+    rewriter.replaceOp(match.collective, replacement);
+    rewriter.eraseOp(match.matmul);
   }
 }
 
@@ -160,6 +151,7 @@ struct CollectiveMatmulPass
           << static_cast<int64_t>(microbatches);
       return signalPassFailure();
     }
+    IRRewriter rewriter(&getContext());
     if (microbatches > 1) {
       SmallVector<PsumScatterOp> scatters;
       getOperation()->walk(
@@ -173,7 +165,7 @@ struct CollectiveMatmulPass
             (byteSize(chain->gather.getType()) < thresholdBytes ||
              byteSize(chain->down->getResultTypes()[0]) < thresholdBytes))
           continue;
-        microbatch(*chain, microbatches, bidirectional);
+        microbatch(rewriter, *chain, microbatches, bidirectional);
       }
     }
     SmallVector<linalg::MatmulOp> matmuls;
@@ -188,7 +180,7 @@ struct CollectiveMatmulPass
                               : byteSize(matmul->getResultTypes()[0]);
       if (!force && bytes < thresholdBytes)
         continue;
-      rewriteMatch(*match, bidirectional, unroll);
+      rewriteMatch(rewriter, *match, bidirectional, unroll);
     }
   }
 };

@@ -16,7 +16,7 @@
 #include "trellis/Dialect/Spmd/IR/SpmdOps.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/DenseMap.h"
 
 #include <functional>
@@ -54,21 +54,35 @@ bool isPlainMatmul(linalg::MatmulOp matmul);
 /// The match rooted at `matmul`, if any (size threshold aside).
 std::optional<Match> matchAt(linalg::MatmulOp matmul);
 
-/// Records, for every op built, the key and block it was built for.
-struct StepTagger : OpBuilder::Listener {
+/// Set on the rewriter while a chain is microbatched: records, for every op
+/// built (unless suspended), the key and block it was built for, forgets
+/// erased ops (a later op at the same address must not inherit a tag), and
+/// passes every notification on to the listener it wraps.
+struct StepTagger : RewriterBase::ForwardingListener {
   struct Tag {
     int64_t key, block;
   };
+  explicit StepTagger(OpBuilder::Listener *next) : ForwardingListener(next) {}
   llvm::DenseMap<Operation *, Tag> tags;
   Tag current{0, 0};
-  void notifyOperationInserted(Operation *op, OpBuilder::InsertPoint) override {
-    tags[op] = current;
+  bool suspended = false;
+  void notifyOperationInserted(Operation *op,
+                               OpBuilder::InsertPoint previous) override {
+    if (!suspended)
+      tags[op] = current;
+    ForwardingListener::notifyOperationInserted(op, previous);
+  }
+  void notifyOperationErased(Operation *op) override {
+    tags.erase(op);
+    ForwardingListener::notifyOperationErased(op);
   }
 };
 
-/// Replaces the match's collective and matmul by the emitted loop.
-void rewriteMatch(Match &match, bool bidirectional, bool unrollSteps,
-                  StepTagger *tagger = nullptr,
+/// Replaces the match's collective and matmul by the emitted loop, built
+/// with `rewriter` at the matmul. `tagger`, when given, is the rewriter's
+/// listener.
+void rewriteMatch(RewriterBase &rewriter, Match &match, bool bidirectional,
+                  bool unrollSteps, StepTagger *tagger = nullptr,
                   std::function<void(int64_t)> onStep = nullptr);
 
 //===----------------------------------------------------------------------===//
@@ -88,12 +102,16 @@ Value insertAlong(OpBuilder &b, Location loc, Value piece, Value into,
 
 Value buildMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs, Value init);
 
-/// Emits the loop of one match. All values are built at the matmul.
+/// Emits the loop of one match with a rewriter. All values are built at
+/// the matmul.
 class Emitter {
 public:
-  Emitter(Match match, bool bidirectional, bool unroll)
-      : m(match), b(match.matmul), loc(match.matmul.getLoc()),
-        bidirectional(bidirectional), unroll(unroll) {}
+  /// `tagger`, when given, is `rewriter`'s listener; it does not tag index
+  /// constants.
+  Emitter(RewriterBase &rewriter, Match match, bool bidirectional, bool unroll,
+          StepTagger *tagger = nullptr)
+      : m(match), b(rewriter), loc(match.matmul.getLoc()),
+        bidirectional(bidirectional), unroll(unroll), tagger(tagger) {}
 
   /// Unrolled only: called with a key whenever the emitted code moves on to
   /// another step, before the ops of that step are built. Keys count half
@@ -102,18 +120,16 @@ public:
   /// of an all_gather (its step 0 is the all_gather's last, n - 1).
   std::function<void(int64_t)> onStep;
 
-  /// Sees every op the emitter builds, except index constants.
-  void setListener(OpBuilder::Listener *listener) { b.setListener(listener); }
-
   /// Builds the replacement and returns the value that replaces the
   /// collective's result (all_gather: the matmul's result).
   Value emit();
 
 private:
   Match m;
-  OpBuilder b;
+  RewriterBase &b;
   Location loc;
   bool bidirectional, unroll;
+  StepTagger *tagger;
   int64_t n = 0;
   Value axisSize, axisIndex, c0, c1;
   Operation *lastConstant = nullptr;
@@ -225,8 +241,10 @@ struct Chain {
 std::optional<Chain> matchChain(PsumScatterOp scatter);
 
 /// Splits `chain` into `microbatches` row blocks, rewrites each block's
-/// two matmuls unrolled and interleaves the blocks' steps.
-void microbatch(Chain &chain, int64_t microbatches, bool bidirectional);
+/// two matmuls unrolled and interleaves the blocks' steps, all with
+/// `rewriter` (its listener sees every change).
+void microbatch(RewriterBase &rewriter, Chain &chain, int64_t microbatches,
+                bool bidirectional);
 
 } // namespace mlir::spmd::collective_matmul
 

@@ -81,6 +81,8 @@ Value buildMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
 }
 
 Value Emitter::emit() {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(m.matmul);
   n = m.groupSize;
   mark(0);
   axisSize = AxisSizeOp::create(b, loc, b.getIndexType(), m.axes);
@@ -120,9 +122,14 @@ void Emitter::mark(int64_t step, int64_t half) {
 Value Emitter::index(int64_t v) {
   Value &c = constants[v];
   if (!c) {
-    OpBuilder cb(lastConstant->getContext());
-    cb.setInsertionPointAfter(lastConstant);
-    c = arith::ConstantIndexOp::create(cb, loc, v);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointAfter(lastConstant);
+    // Untagged: constants go first when microbatched steps are reordered.
+    if (tagger)
+      tagger->suspended = true;
+    c = arith::ConstantIndexOp::create(b, loc, v);
+    if (tagger)
+      tagger->suspended = false;
     lastConstant = c.getDefiningOp();
   }
   return c;
@@ -226,7 +233,7 @@ Emitter::loop(int64_t lo, int64_t hi, Value loVal, Value hiVal,
   OpBuilder::InsertionGuard guard(b);
   Block *blockBody = forOp.getBody();
   if (!blockBody->empty())
-    blockBody->getTerminator()->erase();
+    b.eraseOp(blockBody->getTerminator());
   b.setInsertionPointToEnd(blockBody);
   SmallVector<Value> next =
       body(forOp.getInductionVar(), blockBody->getArguments().drop_front());

@@ -52,11 +52,11 @@ bool isRowwiseElementwise(linalg::GenericOp generic) {
 /// Splits a chain into `k` blocks of rows, each a chain of its own on a
 /// row slice of the gathered operand, built before the chain's second
 /// matmul; their psum_scatter results are stacked into the chain's result.
-/// Returns each block's two matmuls. Every op built is tagged by `tagger`
-/// as the caller sets it (`setKey(block, local key)`).
+/// Returns each block's two matmuls. Every op built is tagged by the
+/// rewriter's StepTagger as the caller sets it (`setKey(block, local key)`).
 class ChainSplitter {
 public:
-  ChainSplitter(Chain &chain, OpBuilder &b,
+  ChainSplitter(Chain &chain, RewriterBase &b,
                 llvm::function_ref<void(int64_t, int64_t)> setKey)
       : chain(chain), b(b), loc(chain.up.getLoc()), setKey(setKey) {}
 
@@ -100,13 +100,12 @@ public:
       stacked = insertAlong(b, loc, piece, stacked, 0,
                             b.getIndexAttr(static_cast<int64_t>(blk) * rows));
     last = stacked.getDefiningOp();
-    chain.scatter.getResult().replaceAllUsesWith(stacked);
-    chain.scatter->erase();
-    chain.down->erase();
+    b.replaceOp(chain.scatter, stacked);
+    b.eraseOp(chain.down);
     for (linalg::GenericOp generic : llvm::reverse(chain.middle))
-      generic->erase();
-    chain.up->erase();
-    chain.gather->erase();
+      b.eraseOp(generic);
+    b.eraseOp(chain.up);
+    b.eraseOp(chain.gather);
     return blocks;
   }
 
@@ -115,7 +114,7 @@ public:
 
 private:
   Chain &chain;
-  OpBuilder &b;
+  RewriterBase &b;
   Location loc;
   llvm::function_ref<void(int64_t, int64_t)> setKey;
 
@@ -146,7 +145,8 @@ private:
   Value cloneWithRows(Operation *op, IRMapping &map, int64_t rows) {
     Operation *clone = b.clone(*op, map);
     Value result = clone->getResult(0);
-    result.setType(withRows(result.getType(), rows));
+    b.modifyOpInPlace(
+        clone, [&] { result.setType(withRows(result.getType(), rows)); });
     return result;
   }
 };
@@ -156,7 +156,8 @@ private:
 /// before the earlier block's step of the same key), then by their order.
 /// An op's key is at least that of every op of the range it uses, so the
 /// order stays a valid one; untagged ops (constants) go first.
-void reorderByKey(Operation *first, Operation *last, StepTagger &tagger) {
+void reorderByKey(RewriterBase &rewriter, Operation *first, Operation *last,
+                  const llvm::DenseMap<Operation *, StepTagger::Tag> &tags) {
   struct Entry {
     Operation *op;
     int64_t key, block;
@@ -167,7 +168,7 @@ void reorderByKey(Operation *first, Operation *last, StepTagger &tagger) {
   Operation *anchor = last->getNextNode();
   for (Operation *op = first; op != anchor; op = op->getNextNode()) {
     Entry entry{op, -1, -1, entries.size()};
-    if (auto it = tagger.tags.find(op); it != tagger.tags.end()) {
+    if (auto it = tags.find(op); it != tags.end()) {
       entry.key = it->second.key;
       entry.block = it->second.block;
     }
@@ -197,7 +198,7 @@ void reorderByKey(Operation *first, Operation *last, StepTagger &tagger) {
     return a.order < b.order;
   });
   for (const Entry &entry : entries)
-    entry.op->moveBefore(anchor);
+    rewriter.moveOpBefore(entry.op, anchor);
 }
 
 } // namespace
@@ -235,31 +236,38 @@ std::optional<Chain> matchChain(PsumScatterOp scatter) {
   return chain;
 }
 
-void microbatch(Chain &chain, int64_t microbatches, bool bidirectional) {
+void microbatch(RewriterBase &rewriter, Chain &chain, int64_t microbatches,
+                bool bidirectional) {
   int64_t n = chain.scatter.getGroupSize();
   int64_t k = microbatches;
   // Block b + 1's all-gather step i runs with block b's step n - 2 + i
   // (keys count half steps): two all-gather steps of the next block are
   // on their way before a block's middle.
   int64_t skew = 2 * std::max<int64_t>(1, n - 2);
-  StepTagger tagger;
+  // The tags live in the rewriter's listener while the blocks are built;
+  // the reordering's moves are not tagged.
+  OpBuilder::Listener *previous = rewriter.getListener();
+  StepTagger tagger(previous);
+  rewriter.setListener(&tagger);
   auto setKey = [&](int64_t blk, int64_t local) {
     tagger.current = {blk * skew + local, blk};
   };
-  OpBuilder b(chain.down);
-  b.setListener(&tagger);
-  ChainSplitter splitter(chain, b, setKey);
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(chain.down);
+  ChainSplitter splitter(chain, rewriter, setKey);
   auto blocks = splitter.split(k, /*middleKey=*/2 * (n - 1));
   for (auto [blk, matmuls] : llvm::enumerate(blocks)) {
     int64_t index = static_cast<int64_t>(blk);
     for (linalg::MatmulOp matmul : {matmuls.first, matmuls.second}) {
       std::optional<Match> match = matchAt(matmul);
       assert(match && "a split chain's matmuls match");
-      rewriteMatch(*match, bidirectional, /*unrollSteps=*/true, &tagger,
+      rewriteMatch(rewriter, *match, bidirectional, /*unrollSteps=*/true,
+                   &tagger,
                    [&, index](int64_t local) { setKey(index, local); });
     }
   }
-  reorderByKey(splitter.first, splitter.last, tagger);
+  rewriter.setListener(previous);
+  reorderByKey(rewriter, splitter.first, splitter.last, tagger.tags);
 }
 
 } // namespace mlir::spmd::collective_matmul
