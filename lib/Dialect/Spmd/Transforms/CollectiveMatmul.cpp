@@ -41,6 +41,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 #include <functional>
 
@@ -138,7 +139,146 @@ void collective_matmul::rewriteMatch(RewriterBase &rewriter, Match &match,
   }
 }
 
+//===----------------------------------------------------------------------===//
+// The patterns
+//
+// walkAndApplyPatterns applies them, not the greedy driver: it visits each
+// op once, in order, never the ops a rewrite built, and neither folds nor
+// erases dead ops, which is what the pass did by hand before, so its output
+// is unchanged byte for byte. A greedy driver, even strict and with folding
+// and region simplification off, erases trivially dead ops of the input and
+// looks again at ops a rewrite touched. The walk steps to the next op before
+// it rewrites one, so a rewrite may erase its root and ops before it, never
+// an op after it (MLIR's expensive pattern API checks, off in release
+// builds, would only allow the root). Each rewrite is therefore rooted at
+// the later of its ops: all_gather -> matmul at the matmul; matmul ->
+// psum_scatter at the psum_scatter, which also rewrites all_gather ->
+// matmul when the matmul feeds a psum_scatter (the match takes the
+// all_gather first; the psum_scatter then stays, and the loop's last chunk
+// matmul, built later, is never matched again); a microbatched chain at its
+// psum_scatter. The matmul pattern leaves to those what they rewrite.
+//===----------------------------------------------------------------------===//
+
 namespace {
+
+/// The chain ending in `scatter` that `options` split into row blocks.
+std::optional<Chain> chainToSplit(PsumScatterOp scatter,
+                                  const SpmdCollectiveMatmulOptions &options) {
+  if (options.microbatches <= 1)
+    return std::nullopt;
+  std::optional<Chain> chain = matchChain(scatter);
+  int64_t rows = cast<RankedTensorType>(scatter.getType()).getDimSize(0);
+  if (!chain || rows < options.microbatches || rows % options.microbatches != 0)
+    return std::nullopt;
+  if (!options.force &&
+      (byteSize(chain->gather.getType()) < options.thresholdBytes ||
+       byteSize(chain->down->getResultTypes()[0]) < options.thresholdBytes))
+    return std::nullopt;
+  return chain;
+}
+
+/// Whether `matmul` is the first matmul of a chain that `options` split.
+bool headsChainToSplit(linalg::MatmulOp matmul,
+                       const SpmdCollectiveMatmulOptions &options) {
+  if (options.microbatches <= 1)
+    return false;
+  // Follow the single uses down to the psum_scatter the chain ends in.
+  Value value = matmul->getResult(0);
+  while (value.hasOneUse()) {
+    Operation *user = *value.getUsers().begin();
+    if (auto scatter = dyn_cast<PsumScatterOp>(user)) {
+      std::optional<Chain> chain = chainToSplit(scatter, options);
+      return chain && chain->up == matmul;
+    }
+    if (!isa<linalg::GenericOp, linalg::MatmulOp>(user) ||
+        user->getNumResults() != 1)
+      return false;
+    value = user->getResult(0);
+  }
+  return false;
+}
+
+/// Rewrites the match at `matmul` if it reaches the size threshold.
+LogicalResult rewriteAt(PatternRewriter &rewriter, Operation *root,
+                        linalg::MatmulOp matmul,
+                        const SpmdCollectiveMatmulOptions &options) {
+  std::optional<Match> match = matchAt(matmul);
+  if (!match)
+    return rewriter.notifyMatchFailure(
+        root, "no plain matmul in a manual region between a single-use tiled "
+              "all_gather and its operand or a tiled psum_scatter");
+  bool gathers = isa<AllGatherOp>(match->collective);
+  int64_t bytes = gathers ? byteSize(match->collective->getResultTypes()[0])
+                          : byteSize(matmul->getResultTypes()[0]);
+  if (!options.force && bytes < options.thresholdBytes)
+    return rewriter.notifyMatchFailure(root,
+                                       "fewer bytes than threshold-bytes");
+  rewriteMatch(rewriter, *match, options.bidirectional, options.unroll);
+  return success();
+}
+
+/// all_gather -> matmul into a ring of chunk matmuls, rooted at the matmul.
+/// A matmul whose only use is a psum_scatter is rewritten from there.
+struct GatherMatmulPattern : OpRewritePattern<linalg::MatmulOp> {
+  GatherMatmulPattern(MLIRContext *context,
+                      const SpmdCollectiveMatmulOptions &options)
+      : OpRewritePattern(context), options(options) {}
+
+  LogicalResult matchAndRewrite(linalg::MatmulOp matmul,
+                                PatternRewriter &rewriter) const override {
+    Value result = matmul->getResult(0);
+    if (result.hasOneUse() && isa<PsumScatterOp>(*result.getUsers().begin()))
+      return rewriter.notifyMatchFailure(
+          matmul, "feeds a psum_scatter: rewritten from the psum_scatter");
+    if (headsChainToSplit(matmul, options))
+      return rewriter.notifyMatchFailure(
+          matmul, "heads a chain split into microbatches");
+    return rewriteAt(rewriter, matmul, matmul, options);
+  }
+
+  SpmdCollectiveMatmulOptions options;
+};
+
+/// matmul -> psum_scatter into a ring of partial sums, rooted at the
+/// psum_scatter; when the matmul's operand is gathered (the match takes
+/// the all_gather first), all_gather -> matmul as above instead.
+struct MatmulScatterPattern : OpRewritePattern<PsumScatterOp> {
+  MatmulScatterPattern(MLIRContext *context,
+                       const SpmdCollectiveMatmulOptions &options)
+      : OpRewritePattern(context), options(options) {}
+
+  LogicalResult matchAndRewrite(PsumScatterOp scatter,
+                                PatternRewriter &rewriter) const override {
+    auto matmul = scatter.getOperand().getDefiningOp<linalg::MatmulOp>();
+    if (!matmul || !matmul->getResult(0).hasOneUse())
+      return rewriter.notifyMatchFailure(
+          scatter, "operand is not a matmul used only here");
+    return rewriteAt(rewriter, scatter, matmul, options);
+  }
+
+  SpmdCollectiveMatmulOptions options;
+};
+
+/// all_gather -> matmul -> elementwise -> matmul -> psum_scatter split into
+/// interleaved row blocks, rooted at the psum_scatter. Tried before
+/// MatmulScatterPattern (higher benefit).
+struct MicrobatchChainPattern : OpRewritePattern<PsumScatterOp> {
+  MicrobatchChainPattern(MLIRContext *context,
+                         const SpmdCollectiveMatmulOptions &options)
+      : OpRewritePattern(context, /*benefit=*/2), options(options) {}
+
+  LogicalResult matchAndRewrite(PsumScatterOp scatter,
+                                PatternRewriter &rewriter) const override {
+    std::optional<Chain> chain = chainToSplit(scatter, options);
+    if (!chain)
+      return rewriter.notifyMatchFailure(
+          scatter, "not the end of a chain to split into microbatches");
+    microbatch(rewriter, *chain, options.microbatches, options.bidirectional);
+    return success();
+  }
+
+  SpmdCollectiveMatmulOptions options;
+};
 
 struct CollectiveMatmulPass
     : spmd::impl::SpmdCollectiveMatmulBase<CollectiveMatmulPass> {
@@ -151,38 +291,21 @@ struct CollectiveMatmulPass
           << static_cast<int64_t>(microbatches);
       return signalPassFailure();
     }
-    IRRewriter rewriter(&getContext());
-    if (microbatches > 1) {
-      SmallVector<PsumScatterOp> scatters;
-      getOperation()->walk(
-          [&](PsumScatterOp scatter) { scatters.push_back(scatter); });
-      for (PsumScatterOp scatter : scatters) {
-        std::optional<Chain> chain = matchChain(scatter);
-        int64_t rows = cast<RankedTensorType>(scatter.getType()).getDimSize(0);
-        if (!chain || rows < microbatches || rows % microbatches != 0)
-          continue;
-        if (!force &&
-            (byteSize(chain->gather.getType()) < thresholdBytes ||
-             byteSize(chain->down->getResultTypes()[0]) < thresholdBytes))
-          continue;
-        microbatch(rewriter, *chain, microbatches, bidirectional);
-      }
-    }
-    SmallVector<linalg::MatmulOp> matmuls;
-    getOperation()->walk(
-        [&](linalg::MatmulOp matmul) { matmuls.push_back(matmul); });
-    for (linalg::MatmulOp matmul : matmuls) {
-      std::optional<Match> match = matchAt(matmul);
-      if (!match)
-        continue;
-      bool gathers = isa<AllGatherOp>(match->collective);
-      int64_t bytes = gathers ? byteSize(match->collective->getResultTypes()[0])
-                              : byteSize(matmul->getResultTypes()[0]);
-      if (!force && bytes < thresholdBytes)
-        continue;
-      rewriteMatch(rewriter, *match, bidirectional, unroll);
-    }
+    SpmdCollectiveMatmulOptions options{bidirectional, unroll, thresholdBytes,
+                                        force, microbatches};
+    RewritePatternSet patterns(&getContext());
+    populateCollectiveMatmulPatterns(patterns, options);
+    // One walk, no folding: see "The patterns" above.
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };
 
 } // namespace
+
+void spmd::populateCollectiveMatmulPatterns(
+    RewritePatternSet &patterns, const SpmdCollectiveMatmulOptions &options) {
+  MLIRContext *context = patterns.getContext();
+  patterns.add<GatherMatmulPattern, MatmulScatterPattern>(context, options);
+  if (options.microbatches > 1)
+    patterns.add<MicrobatchChainPattern>(context, options);
+}

@@ -1,12 +1,12 @@
 //===- CollectiveMatmul.h - spmd-collective-matmul's pieces -----*- C++ -*-===//
 //
 // Private to spmd-collective-matmul (the ring conventions are in
-// CollectiveMatmul.cpp's file comment). The pass matches and drives in
-// CollectiveMatmul.cpp; the Emitter builds the loop of one match, its
-// shared steps in CollectiveMatmulEmitter.cpp, the all_gather side in
-// CollectiveMatmulGather.cpp and the psum_scatter side in
-// CollectiveMatmulScatter.cpp; CollectiveMatmulMicrobatch.cpp splits an FFN
-// chain into row blocks and interleaves their steps.
+// CollectiveMatmul.cpp's file comment). CollectiveMatmul.cpp matches, holds
+// the rewrite patterns and the pass that applies them; the Emitter builds
+// the loop of one match, its shared steps in CollectiveMatmulEmitter.cpp,
+// the all_gather side in CollectiveMatmulGather.cpp and the psum_scatter
+// side in CollectiveMatmulScatter.cpp; CollectiveMatmulMicrobatch.cpp
+// splits an FFN chain into row blocks and interleaves their steps.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +14,7 @@
 #define TRELLIS_DIALECT_SPMD_TRANSFORMS_COLLECTIVEMATMUL_H
 
 #include "trellis/Dialect/Spmd/IR/SpmdOps.h"
+#include "trellis/Dialect/Spmd/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/PatternMatch.h"
@@ -21,6 +22,19 @@
 
 #include <functional>
 #include <optional>
+
+namespace mlir::spmd {
+
+/// Adds the rewrites of spmd-collective-matmul, as configured by `options`:
+/// all_gather -> matmul and matmul -> psum_scatter into rings of chunk
+/// matmuls (bidirectional, unrolled as the options say) and, with
+/// `microbatches` > 1, the split of an FFN chain into interleaved row
+/// blocks. They are meant for walkAndApplyPatterns: each rewrite erases
+/// only its root and ops before it, and none folds (CollectiveMatmul.cpp).
+void populateCollectiveMatmulPatterns(
+    RewritePatternSet &patterns, const SpmdCollectiveMatmulOptions &options);
+
+} // namespace mlir::spmd
 
 namespace mlir::spmd::collective_matmul {
 

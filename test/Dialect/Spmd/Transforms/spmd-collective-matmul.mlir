@@ -357,3 +357,24 @@ func.func @outside(%a: tensor<8x8xf32>, %b: tensor<8x8xf32>) -> tensor<8x8xf32> 
   %c = linalg.matmul ins(%a, %b : tensor<8x8xf32>, tensor<8x8xf32>) outs(%a : tensor<8x8xf32>) -> tensor<8x8xf32>
   return %c : tensor<8x8xf32>
 }
+
+// -----
+
+trellis.mesh @mesh = <["i"=4]>
+
+// A matmul with a gathered operand and a psum_scatter behind it: the
+// all_gather is rewritten (the match takes it first) and the psum_scatter
+// stays, behind the loop's last chunk matmul.
+// CHECK-LABEL: func.func @gather_then_scatter
+// CHECK-NOT: spmd.all_gather
+// CHECK: scf.for
+// CHECK: scf.yield
+// CHECK: %[[LAST:.*]] = linalg.matmul
+// CHECK-NEXT: spmd.psum_scatter %[[LAST]] over ["i"] dim 0 tiled
+func.func @gather_then_scatter(%x: tensor<8x4xf32>, %w: tensor<16x8xf32>, %init: tensor<8x8xf32>)
+    -> tensor<2x8xf32> attributes {spmd.mesh = @mesh} {
+  %g = spmd.all_gather %x over ["i"] dim 1 tiled : tensor<8x4xf32> -> tensor<8x16xf32>
+  %m = linalg.matmul ins(%g, %w : tensor<8x16xf32>, tensor<16x8xf32>) outs(%init : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %s = spmd.psum_scatter %m over ["i"] dim 0 tiled : tensor<8x8xf32> -> tensor<2x8xf32>
+  return %s : tensor<2x8xf32>
+}
