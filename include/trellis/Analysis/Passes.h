@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TRELLIS_LIB_ANALYSIS_PASSES_H
-#define TRELLIS_LIB_ANALYSIS_PASSES_H
+#ifndef TRELLIS_ANALYSIS_PASSES_H
+#define TRELLIS_ANALYSIS_PASSES_H
 
 #include "mlir/Pass/Pass.h"
 
@@ -19,4 +19,4 @@ namespace mlir::trellis {
 
 } // namespace mlir::trellis
 
-#endif // TRELLIS_LIB_ANALYSIS_PASSES_H
+#endif // TRELLIS_ANALYSIS_PASSES_H

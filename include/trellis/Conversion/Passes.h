@@ -1,7 +1,7 @@
 //===- Passes.h - Trellis conversions ---------------------------*- C++ -*-===//
 
-#ifndef TRELLIS_LIB_CONVERSION_PASSES_H
-#define TRELLIS_LIB_CONVERSION_PASSES_H
+#ifndef TRELLIS_CONVERSION_PASSES_H
+#define TRELLIS_CONVERSION_PASSES_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -22,4 +22,4 @@ namespace mlir::trellis {
 
 } // namespace mlir::trellis
 
-#endif // TRELLIS_LIB_CONVERSION_PASSES_H
+#endif // TRELLIS_CONVERSION_PASSES_H

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TRELLIS_LIB_CONVERSION_RUNTIMEABI_H
-#define TRELLIS_LIB_CONVERSION_RUNTIMEABI_H
+#ifndef TRELLIS_CONVERSION_RUNTIMEABI_H
+#define TRELLIS_CONVERSION_RUNTIMEABI_H
 
 #include "trellis/Dialect/Trellis/IR/TrellisDialect.h"
 
@@ -72,4 +72,4 @@ bufferAddress(mlir::OpBuilder &b, mlir::Location loc, mlir::Value memref,
 
 } // namespace mlir::trellis
 
-#endif // TRELLIS_LIB_CONVERSION_RUNTIMEABI_H
+#endif // TRELLIS_CONVERSION_RUNTIMEABI_H

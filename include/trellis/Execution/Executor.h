@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TRELLIS_LIB_EXECUTION_EXECUTOR_H
-#define TRELLIS_LIB_EXECUTION_EXECUTOR_H
+#ifndef TRELLIS_EXECUTION_EXECUTOR_H
+#define TRELLIS_EXECUTION_EXECUTOR_H
 
 #include "trellis/Execution/HostArray.h"
 #include "trellis/Runtime/Runtime.h"
@@ -174,4 +174,4 @@ private:
 
 } // namespace mlir::trellis::exec
 
-#endif // TRELLIS_LIB_EXECUTION_EXECUTOR_H
+#endif // TRELLIS_EXECUTION_EXECUTOR_H

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TRELLIS_LIB_EXECUTION_HOSTARRAY_H
-#define TRELLIS_LIB_EXECUTION_HOSTARRAY_H
+#ifndef TRELLIS_EXECUTION_HOSTARRAY_H
+#define TRELLIS_EXECUTION_HOSTARRAY_H
 
 #include "llvm/Support/Error.h"
 
@@ -99,4 +99,4 @@ Comparison compareArrays(const HostArray &expected, const HostArray &actual,
 
 } // namespace mlir::trellis::exec
 
-#endif // TRELLIS_LIB_EXECUTION_HOSTARRAY_H
+#endif // TRELLIS_EXECUTION_HOSTARRAY_H

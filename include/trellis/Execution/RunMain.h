@@ -1,7 +1,7 @@
 //===- RunMain.h - The trellis-run driver -----------------------*- C++ -*-===//
 
-#ifndef TRELLIS_LIB_EXECUTION_RUNMAIN_H
-#define TRELLIS_LIB_EXECUTION_RUNMAIN_H
+#ifndef TRELLIS_EXECUTION_RUNMAIN_H
+#define TRELLIS_EXECUTION_RUNMAIN_H
 
 namespace mlir::trellis::exec {
 
@@ -11,4 +11,4 @@ int runMain(int argc, char **argv);
 
 } // namespace mlir::trellis::exec
 
-#endif // TRELLIS_LIB_EXECUTION_RUNMAIN_H
+#endif // TRELLIS_EXECUTION_RUNMAIN_H

@@ -1,7 +1,7 @@
 //===- Passes.h - The StableHLO importer ------------------------*- C++ -*-===//
 
-#ifndef TRELLIS_LIB_IMPORT_PASSES_H
-#define TRELLIS_LIB_IMPORT_PASSES_H
+#ifndef TRELLIS_IMPORT_PASSES_H
+#define TRELLIS_IMPORT_PASSES_H
 
 #include "trellis/Dialect/Spmd/IR/SpmdDialect.h"
 #include "trellis/Dialect/Trellis/IR/TrellisDialect.h"
@@ -24,4 +24,4 @@ namespace mlir::trellis {
 
 } // namespace mlir::trellis
 
-#endif // TRELLIS_LIB_IMPORT_PASSES_H
+#endif // TRELLIS_IMPORT_PASSES_H

@@ -1,7 +1,7 @@
 //===- Registration.h - Register the import-only dialects -------*- C++ -*-===//
 
-#ifndef TRELLIS_LIB_IMPORT_REGISTRATION_H
-#define TRELLIS_LIB_IMPORT_REGISTRATION_H
+#ifndef TRELLIS_IMPORT_REGISTRATION_H
+#define TRELLIS_IMPORT_REGISTRATION_H
 
 namespace mlir {
 class DialectRegistry;
@@ -22,4 +22,4 @@ bool needsStableHLOImport(ModuleOp module);
 
 } // namespace mlir::trellis
 
-#endif // TRELLIS_LIB_IMPORT_REGISTRATION_H
+#endif // TRELLIS_IMPORT_REGISTRATION_H

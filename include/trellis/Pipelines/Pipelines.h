@@ -1,7 +1,7 @@
 //===- Pipelines.h - Named Trellis pipelines --------------------*- C++ -*-===//
 
-#ifndef TRELLIS_LIB_PIPELINES_PIPELINES_H
-#define TRELLIS_LIB_PIPELINES_PIPELINES_H
+#ifndef TRELLIS_PIPELINES_PIPELINES_H
+#define TRELLIS_PIPELINES_PIPELINES_H
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
@@ -58,4 +58,4 @@ void registerTrellisPipelines();
 
 } // namespace mlir::trellis
 
-#endif // TRELLIS_LIB_PIPELINES_PIPELINES_H
+#endif // TRELLIS_PIPELINES_PIPELINES_H

@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TRELLIS_LIB_PIPELINES_REGISTRATION_H
-#define TRELLIS_LIB_PIPELINES_REGISTRATION_H
+#ifndef TRELLIS_PIPELINES_REGISTRATION_H
+#define TRELLIS_PIPELINES_REGISTRATION_H
 
 namespace mlir {
 class DialectRegistry;
@@ -31,4 +31,4 @@ void registerAllPasses();
 
 } // namespace mlir::trellis
 
-#endif // TRELLIS_LIB_PIPELINES_REGISTRATION_H
+#endif // TRELLIS_PIPELINES_REGISTRATION_H

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TRELLIS_LIB_RUNTIME_MESHMATH_H
-#define TRELLIS_LIB_RUNTIME_MESHMATH_H
+#ifndef TRELLIS_RUNTIME_MESHMATH_H
+#define TRELLIS_RUNTIME_MESHMATH_H
 
 #include "trellis/Runtime/TrellisRuntime.h"
 
@@ -121,4 +121,4 @@ void copyBlock(const std::vector<int64_t> &shape,
 
 } // namespace mlir::trellis::rt
 
-#endif // TRELLIS_LIB_RUNTIME_MESHMATH_H
+#endif // TRELLIS_RUNTIME_MESHMATH_H

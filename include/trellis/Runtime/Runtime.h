@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TRELLIS_LIB_RUNTIME_RUNTIME_H
-#define TRELLIS_LIB_RUNTIME_RUNTIME_H
+#ifndef TRELLIS_RUNTIME_RUNTIME_H
+#define TRELLIS_RUNTIME_RUNTIME_H
 
 #include "trellis/Runtime/MeshMath.h"
 
@@ -317,4 +317,4 @@ createInProcessCommunicator(const MeshShape &mesh,
 
 } // namespace mlir::trellis::rt
 
-#endif // TRELLIS_LIB_RUNTIME_RUNTIME_H
+#endif // TRELLIS_RUNTIME_RUNTIME_H

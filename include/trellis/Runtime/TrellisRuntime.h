@@ -19,8 +19,8 @@
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
-#ifndef TRELLIS_LIB_RUNTIME_TRELLISRUNTIME_H
-#define TRELLIS_LIB_RUNTIME_TRELLISRUNTIME_H
+#ifndef TRELLIS_RUNTIME_TRELLISRUNTIME_H
+#define TRELLIS_RUNTIME_TRELLISRUNTIME_H
 
 #include <stdint.h>
 
@@ -79,4 +79,4 @@ void _mlir_memref_to_llvm_free(void *ptr);
 }
 #endif
 
-#endif /* TRELLIS_LIB_RUNTIME_TRELLISRUNTIME_H */
+#endif /* TRELLIS_RUNTIME_TRELLISRUNTIME_H */

@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TRELLIS_DIALECT_SPMD_TRANSFORMS_ARITHBUILDERS_H
-#define TRELLIS_DIALECT_SPMD_TRANSFORMS_ARITHBUILDERS_H
+#ifndef TRELLIS_LIB_DIALECT_SPMD_TRANSFORMS_ARITHBUILDERS_H
+#define TRELLIS_LIB_DIALECT_SPMD_TRANSFORMS_ARITHBUILDERS_H
 
 #include "mlir/IR/Builders.h"
 
@@ -17,4 +17,4 @@ Value buildAdd(OpBuilder &b, Location loc, Value x, Value y);
 
 } // namespace mlir::spmd
 
-#endif // TRELLIS_DIALECT_SPMD_TRANSFORMS_ARITHBUILDERS_H
+#endif // TRELLIS_LIB_DIALECT_SPMD_TRANSFORMS_ARITHBUILDERS_H

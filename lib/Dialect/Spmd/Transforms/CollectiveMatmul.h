@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TRELLIS_DIALECT_SPMD_TRANSFORMS_COLLECTIVEMATMUL_H
-#define TRELLIS_DIALECT_SPMD_TRANSFORMS_COLLECTIVEMATMUL_H
+#ifndef TRELLIS_LIB_DIALECT_SPMD_TRANSFORMS_COLLECTIVEMATMUL_H
+#define TRELLIS_LIB_DIALECT_SPMD_TRANSFORMS_COLLECTIVEMATMUL_H
 
 #include "trellis/Dialect/Spmd/IR/SpmdOps.h"
 #include "trellis/Dialect/Spmd/Transforms/Passes.h"
@@ -262,4 +262,4 @@ void microbatch(RewriterBase &rewriter, Chain &chain, int64_t microbatches,
 
 } // namespace mlir::spmd::collective_matmul
 
-#endif // TRELLIS_DIALECT_SPMD_TRANSFORMS_COLLECTIVEMATMUL_H
+#endif // TRELLIS_LIB_DIALECT_SPMD_TRANSFORMS_COLLECTIVEMATMUL_H

@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TRELLIS_DIALECT_SPMD_TRANSFORMS_TRANSPOSER_H
-#define TRELLIS_DIALECT_SPMD_TRANSFORMS_TRANSPOSER_H
+#ifndef TRELLIS_LIB_DIALECT_SPMD_TRANSFORMS_TRANSPOSER_H
+#define TRELLIS_LIB_DIALECT_SPMD_TRANSFORMS_TRANSPOSER_H
 
 #include "lib/Dialect/Spmd/Transforms/ArithBuilders.h"
 #include "trellis/Dialect/Spmd/IR/SpmdOps.h"
@@ -193,4 +193,4 @@ private:
 
 } // namespace mlir::spmd::transpose
 
-#endif // TRELLIS_DIALECT_SPMD_TRANSFORMS_TRANSPOSER_H
+#endif // TRELLIS_LIB_DIALECT_SPMD_TRANSFORMS_TRANSPOSER_H

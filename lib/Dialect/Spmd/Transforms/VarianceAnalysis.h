@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TRELLIS_DIALECT_SPMD_TRANSFORMS_VARIANCEANALYSIS_H
-#define TRELLIS_DIALECT_SPMD_TRANSFORMS_VARIANCEANALYSIS_H
+#ifndef TRELLIS_LIB_DIALECT_SPMD_TRANSFORMS_VARIANCEANALYSIS_H
+#define TRELLIS_LIB_DIALECT_SPMD_TRANSFORMS_VARIANCEANALYSIS_H
 
 #include "trellis/Dialect/Spmd/IR/SpmdOps.h"
 #include "trellis/Dialect/Trellis/IR/TrellisOps.h"
@@ -72,4 +72,4 @@ analyzeVariance(Operation *root, const AxisMasks &masks, AxisMask manual,
 
 } // namespace mlir::spmd
 
-#endif // TRELLIS_DIALECT_SPMD_TRANSFORMS_VARIANCEANALYSIS_H
+#endif // TRELLIS_LIB_DIALECT_SPMD_TRANSFORMS_VARIANCEANALYSIS_H
