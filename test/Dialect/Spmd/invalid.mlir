@@ -11,6 +11,20 @@ func.func @f(%x: tensor<8xf32>) {
 
 // -----
 
+// The shard_map checks its mesh after its body is verified: a collective in
+// the body says that its shard_map's mesh is unknown.
+func.func @f(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %r = spmd.shard_map @nomesh in_specs = [[{"i"}]] out_specs = [[{"i"}]] (%x) : (tensor<8xf32>) -> tensor<8xf32> {
+  ^bb0(%b: tensor<4xf32>):
+    // expected-error @below {{is inside a spmd.shard_map that names unknown mesh @nomesh}}
+    %s = spmd.psum %b over ["i"] : tensor<4xf32>
+    spmd.yield %s : tensor<4xf32>
+  }
+  return %r : tensor<8xf32>
+}
+
+// -----
+
 trellis.mesh @mesh = <["i"=4, "j"=2]>
 func.func @f(%x: tensor<8xf32>) {
   // expected-error @below {{manual_axes names unknown mesh axis "k" (mesh @mesh has axes ["i", "j"])}}
