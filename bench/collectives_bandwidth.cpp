@@ -13,6 +13,9 @@
 // all-gather: CommCost.h's bytes sent over the time) is printed for
 // reference.
 //
+// A second table times bf16 against f32 collectives of the same element
+// count (issue 23's goal: bf16 at most 0.6 of the f32 time).
+//
 // Usage: trellis-bench-collectives [DEVICES=8]
 //
 //===----------------------------------------------------------------------===//
@@ -44,14 +47,26 @@ double now() {
       .count();
 }
 
-/// Seconds per collective, from `iterations` back-to-back calls per device.
-double timeCollective(const MeshShape &mesh, bool gather, int64_t bytes,
-                      int iterations) {
+/// Seconds per collective of `count` elements of `dtype` (f32 or bf16,
+/// every element 1.0), from `iterations` back-to-back calls per device.
+double timeCollective(const MeshShape &mesh, bool gather, int32_t dtype,
+                      int64_t count, int iterations) {
   int64_t n = mesh.numDevices();
-  int64_t count = bytes / 4;
-  std::vector<std::vector<float>> in(n, std::vector<float>(count, 1.0f));
-  std::vector<std::vector<float>> out(
-      n, std::vector<float>(gather ? count * n : count));
+  const bool bf16 = dtype == TRELLIS_RT_BF16;
+  const size_t size = bf16 ? 2 : 4;
+  std::vector<char> one(size);
+  if (bf16) {
+    uint16_t bits = 0x3f80;
+    std::memcpy(one.data(), &bits, 2);
+  } else {
+    float value = 1.0f;
+    std::memcpy(one.data(), &value, 4);
+  }
+  std::vector<std::vector<char>> in(n, std::vector<char>(count * size)),
+      out(n, std::vector<char>((gather ? count * n : count) * size));
+  for (auto &buffer : in)
+    for (size_t e = 0; e < buffer.size(); e += size)
+      std::memcpy(buffer.data() + e, one.data(), size);
   Session session(mesh,
                   {{gather ? "spmd.all_gather" : "spmd.psum", "bench", {}}},
                   SessionOptions());
@@ -61,15 +76,14 @@ double timeCollective(const MeshShape &mesh, bool gather, int64_t bytes,
     calls[p].body = [&, p] {
       for (int it = 0; it < iterations; ++it) {
         if (gather)
-          trellis_rt_all_gather(0, packAxes({0}), TRELLIS_RT_F32,
-                                reinterpret_cast<int64_t>(in[p].data()),
-                                reinterpret_cast<int64_t>(out[p].data()), 1,
-                                count);
+          trellis_rt_all_gather(
+              0, packAxes({0}), dtype, reinterpret_cast<int64_t>(in[p].data()),
+              reinterpret_cast<int64_t>(out[p].data()), 1, count);
         else
-          trellis_rt_all_reduce(
-              0, packAxes({0}), TRELLIS_RT_F32, TRELLIS_RT_SUM,
-              reinterpret_cast<int64_t>(in[p].data()),
-              reinterpret_cast<int64_t>(out[p].data()), count);
+          trellis_rt_all_reduce(0, packAxes({0}), dtype, TRELLIS_RT_SUM,
+                                reinterpret_cast<int64_t>(in[p].data()),
+                                reinterpret_cast<int64_t>(out[p].data()),
+                                count);
       }
     };
     args[p] = reinterpret_cast<void **>(&calls[p]);
@@ -81,7 +95,25 @@ double timeCollective(const MeshShape &mesh, bool gather, int64_t bytes,
     std::fprintf(stderr, "error: %s\n", error.c_str());
     std::exit(1);
   }
+  // Every device sums n ones (or gathers ones): check one element.
+  float first;
+  if (bf16) {
+    uint32_t bits = uint32_t(*reinterpret_cast<uint16_t *>(out[0].data()))
+                    << 16;
+    std::memcpy(&first, &bits, 4);
+  } else {
+    std::memcpy(&first, out[0].data(), 4);
+  }
+  if (first != (gather ? 1.0f : static_cast<float>(n))) {
+    std::fprintf(stderr, "error: wrong result %g\n", first);
+    std::exit(1);
+  }
   return (now() - start) / iterations;
+}
+
+double timeCollective(const MeshShape &mesh, bool gather, int64_t bytes,
+                      int iterations) {
+  return timeCollective(mesh, gather, TRELLIS_RT_F32, bytes / 4, iterations);
 }
 
 /// Seconds to memcpy `total` bytes split over `threads` threads.
@@ -141,6 +173,26 @@ int main(int argc, char **argv) {
                 agMoved / agCopy * 1e-9, agCopy / ag,
                 double(ringShareBytes(bytes * devices, devices)) / ag * 1e-9);
     std::fflush(stdout);
+  }
+  // Issue 23: a bf16 collective of the same element count moves half the
+  // bytes; the goal is at most 0.6 of the f32 time.
+  std::printf("\n| collective (%lld devices) | elements/device | f32 | bf16 | "
+              "bf16/f32 time |\n|---|---|---|---|---|\n",
+              (long long)devices);
+  for (int64_t mib : {1, 64}) {
+    int64_t count = (mib << 20) / 4; // as many elements as mib MiB of f32
+    int iterations = mib >= 64 ? 4 : 50;
+    for (bool gather : {false, true}) {
+      double f32 =
+          timeCollective(mesh, gather, TRELLIS_RT_F32, count, iterations);
+      double bf16 =
+          timeCollective(mesh, gather, TRELLIS_RT_BF16, count, iterations);
+      std::printf("| %s | %lld (%lld MiB in f32) | %.2f ms | %.2f ms | %.2f "
+                  "|\n",
+                  gather ? "all_gather" : "psum", (long long)count,
+                  (long long)mib, f32 * 1e3, bf16 * 1e3, bf16 / f32);
+      std::fflush(stdout);
+    }
   }
   return 0;
 }
