@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lib/Runtime/Float16.h"
 #include "trellis/Runtime/CommCost.h"
 #include "trellis/Runtime/Runtime.h"
 #include "trellis/Runtime/TrellisRuntime.h"
@@ -54,19 +55,14 @@ double timeCollective(const MeshShape &mesh, bool gather, int32_t dtype,
   int64_t n = mesh.numDevices();
   const bool bf16 = dtype == TRELLIS_RT_BF16;
   const size_t size = bf16 ? 2 : 4;
-  std::vector<char> one(size);
-  if (bf16) {
-    uint16_t bits = 0x3f80;
-    std::memcpy(one.data(), &bits, 2);
-  } else {
-    float value = 1.0f;
-    std::memcpy(one.data(), &value, 4);
-  }
+  const float value = 1.0f;
+  const uint16_t bf16One = floatToBf16(value);
+  const void *one = bf16 ? static_cast<const void *>(&bf16One) : &value;
   std::vector<std::vector<char>> in(n, std::vector<char>(count * size)),
       out(n, std::vector<char>((gather ? count * n : count) * size));
   for (auto &buffer : in)
     for (size_t e = 0; e < buffer.size(); e += size)
-      std::memcpy(buffer.data() + e, one.data(), size);
+      std::memcpy(buffer.data() + e, one, size);
   Session session(mesh,
                   {{gather ? "spmd.all_gather" : "spmd.psum", "bench", {}}},
                   SessionOptions());
@@ -97,23 +93,15 @@ double timeCollective(const MeshShape &mesh, bool gather, int32_t dtype,
   }
   // Every device sums n ones (or gathers ones): check one element.
   float first;
-  if (bf16) {
-    uint32_t bits = uint32_t(*reinterpret_cast<uint16_t *>(out[0].data()))
-                    << 16;
-    std::memcpy(&first, &bits, 4);
-  } else {
+  if (bf16)
+    first = bf16ToFloat(*reinterpret_cast<const uint16_t *>(out[0].data()));
+  else
     std::memcpy(&first, out[0].data(), 4);
-  }
   if (first != (gather ? 1.0f : static_cast<float>(n))) {
     std::fprintf(stderr, "error: wrong result %g\n", first);
     std::exit(1);
   }
   return (now() - start) / iterations;
-}
-
-double timeCollective(const MeshShape &mesh, bool gather, int64_t bytes,
-                      int iterations) {
-  return timeCollective(mesh, gather, TRELLIS_RT_F32, bytes / 4, iterations);
 }
 
 /// Seconds to memcpy `total` bytes split over `threads` threads.
@@ -154,11 +142,13 @@ int main(int argc, char **argv) {
     int64_t bytes = mib << 20;
     int iterations = mib >= 64 ? 4 : (mib >= 16 ? 8 : 50);
     double n = static_cast<double>(devices);
-    double ar = timeCollective(mesh, false, bytes, iterations);
+    double ar =
+        timeCollective(mesh, false, TRELLIS_RT_F32, bytes / 4, iterations);
     double arMoved = bytes * n; // n outputs of B bytes
     double arCopy =
         timeMemcpy(static_cast<int64_t>(arMoved), cores, iterations);
-    double ag = timeCollective(mesh, true, bytes, iterations);
+    double ag =
+        timeCollective(mesh, true, TRELLIS_RT_F32, bytes / 4, iterations);
     double agMoved = bytes * n * n; // n outputs of nB bytes
     double agCopy = timeMemcpy(static_cast<int64_t>(agMoved), cores,
                                std::max(1, iterations / 4));

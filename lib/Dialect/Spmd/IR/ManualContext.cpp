@@ -20,6 +20,15 @@ mlir::spmd::sortAxesInMeshOrder(ArrayRef<StringAttr> axes,
   return sorted;
 }
 
+SmallVector<StringAttr>
+mlir::spmd::getDeviceFunctionManualAxes(Operation *func, trellis::MeshOp mesh) {
+  if (auto list =
+          func->getAttrOfType<ArrayAttr>(SpmdDialect::kManualAxesAttrName))
+    return llvm::to_vector(list.getAsRange<StringAttr>());
+  return llvm::to_vector(
+      llvm::map_range(mesh.getAxisNames(), llvm::CastTo<StringAttr>));
+}
+
 std::optional<ManualContext> mlir::spmd::getManualContext(Operation *op) {
   for (Operation *parent = op->getParentOp(); parent;
        parent = parent->getParentOp()) {
@@ -38,14 +47,10 @@ std::optional<ManualContext> mlir::spmd::getManualContext(Operation *op) {
     trellis::MeshOp mesh = trellis::lookupMesh(parent, meshRef);
     if (!mesh)
       return std::nullopt;
-    SmallVector<StringAttr> axes;
-    if (auto list =
-            parent->getAttrOfType<ArrayAttr>(SpmdDialect::kManualAxesAttrName))
-      axes = llvm::to_vector(list.getAsRange<StringAttr>());
-    else
-      for (Attribute name : mesh.getAxisNames())
-        axes.push_back(cast<StringAttr>(name));
-    return ManualContext{mesh, sortAxesInMeshOrder(axes, mesh), parent};
+    return ManualContext{
+        mesh,
+        sortAxesInMeshOrder(getDeviceFunctionManualAxes(parent, mesh), mesh),
+        parent};
   }
   return std::nullopt;
 }

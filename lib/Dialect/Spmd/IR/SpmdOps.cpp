@@ -109,17 +109,17 @@ std::string mlir::spmd::formatShape(ArrayRef<int64_t> shape) {
 static FailureOr<ManualContext> verifyCollectiveAxes(Operation *op,
                                                      ArrayAttr axesAttr) {
   std::optional<ManualContext> ctx = getManualContext(op);
-  // A shard_map checks its mesh only in verifySymbolUses, after its body:
-  // say why there is no context rather than that there is no shard_map.
-  if (!ctx)
+  if (!ctx) {
+    // A shard_map checks its mesh only in verifySymbolUses, after its body:
+    // say why there is no context rather than that there is no shard_map.
     if (auto map = op->getParentOfType<ShardMapOp>())
       return op->emitOpError("is inside a spmd.shard_map that names unknown "
                              "mesh ")
              << map.getMeshAttr();
-  if (!ctx)
     return op->emitOpError(
         "must be inside the body of a spmd.shard_map (or a device function "
         "outlined from one)");
+  }
   llvm::SmallDenseSet<StringAttr> seen;
   for (StringAttr axis : axesAttr.getAsRange<StringAttr>()) {
     if (!ctx->mesh.getAxisIndex(axis.getValue()))

@@ -522,14 +522,7 @@ LogicalResult mlir::spmd::inferVariance(FunctionOpInterface func,
   if (failed(rejectFutures(func)))
     return failure();
   Inferrer inferrer(mesh, options);
-  SmallVector<StringAttr> manual;
-  if (auto list =
-          func->getAttrOfType<ArrayAttr>(SpmdDialect::kManualAxesAttrName))
-    manual = llvm::to_vector(list.getAsRange<StringAttr>());
-  else
-    for (Attribute name : mesh.getAxisNames())
-      manual.push_back(cast<StringAttr>(name));
-  Mask all = inferrer.maskOf(manual);
+  Mask all = inferrer.maskOf(getDeviceFunctionManualAxes(func, mesh));
   Block &body = func.getFunctionBody().front();
   DenseMap<Value, Mask> entry;
   for (BlockArgument arg : body.getArguments()) {

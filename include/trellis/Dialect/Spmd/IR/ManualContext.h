@@ -34,6 +34,12 @@ struct ManualContext {
 /// manual region (or the region's mesh cannot be found).
 std::optional<ManualContext> getManualContext(Operation *op);
 
+/// The axes a device function (one with `spmd.mesh` naming `mesh`) is
+/// manual over: its `spmd.manual_axes`, or every axis of `mesh`, in the
+/// order listed.
+SmallVector<StringAttr> getDeviceFunctionManualAxes(Operation *func,
+                                                    trellis::MeshOp mesh);
+
 /// `axes` sorted into mesh order.
 SmallVector<StringAttr> sortAxesInMeshOrder(ArrayRef<StringAttr> axes,
                                             trellis::MeshOp mesh);
