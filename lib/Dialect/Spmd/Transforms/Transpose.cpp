@@ -30,6 +30,7 @@
 #include "trellis/Dialect/Spmd/IR/ManualContext.h"
 #include "trellis/Dialect/Spmd/IR/SpmdOps.h"
 #include "trellis/Dialect/Spmd/Transforms/Passes.h"
+#include "trellis/Dialect/Spmd/Transforms/Transpose.h"
 #include "trellis/Dialect/Spmd/Transforms/TransposeOpInterfaceImpl.h"
 #include "trellis/Dialect/Spmd/Transforms/VarianceInference.h"
 #include "trellis/Dialect/Trellis/IR/ShardingUtils.h"
@@ -121,24 +122,13 @@ LogicalResult Transposer::analyzeOp(Operation *op) {
         linear.insert(arg);
     if (failed(analyzeBlock(map.getBodyBlock())))
       return failure();
-    bool anyLinear = false;
+    // Its used non-linear outputs are computed forward by a copy that
+    // keeps only them (cloneForwardShardMap).
     for (auto [result, value] :
          llvm::zip(map.getResults(),
                    map.getBodyBlock().getTerminator()->getOperands()))
-      if (isLinear(value)) {
+      if (isLinear(value))
         linear.insert(result);
-        anyLinear = true;
-      }
-    // Its non-linear outputs would have to be computed forward, by a
-    // shard_map that also computes the linear ones.
-    if (anyLinear)
-      for (auto [j, result] : llvm::enumerate(map.getResults()))
-        if (!isLinear(result) && !result.use_empty())
-          return map.emitOpError("output #")
-                 << j
-                 << " does not depend on the linear arguments but is used, "
-                    "while other outputs do; spmd-transpose needs the used "
-                    "outputs of such a shard_map to be all linear (split it)";
     return success();
   }
   if (auto loop = dyn_cast<scf::ForOp>(op)) {
@@ -195,8 +185,12 @@ LogicalResult Transposer::analyzeOp(Operation *op) {
 
 LogicalResult Transposer::cloneForward(Block &block, Scope &s, OpBuilder &b) {
   for (Operation &op : block.without_terminator()) {
-    if (touchesLinear(&op))
+    if (touchesLinear(&op)) {
+      if (auto map = dyn_cast<ShardMapOp>(&op))
+        if (failed(cloneForwardShardMap(map, s, b)))
+          return failure();
       continue;
+    }
     // A linalg op may overwrite a linear init without reading it (a fill);
     // its copy writes into a fresh tensor instead.
     IRMapping local = s.fwd;
@@ -219,6 +213,54 @@ LogicalResult Transposer::cloneForward(Block &block, Scope &s, OpBuilder &b) {
     for (auto [old, now] : llvm::zip(op.getResults(), copy->getResults()))
       s.fwd.map(old, now);
   }
+  return success();
+}
+
+LogicalResult Transposer::cloneForwardShardMap(ShardMapOp map, Scope &s,
+                                               OpBuilder &b) {
+  SmallVector<unsigned> inputs, outputs;
+  for (auto [k, operand] : llvm::enumerate(map.getInputs()))
+    if (!isLinear(operand))
+      inputs.push_back(k);
+  for (auto [j, result] : llvm::enumerate(map.getResults()))
+    if (!isLinear(result) && !result.use_empty())
+      outputs.push_back(j);
+  if (outputs.empty())
+    return success();
+  Location loc = map.getLoc();
+  Block &body = map.getBodyBlock();
+  Operation *yield = body.getTerminator();
+  SmallVector<Value> operands;
+  SmallVector<Attribute> inSpecs, outSpecs;
+  SmallVector<Type> resultTypes;
+  for (unsigned k : inputs) {
+    operands.push_back(fwd(s, map.getInputs()[k]));
+    inSpecs.push_back(map.getInSpecs()[k]);
+  }
+  for (unsigned j : outputs) {
+    outSpecs.push_back(map.getOutSpecs()[j]);
+    resultTypes.push_back(stripVaryEncoding(map.getResult(j).getType()));
+  }
+  auto copy = ShardMapOp::create(
+      b, loc, resultTypes, map.getMeshAttr(), b.getArrayAttr(inSpecs),
+      b.getArrayAttr(outSpecs), map.getManualAxesAttr(), map.getCheckVmaAttr(),
+      operands);
+  auto *block = new Block();
+  copy.getBody().push_back(block);
+  Scope inner;
+  for (unsigned k : inputs)
+    inner.fwd.map(body.getArgument(k),
+                  block->addArgument(
+                      stripVaryEncoding(body.getArgument(k).getType()), loc));
+  OpBuilder ib = OpBuilder::atBlockBegin(block);
+  if (failed(cloneForward(body, inner, ib)))
+    return failure();
+  SmallVector<Value> yielded;
+  for (unsigned j : outputs)
+    yielded.push_back(inner.fwd.lookup(yield->getOperand(j)));
+  YieldOp::create(ib, loc, yielded);
+  for (auto [idx, j] : llvm::enumerate(outputs))
+    s.fwd.map(map.getResult(j), copy.getResult(idx));
   return success();
 }
 
@@ -283,7 +325,9 @@ LogicalResult Transposer::noRule(Operation *op) {
 }
 
 FailureOr<func::FuncOp> Transposer::run(func::FuncOp primal, StringRef name,
-                                        OpBuilder &b) {
+                                        OpBuilder &b,
+                                        unsigned numForwardResults) {
+  this->numForwardResults = numForwardResults;
   if (primal.isExternal())
     return primal.emitOpError("has no body to transpose");
   if (!primal.getBody().hasOneBlock())
@@ -311,8 +355,12 @@ FailureOr<func::FuncOp> Transposer::run(func::FuncOp primal, StringRef name,
   SmallVector<Type> inputs, results;
   for (unsigned k : nonlinearArgs)
     inputs.push_back(body.getArgument(k).getType());
-  for (Type type : primal.getResultTypes())
-    inputs.push_back(type);
+  for (auto [j, type] : llvm::enumerate(primal.getResultTypes())) {
+    if (j < numForwardResults)
+      results.push_back(type);
+    else
+      inputs.push_back(type);
+  }
   for (unsigned k : linearArgs)
     results.push_back(body.getArgument(k).getType());
   auto t = func::FuncOp::create(b, primal.getLoc(), name,
@@ -343,16 +391,25 @@ LogicalResult Transposer::buildBody(func::FuncOp primal, func::FuncOp t,
   if (failed(cloneForward(body, s, fb)))
     return failure();
   Operation *ret = body.getTerminator();
+  SmallVector<Value> cotangents;
   for (auto [j, value] : llvm::enumerate(ret->getOperands())) {
+    if (j < numForwardResults) {
+      if (isLinear(value) || !s.fwd.contains(value))
+        return primal.emitOpError("result #")
+               << j << " is returned forward but depends on the linear "
+               << "arguments";
+      cotangents.push_back(s.fwd.lookup(value));
+      continue;
+    }
     if (!isLinear(value))
       return primal.emitOpError("result #")
              << j << " does not depend on the linear arguments";
-    accumulate(s, fb, primal.getLoc(), value,
-               entry->getArgument(nonlinearArgs.size() + j));
+    accumulate(
+        s, fb, primal.getLoc(), value,
+        entry->getArgument(nonlinearArgs.size() + j - numForwardResults));
   }
   if (failed(transposeBackward(body, s, fb)))
     return failure();
-  SmallVector<Value> cotangents;
   for (unsigned k : linearArgs) {
     Value c = s.ct.lookup(body.getArgument(k));
     cotangents.push_back(
@@ -366,42 +423,32 @@ LogicalResult Transposer::buildBody(func::FuncOp primal, func::FuncOp t,
 
 namespace {
 
-/// Drops `#spmd.vary` from every type inside `func`'s body (but not from its
-/// arguments when `keepArguments`) and from constants.
-void stripVarianceInside(func::FuncOp func, bool keepArguments) {
-  func.walk([&](Operation *op) {
-    for (OpResult result : op->getResults())
-      result.setType(stripVaryEncoding(result.getType()));
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        if (!(keepArguments && &block == &func.getBody().front()))
-          for (BlockArgument arg : block.getArguments())
-            arg.setType(stripVaryEncoding(arg.getType()));
-    if (auto constant = dyn_cast<arith::ConstantOp>(op))
-      if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
-        constant.setValueAttr(dense.reshape(
-            cast<ShapedType>(stripVaryEncoding(dense.getType()))));
-  });
-  if (!keepArguments)
-    for (BlockArgument arg : func.getArguments())
-      arg.setType(stripVaryEncoding(arg.getType()));
-  Block &entry = func.getBody().front();
-  func.setType(FunctionType::get(func.getContext(), entry.getArgumentTypes(),
-                                 entry.getTerminator()->getOperandTypes()));
+/// Whether `op` can go: no uses and no side effects, or a synchronous
+/// collective whose result nobody reads. Every device runs the same program,
+/// so dropping a collective from all of them keeps them matched; the
+/// forward copies that transposition makes would otherwise communicate for
+/// nothing (the recomputed all-reduce of a loss).
+bool isDead(Operation *op) {
+  if (isOpTriviallyDead(op))
+    return true;
+  auto collective = dyn_cast<CollectiveOpInterface>(op);
+  return collective && op->getNumResults() == 1 && op->use_empty() &&
+         !isa<FutureType>(op->getResult(0).getType()) &&
+         op->getNumRegions() == 0;
 }
 
-/// Erases ops without uses or side effects (collectives stay).
+/// Erases ops without uses or side effects, and unread collectives.
 void eraseDeadOps(func::FuncOp func) {
   bool changed = true;
   while (changed) {
     changed = false;
     SmallVector<Operation *> dead;
     func.walk([&](Operation *op) {
-      if (op != func && isOpTriviallyDead(op))
+      if (op != func && isDead(op))
         dead.push_back(op);
     });
     for (Operation *op : llvm::reverse(dead))
-      if (isOpTriviallyDead(op)) {
+      if (isDead(op)) {
         op->erase();
         changed = true;
       }
@@ -443,46 +490,81 @@ struct TransposePass : spmd::impl::SpmdTransposeBase<TransposePass> {
 
   LogicalResult transpose(func::FuncOp primal, SymbolTable &symbols) {
     std::string name = (primal.getSymName() + suffix).str();
-    if (symbols.lookup(name))
-      return primal.emitOpError("cannot be transposed into @")
-             << name << ": that symbol exists already";
-    bool device = primal->hasAttr(SpmdDialect::kMeshAttrName);
-
-    // Type a copy of the primal: the rules read the variance of outputs.
-    OpBuilder b(primal);
-    auto typed = cast<func::FuncOp>(b.clone(*primal));
-    symbols.insert(typed);
-    VarianceOptions options;
-    LogicalResult ok = device ? inferVariance(typed, options)
-                              : inferVarianceIn(typed, options);
-    FailureOr<func::FuncOp> t = failure();
-    if (succeeded(ok)) {
-      b.setInsertionPointAfter(primal);
-      Transposer transposer(naive);
-      t = transposer.run(typed, name, b);
-    }
-    symbols.erase(typed);
+    TransposeOptions options;
+    options.naive = naive;
+    FailureOr<func::FuncOp> t =
+        transposeFunction(primal, name, symbols, options);
     if (failed(t))
       return failure();
-    symbols.insert(*t);
     (*t)->removeAttr(kTransposeAttr);
-
-    // Forward values that only the skipped (zero-cotangent) parts needed.
-    eraseDeadOps(*t);
-    // Type the result from scratch: this inserts the pvarys it needs and
-    // checks it like any program.
-    stripVarianceInside(*t, /*keepArguments=*/device);
-    LogicalResult typedResult =
-        device ? inferVariance(*t, options) : inferVarianceIn(*t, options);
-    if (failed(typedResult))
-      return (*t)->emitOpError("(the transpose of @")
-             << primal.getSymName()
-             << ") fails the variance check; this is a bug in spmd-transpose";
     return success();
   }
 };
 
 } // namespace
+
+void mlir::spmd::stripVarianceInside(func::FuncOp func, bool keepArguments) {
+  func.walk([&](Operation *op) {
+    for (OpResult result : op->getResults())
+      result.setType(stripVaryEncoding(result.getType()));
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        if (!(keepArguments && &block == &func.getBody().front()))
+          for (BlockArgument arg : block.getArguments())
+            arg.setType(stripVaryEncoding(arg.getType()));
+    if (auto constant = dyn_cast<arith::ConstantOp>(op))
+      if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
+        constant.setValueAttr(dense.reshape(
+            cast<ShapedType>(stripVaryEncoding(dense.getType()))));
+  });
+  if (!keepArguments)
+    for (BlockArgument arg : func.getArguments())
+      arg.setType(stripVaryEncoding(arg.getType()));
+  Block &entry = func.getBody().front();
+  func.setType(FunctionType::get(func.getContext(), entry.getArgumentTypes(),
+                                 entry.getTerminator()->getOperandTypes()));
+}
+
+FailureOr<func::FuncOp>
+mlir::spmd::transposeFunction(func::FuncOp primal, StringRef name,
+                              SymbolTable &symbols,
+                              const TransposeOptions &options) {
+  if (symbols.lookup(name))
+    return primal.emitOpError("cannot be transposed into @")
+           << name << ": that symbol exists already";
+  bool device = primal->hasAttr(SpmdDialect::kMeshAttrName);
+
+  // Type a copy of the primal: the rules read the variance of outputs.
+  OpBuilder b(primal);
+  auto typed = cast<func::FuncOp>(b.clone(*primal));
+  symbols.insert(typed);
+  VarianceOptions variance;
+  LogicalResult ok = device ? inferVariance(typed, variance)
+                            : inferVarianceIn(typed, variance);
+  FailureOr<func::FuncOp> t = failure();
+  if (succeeded(ok)) {
+    b.setInsertionPointAfter(primal);
+    Transposer transposer(options.naive);
+    t = transposer.run(typed, name, b, options.numForwardResults);
+  }
+  symbols.erase(typed);
+  if (failed(t))
+    return failure();
+  symbols.insert(*t);
+
+  // Forward values that only the skipped (zero-cotangent) parts needed.
+  eraseDeadOps(*t);
+  // Type the result from scratch: this inserts the pvarys it needs and
+  // checks it like any program.
+  stripVarianceInside(*t, /*keepArguments=*/device);
+  LogicalResult typedResult =
+      device ? inferVariance(*t, variance) : inferVarianceIn(*t, variance);
+  if (failed(typedResult))
+    return (*t)->emitOpError("(the transpose of @")
+           << primal.getSymName()
+           << ") fails the variance check; this is a bug in spmd-transpose";
+  return *t;
+}
 
 void mlir::spmd::registerTransposeOpInterfaceExternalModels(
     DialectRegistry &registry) {

@@ -79,6 +79,50 @@ static LogicalResult transposeDiv(arith::DivFOp div, TransposeState &state,
   return success();
 }
 
+/// `select(cond, a, b)`: the cotangent goes to the operand `cond` chose.
+static LogicalResult transposeSelect(arith::SelectOp select,
+                                     TransposeState &state, Value c,
+                                     OpBuilder &b) {
+  Location loc = select.getLoc();
+  if (state.isLinear(select.getCondition()))
+    return select->emitOpError("selects on a linear value: the function is "
+                               "not linear");
+  Value cond = state.forward(select.getCondition());
+  Value none = zeros(b, loc, c.getType());
+  for (unsigned i = 1; i < 3; ++i) {
+    Value operand = select->getOperand(i);
+    if (!state.isLinear(operand)) {
+      if (failed(state.requireZero(select, i)))
+        return failure();
+      continue;
+    }
+    Value part = i == 1 ? arith::SelectOp::create(b, loc, cond, c, none)
+                        : arith::SelectOp::create(b, loc, cond, none, c);
+    state.accumulate(b, loc, operand, part);
+  }
+  return success();
+}
+
+/// A precision change transposes to the opposite one.
+static LogicalResult transposeExtF(arith::ExtFOp ext, TransposeState &state,
+                                   Value c, OpBuilder &b) {
+  Location loc = ext.getLoc();
+  Type type = stripVaryEncoding(ext.getIn().getType());
+  state.accumulate(b, loc, ext.getIn(),
+                   arith::TruncFOp::create(b, loc, type, c));
+  return success();
+}
+
+static LogicalResult transposeTruncF(arith::TruncFOp trunc,
+                                     TransposeState &state, Value c,
+                                     OpBuilder &b) {
+  Location loc = trunc.getLoc();
+  Type type = stripVaryEncoding(trunc.getIn().getType());
+  state.accumulate(b, loc, trunc.getIn(),
+                   arith::ExtFOp::create(b, loc, type, c));
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // tensor
 //===----------------------------------------------------------------------===//
@@ -197,6 +241,12 @@ void registerElementwiseTransposeModels(DialectRegistry &registry) {
         *ctx);
     arith::DivFOp::attachInterface<RuleModel<arith::DivFOp, transposeDiv>>(
         *ctx);
+    arith::SelectOp::attachInterface<
+        RuleModel<arith::SelectOp, transposeSelect>>(*ctx);
+    arith::ExtFOp::attachInterface<RuleModel<arith::ExtFOp, transposeExtF>>(
+        *ctx);
+    arith::TruncFOp::attachInterface<
+        RuleModel<arith::TruncFOp, transposeTruncF>>(*ctx);
   });
   registry.addExtension(+[](MLIRContext *ctx, tensor::TensorDialect *) {
     tensor::ExtractSliceOp::attachInterface<

@@ -83,9 +83,11 @@ public:
   explicit Transposer(bool naive) : naive(naive) {}
 
   /// Builds the transpose of `primal` (a typed function) as `name`, inserted
-  /// with `b`.
-  FailureOr<func::FuncOp> run(func::FuncOp primal, StringRef name,
-                              OpBuilder &b);
+  /// with `b`. Its first `numForwardResults` results do not depend on the
+  /// linear arguments: the transpose returns their values first instead of
+  /// taking their cotangents.
+  FailureOr<func::FuncOp> run(func::FuncOp primal, StringRef name, OpBuilder &b,
+                              unsigned numForwardResults = 0);
 
 private:
   bool isLinear(Value v) const { return linear.contains(v); }
@@ -126,6 +128,9 @@ private:
   LogicalResult analyzeOp(Operation *op);
 
   LogicalResult cloneForward(Block &block, Scope &s, OpBuilder &b);
+  /// Copies forward the part of a shard_map that computes its used
+  /// non-linear outputs (when others are linear).
+  LogicalResult cloneForwardShardMap(ShardMapOp map, Scope &s, OpBuilder &b);
   LogicalResult transposeBackward(Block &block, Scope &s, OpBuilder &b);
   LogicalResult transposeOp(Operation *op, Scope &s, OpBuilder &b);
   /// The error for a linear op that no rule transposes.
@@ -188,6 +193,7 @@ private:
   LogicalResult transposeFor(scf::ForOp loop, Scope &s, OpBuilder &b);
 
   bool naive;
+  unsigned numForwardResults = 0;
   DenseSet<Value> linear;
 };
 

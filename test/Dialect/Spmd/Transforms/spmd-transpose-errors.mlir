@@ -228,17 +228,3 @@ func.func @f(%w: tensor<4xf32> {spmd.nonlinear}, %x: tensor<4xf32>) -> (tensor<4
   return %x, %w : tensor<4xf32>, tensor<4xf32>
 }
 
-// -----
-
-trellis.mesh @m = <["i"=4]>
-func.func @f(%x: tensor<8xf32>) -> tensor<8xf32> attributes {spmd.transpose} {
-  // expected-error @below {{'spmd.shard_map' op output #1 does not depend on the linear arguments but is used, while other outputs do; spmd-transpose needs the used outputs of such a shard_map to be all linear (split it)}}
-  %r:2 = spmd.shard_map @m in_specs = [[{"i"}]] out_specs = [[{"i"}], [{"i"}]]
-      (%x) : (tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
-  ^bb0(%xb: tensor<2xf32>):
-    %c = arith.constant dense<1.0> : tensor<2xf32>
-    spmd.yield %xb, %c : tensor<2xf32>, tensor<2xf32>
-  }
-  %s = arith.mulf %r#0, %r#1 : tensor<8xf32>
-  return %s : tensor<8xf32>
-}

@@ -167,3 +167,23 @@ func.func @nested(%x: tensor<8x4xf32>) -> tensor<8x2xf32> attributes {spmd.trans
   }
   return %r : tensor<8x2xf32>
 }
+
+// A shard_map whose used outputs are linear and non-linear: a copy that
+// keeps only the non-linear part computes those forward.
+// CHECK-LABEL: func.func @mixed_outputs_t(
+// CHECK: %[[FWD:.*]] = spmd.shard_map @m4 in_specs = [] out_specs = {{\[\[}}{"i"}]] () :
+// CHECK: arith.constant dense<1.0
+// CHECK: %[[CT:.*]] = arith.mulf %{{.*}}, %[[FWD]]
+// CHECK: spmd.shard_map @m4 in_specs = {{\[\[}}{"i"}]] out_specs = {{\[\[}}{"i"}]] (%[[CT]])
+trellis.mesh @m4 = <["i"=4]>
+func.func @mixed_outputs(%x: tensor<8xf32>) -> tensor<8xf32> attributes {spmd.transpose} {
+  %r:2 = spmd.shard_map @m4 in_specs = [[{"i"}]] out_specs = [[{"i"}], [{"i"}]]
+      (%x) : (tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  ^bb0(%xb: tensor<2xf32>):
+    %c = arith.constant dense<1.0> : tensor<2xf32>
+    %d = arith.addf %c, %c : tensor<2xf32>
+    spmd.yield %xb, %d : tensor<2xf32>, tensor<2xf32>
+  }
+  %s = arith.mulf %r#0, %r#1 : tensor<8xf32>
+  return %s : tensor<8xf32>
+}

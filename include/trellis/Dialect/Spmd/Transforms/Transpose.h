@@ -1,0 +1,41 @@
+//===- Transpose.h - Transpose one linear function --------------*- C++ -*-===//
+//
+// The transposition that spmd-transpose runs on each marked function, for
+// other passes to call (trellis-grad transposes the linearized program).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRELLIS_DIALECT_SPMD_TRANSFORMS_TRANSPOSE_H
+#define TRELLIS_DIALECT_SPMD_TRANSFORMS_TRANSPOSE_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir::spmd {
+
+struct TransposeOptions {
+  /// Transpose as JAX did before device-variance types (psum to psum, 1/N).
+  bool naive = false;
+  /// The primal's first results that do not depend on the linear
+  /// arguments: the transpose returns their values first, before the
+  /// cotangents, and takes no cotangent for them.
+  unsigned numForwardResults = 0;
+};
+
+/// Builds `@name`, the transpose of `primal`, right after it and adds it to
+/// `symbols`. `primal` is linear in its arguments except those marked
+/// `spmd.nonlinear`; the transpose takes those, then one cotangent per
+/// (non-forward) result, and returns the forward results, then one
+/// cotangent per linear argument. It is typed by variance inference. Fails
+/// with located errors and leaves the module unchanged.
+FailureOr<func::FuncOp> transposeFunction(func::FuncOp primal, StringRef name,
+                                          SymbolTable &symbols,
+                                          const TransposeOptions &options);
+
+/// Drops `#spmd.vary` from every type inside `func`'s body (but not from its
+/// arguments when `keepArguments`) and from constants, and updates its type.
+void stripVarianceInside(func::FuncOp func, bool keepArguments);
+
+} // namespace mlir::spmd
+
+#endif // TRELLIS_DIALECT_SPMD_TRANSFORMS_TRANSPOSE_H
