@@ -14,6 +14,7 @@
 #include "lib/Conversion/Partition/FunctionPartitioner.h"
 #include "trellis/Conversion/Passes.h"
 
+#include "trellis/Dialect/Spmd/Transforms/Transpose.h"
 #include "trellis/Dialect/Spmd/Transforms/VarianceInference.h"
 #include "trellis/Dialect/Trellis/IR/ShardingUtils.h"
 
@@ -349,6 +350,9 @@ struct PartitionPass
       }
       if (failed(checkEmbeddedShardMaps(func)))
         return signalPassFailure();
+      // The bodies it inlines take plain local blocks for their arguments;
+      // device-variance types (checked above) would no longer match them.
+      spmd::stripVarianceInside(func, /*keepArguments=*/false);
       FunctionPartitioner partitioner(func, *mesh);
       if (failed(partitioner.run()))
         return signalPassFailure();
