@@ -3,6 +3,8 @@
 #include "trellis/Pipelines/Registration.h"
 
 #include "trellis/Analysis/Passes.h"
+#include "trellis/Autodiff/DerivativeOpInterface.h"
+#include "trellis/Autodiff/Passes.h"
 #include "trellis/Conversion/Passes.h"
 #include "trellis/Dialect/Spmd/IR/SpmdDialect.h"
 #include "trellis/Dialect/Spmd/Transforms/Passes.h"
@@ -22,6 +24,7 @@ void mlir::trellis::registerTrellisDialects(mlir::DialectRegistry &registry) {
   registry.insert<mlir::trellis::TrellisDialect, mlir::spmd::SpmdDialect>();
   registerShardingRuleExternalModels(registry);
   spmd::registerTransposeOpInterfaceExternalModels(registry);
+  registerDerivativeOpInterfaceExternalModels(registry);
 }
 
 void mlir::trellis::registerAllDialects(mlir::DialectRegistry &registry) {
@@ -34,6 +37,7 @@ void mlir::trellis::registerTrellisPasses() {
   registerTrellisShardingPasses();
   mlir::spmd::registerSpmdPasses();
   registerTrellisAnalysisPasses();
+  registerTrellisAutodiffPasses();
   registerTrellisConversionPasses();
   registerTrellisImportPasses();
   registerTrellisPipelines();

@@ -76,6 +76,19 @@ LogicalResult TrellisDialect::verifyOperationAttribute(Operation *op,
                              << "' must be an i32 on a module";
     return success();
   }
+  if (attr.getName() == kGradAttrName) {
+    auto indices = dyn_cast<ArrayAttr>(attr.getValue());
+    bool valid = isa<UnitAttr>(attr.getValue()) ||
+                 (indices && llvm::all_of(indices, [](Attribute a) {
+                    auto index = dyn_cast<IntegerAttr>(a);
+                    return index && index.getInt() >= 0;
+                  }));
+    if (!isa<FunctionOpInterface>(op) || !valid)
+      return op->emitError() << "'" << kGradAttrName
+                             << "' must be a unit attribute or an array of "
+                                "argument indices on a function";
+    return success();
+  }
   if (attr.getName() != kShardingAttrName)
     return op->emitError() << "unknown trellis attribute " << attr.getName();
   // One sharding per result: a bare sharding for a single result, an array

@@ -50,6 +50,9 @@ def Trellis_Dialect : Dialect {
         "trellis.arg_shardings";
     /// Name of a function argument, for `trellis-run --input NAME=FILE`.
     static constexpr ::llvm::StringLiteral kNameAttrName = "trellis.name";
+    /// Marks a function for trellis-grad: a unit attribute, or the array of
+    /// argument indices to differentiate with respect to.
+    static constexpr ::llvm::StringLiteral kGradAttrName = "trellis.grad";
     /// Module attribute: the TRELLIS_RT_ABI_VERSION (an i32) that the
     /// module's calls into the runtime were lowered for.
     static constexpr ::llvm::StringLiteral kRuntimeABIVersionAttrName =
