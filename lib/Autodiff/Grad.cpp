@@ -63,9 +63,12 @@ struct GradPass : trellis::impl::TrellisGradBase<GradPass> {
           llvm::is_contained(funcs, func.getSymName()))
         todo.push_back(func);
     for (func::FuncOp func : todo) {
-      // A marked function whose gradient exists was done by an earlier run.
-      if (!llvm::is_contained(funcs, func.getSymName()) &&
-          symbols.lookup((func.getSymName() + suffix).str()))
+      // A marked function whose gradient exists (not just its declaration)
+      // was done by an earlier run.
+      auto existing = symbols.lookup<func::FuncOp>(
+          (func.getSymName() + (jvp ? StringRef("_jvp") : suffix)).str());
+      if (!llvm::is_contained(funcs, func.getSymName()) && existing &&
+          !existing.isExternal())
         continue;
       if (failed(differentiate(func, symbols)))
         return signalPassFailure();
@@ -113,9 +116,17 @@ struct GradPass : trellis::impl::TrellisGradBase<GradPass> {
 
   LogicalResult differentiate(func::FuncOp f, SymbolTable &symbols) {
     std::string name = (f.getSymName() + suffix).str();
-    if (symbols.lookup(name))
+    // A declaration of the gradient (so that other code can call it before
+    // it exists) is replaced by it; anything else in the way is an error.
+    auto declared = symbols.lookup<func::FuncOp>(name);
+    if (declared && declared.isExternal() && !jvp) {
+      declaredType = declared.getFunctionType();
+      declaredVisibility = declared.getVisibility();
+      symbols.erase(declared);
+    } else if (symbols.lookup(name)) {
       return f.emitOpError("cannot be differentiated into @")
              << name << ": that symbol exists already";
+    }
     if (f.isExternal())
       return f.emitOpError("has no body to differentiate");
     if (!f.getBody().hasOneBlock())
@@ -166,8 +177,21 @@ struct GradPass : trellis::impl::TrellisGradBase<GradPass> {
       return failure();
     (*grad)->moveAfter(f);
     finish(*grad, f, *chosen);
+    if (declaredType) {
+      FunctionType type = declaredType;
+      declaredType = nullptr;
+      grad->setVisibility(declaredVisibility);
+      if (type != grad->getFunctionType())
+        return grad->emitOpError("is declared with type ")
+               << type << " but the gradient has type "
+               << grad->getFunctionType();
+    }
     return success();
   }
+
+  /// The type and visibility of the declaration the gradient replaces.
+  FunctionType declaredType;
+  SymbolTable::Visibility declaredVisibility;
 
   /// Fixes the loss cotangent to 1 and gives the gradient f's attributes.
   void finish(func::FuncOp grad, func::FuncOp f, ArrayRef<unsigned> chosen) {

@@ -172,3 +172,12 @@ func.func @f(%x: tensor<4xf32>, %init: tensor<f32>) -> tensor<f32> attributes {t
     }
   return %p : tensor<f32>
 }
+
+// -----
+
+// A declaration of the gradient is replaced by it, if the types agree.
+// expected-error @below {{'func.func' op is declared with type '(tensor<f32>) -> tensor<f32>' but the gradient has type '(tensor<f32>) -> (tensor<f32>, tensor<f32>)'}}
+func.func @f(%x: tensor<f32>) -> tensor<f32> attributes {trellis.grad} {
+  return %x : tensor<f32>
+}
+func.func private @f_grad(tensor<f32>) -> tensor<f32>

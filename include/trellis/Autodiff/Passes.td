@@ -19,7 +19,10 @@ def TrellisGrad : Pass<"trellis-grad", "ModuleOp"> {
     respect to each argument in `wrt` (all floating-point tensor arguments
     when empty; a `trellis.grad = [i, j]` marker names them too). Each
     gradient carries its argument's type and attributes, its sharding
-    included, so the partitioner sees a sharded backward pass.
+    included, so the partitioner sees a sharded backward pass. An external
+    declaration of `@<name><suffix>` is replaced by the gradient, so a
+    training loop in the same module can call it before it exists (its
+    type must match).
 
     The gradient is the transpose of the linearization, as in JAX: every
     op's `DerivativeOpInterface` rule builds its tangent (a linear
