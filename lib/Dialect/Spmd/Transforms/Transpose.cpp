@@ -131,6 +131,25 @@ LogicalResult Transposer::analyzeOp(Operation *op) {
         linear.insert(result);
     return success();
   }
+  if (auto branch = dyn_cast<scf::IfOp>(op)) {
+    for (Region &region : branch->getRegions()) {
+      if (region.empty())
+        continue;
+      if (failed(analyzeBlock(region.front())))
+        return failure();
+      for (auto [j, value] :
+           llvm::enumerate(region.front().getTerminator()->getOperands()))
+        if (isLinear(value))
+          linear.insert(branch.getResult(j));
+    }
+    for (Value result : branch.getResults()) {
+      auto type = dyn_cast<RankedTensorType>(result.getType());
+      if (isLinear(result) && !(type && type.hasStaticShape()))
+        return branch.emitOpError("computes a value that is not a statically "
+                                  "shaped tensor from the linear arguments");
+    }
+    return success();
+  }
   if (auto loop = dyn_cast<scf::ForOp>(op)) {
     auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
     while (true) {
@@ -153,14 +172,30 @@ LogicalResult Transposer::analyzeOp(Operation *op) {
     bool anyLinear = llvm::any_of(loop.getRegionIterArgs(),
                                   [&](Value v) { return isLinear(v); });
     for (auto [k, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
-      if (isLinear(arg))
+      if (isLinear(arg)) {
         linear.insert(loop.getResult(k));
-      else if (anyLinear)
+        continue;
+      }
+      // A non-linear value carried beside linear ones is saved per
+      // iteration by the forward copy (cloneForwardFor), in a tensor with
+      // one row per iteration.
+      if (!anyLinear)
+        continue;
+      if (!getConstantTripCount(loop))
         return loop.emitOpError("carries value #")
                << k
                << ", which does not depend on the linear arguments, beside "
-                  "linear ones; spmd-transpose transposes loops whose "
-                  "carried values are all linear";
+                  "linear ones, and its trip count is not a constant; "
+                  "spmd-transpose saves such values per iteration and needs "
+                  "a constant trip count";
+      Type type = arg.getType();
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (!(tensor && tensor.hasStaticShape()) && !type.isIntOrIndexOrFloat())
+        return loop.emitOpError("carries value #")
+               << k << " of type " << type
+               << " beside linear values; spmd-transpose saves such values "
+                  "per iteration, and only statically shaped tensors and "
+                  "scalars";
     }
     return success();
   }
@@ -188,6 +223,12 @@ LogicalResult Transposer::cloneForward(Block &block, Scope &s, OpBuilder &b) {
     if (touchesLinear(&op)) {
       if (auto map = dyn_cast<ShardMapOp>(&op))
         if (failed(cloneForwardShardMap(map, s, b)))
+          return failure();
+      if (auto loop = dyn_cast<scf::ForOp>(&op))
+        if (failed(cloneForwardFor(loop, s, b)))
+          return failure();
+      if (auto branch = dyn_cast<scf::IfOp>(&op))
+        if (failed(cloneForwardIf(branch, s, b)))
           return failure();
       continue;
     }
@@ -306,6 +347,7 @@ LogicalResult Transposer::transposeOp(Operation *op, Scope &s, OpBuilder &b) {
       })
       .Case([&](ShardMapOp map) { return transposeShardMap(map, s, b); })
       .Case([&](scf::ForOp loop) { return transposeFor(loop, s, b); })
+      .Case([&](scf::IfOp branch) { return transposeIf(branch, s, b); })
       // Other linalg ops: contractions.
       .Case([&](linalg::LinalgOp linalgOp) {
         return transposeLinalg(linalgOp, state, b);

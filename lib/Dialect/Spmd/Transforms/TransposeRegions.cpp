@@ -12,6 +12,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 
@@ -148,11 +150,132 @@ LogicalResult Transposer::transposeShardMap(ShardMapOp map, Scope &s,
   return success();
 }
 
+std::optional<int64_t> getConstantTripCount(scf::ForOp loop) {
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!lb || !ub || !step || *step <= 0)
+    return std::nullopt;
+  return *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
+}
+
+Value iterationIndex(OpBuilder &b, Location loc, Value iv, Value lb,
+                     Value step) {
+  Value span = arith::SubIOp::create(b, loc, iv, lb);
+  Value k = arith::DivSIOp::create(b, loc, span, step);
+  if (!k.getType().isIndex())
+    k = arith::IndexCastOp::create(b, loc, b.getIndexType(), k);
+  return k;
+}
+
+/// Row `k` of `saved` (a tensor with one row per iteration) as a value of
+/// `type`, or `value` stored into row `k`.
+static Value loadRow(OpBuilder &b, Location loc, Value saved, Value k,
+                     Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return tensor::ExtractOp::create(b, loc, saved, ValueRange{k});
+  auto rows = cast<RankedTensorType>(saved.getType());
+  SmallVector<OpFoldResult> offsets(rows.getRank(), b.getIndexAttr(0));
+  offsets[0] = k;
+  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1)};
+  for (int64_t size : tensor.getShape())
+    sizes.push_back(b.getIndexAttr(size));
+  SmallVector<OpFoldResult> strides(rows.getRank(), b.getIndexAttr(1));
+  return tensor::ExtractSliceOp::create(
+      b, loc, cast<RankedTensorType>(stripVaryEncoding(type)), saved, offsets,
+      sizes, strides);
+}
+
+static Value storeRow(OpBuilder &b, Location loc, Value value, Value saved,
+                      Value k) {
+  auto tensor = dyn_cast<RankedTensorType>(value.getType());
+  if (!tensor)
+    return tensor::InsertOp::create(b, loc, value, saved, ValueRange{k});
+  auto rows = cast<RankedTensorType>(saved.getType());
+  SmallVector<OpFoldResult> offsets(rows.getRank(), b.getIndexAttr(0));
+  offsets[0] = k;
+  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1)};
+  for (int64_t size : tensor.getShape())
+    sizes.push_back(b.getIndexAttr(size));
+  SmallVector<OpFoldResult> strides(rows.getRank(), b.getIndexAttr(1));
+  return tensor::InsertSliceOp::create(b, loc, value, saved, offsets, sizes,
+                                       strides);
+}
+
+LogicalResult Transposer::cloneForwardFor(scf::ForOp loop, Scope &s,
+                                          OpBuilder &b) {
+  SmallVector<unsigned> carried;
+  for (auto [k, arg] : llvm::enumerate(loop.getRegionIterArgs()))
+    if (!isLinear(arg))
+      carried.push_back(k);
+  if (carried.empty())
+    return success();
+  Location loc = loop.getLoc();
+  int64_t count = *getConstantTripCount(loop);
+  SmallVector<Value> inits;
+  for (unsigned k : carried)
+    inits.push_back(fwd(s, loop.getInitArgs()[k]));
+  for (unsigned k : carried) {
+    Type type = stripVaryEncoding(loop.getRegionIterArgs()[k].getType());
+    SmallVector<int64_t> shape = {count};
+    Type element = type;
+    if (auto tensor = dyn_cast<RankedTensorType>(type)) {
+      llvm::append_range(shape, tensor.getShape());
+      element = tensor.getElementType();
+    }
+    inits.push_back(tensor::EmptyOp::create(b, loc, shape, element));
+  }
+  Value lb = fwd(s, loop.getLowerBound());
+  Value step = fwd(s, loop.getStep());
+  LogicalResult status = success();
+  unsigned n = carried.size();
+  auto copy = scf::ForOp::create(
+      b, loc, lb, fwd(s, loop.getUpperBound()), step, inits,
+      [&](OpBuilder &nb, Location l, Value iv, ValueRange args) {
+        Scope child;
+        child.fwd = s.fwd;
+        child.fwd.map(loop.getInductionVar(), iv);
+        Value k = iterationIndex(nb, l, iv, lb, step);
+        SmallVector<Value> next;
+        SmallVector<Value> rows;
+        for (auto [idx, j] : llvm::enumerate(carried)) {
+          child.fwd.map(loop.getRegionIterArgs()[j], args[idx]);
+          rows.push_back(storeRow(nb, l, args[idx], args[n + idx], k));
+        }
+        if (failed(cloneForward(*loop.getBody(), child, nb))) {
+          status = failure();
+          next.assign(args.begin(), args.end());
+        } else {
+          Operation *yield = loop.getBody()->getTerminator();
+          for (unsigned j : carried) {
+            Value v = yield->getOperand(j);
+            next.push_back(child.fwd.lookupOrDefault(v));
+          }
+          llvm::append_range(next, rows);
+        }
+        scf::YieldOp::create(nb, l, next);
+      });
+  if (failed(status))
+    return failure();
+  for (auto [idx, j] : llvm::enumerate(carried))
+    s.fwd.map(loop.getResult(j), copy.getResult(idx));
+  saved[loop] = SmallVector<Value>(copy.getResults().drop_front(n));
+  return success();
+}
+
 LogicalResult Transposer::transposeFor(scf::ForOp loop, Scope &s,
                                        OpBuilder &b) {
   Location loc = loop.getLoc();
   SetVector<Value> captured = capturedLinear(loop);
-  unsigned numCarried = loop.getNumRegionIterArgs();
+  SmallVector<unsigned> linearCarried, carried;
+  for (auto [k, arg] : llvm::enumerate(loop.getRegionIterArgs()))
+    (isLinear(arg) ? linearCarried : carried).push_back(k);
+  SmallVector<Value> rows = saved.lookup(loop);
+  if (!carried.empty() && rows.size() != carried.size())
+    return loop.emitOpError("carries non-linear values whose forward copy "
+                            "is missing; this is a bug in spmd-transpose");
+  unsigned numCarried = linearCarried.size();
 
   // Iteration k of the new loop runs iteration n-1-k of the old one.
   Value lb = fwd(s, loop.getLowerBound());
@@ -165,7 +288,8 @@ LogicalResult Transposer::transposeFor(scf::ForOp loop, Scope &s,
   Value count = arith::CeilDivSIOp::create(b, loc, span, step);
 
   SmallVector<Value> inits;
-  for (auto [k, result] : llvm::enumerate(loop.getResults())) {
+  for (unsigned k : linearCarried) {
+    Value result = loop.getResult(k);
     Value c = s.ct.lookup(result);
     inits.push_back(c ? c : zeros(b, loc, result.getType()));
   }
@@ -183,30 +307,45 @@ LogicalResult Transposer::transposeFor(scf::ForOp loop, Scope &s,
         Scope child;
         child.fwd = s.fwd;
         child.fwd.map(loop.getInductionVar(), iv);
+        if (!carried.empty()) {
+          Value row = rev.getType().isIndex()
+                          ? rev
+                          : Value(arith::IndexCastOp::create(
+                                nb, l, nb.getIndexType(), rev));
+          for (auto [idx, j] : llvm::enumerate(carried)) {
+            BlockArgument arg = loop.getRegionIterArgs()[j];
+            child.fwd.map(arg, loadRow(nb, l, rows[idx], row, arg.getType()));
+          }
+        }
         Block *body = loop.getBody();
+        auto finish = [&] {
+          scf::YieldOp::create(nb, l, SmallVector<Value>(args));
+        };
         if (failed(cloneForward(*body, child, nb))) {
           status = failure();
-          return;
+          return finish();
         }
         Operation *yield = body->getTerminator();
-        for (auto [j, value] : llvm::enumerate(yield->getOperands())) {
+        for (auto [idx, j] : llvm::enumerate(linearCarried)) {
+          Value value = yield->getOperand(j);
           if (isLinear(value))
-            accumulate(child, nb, l, value, args[j]);
+            accumulate(child, nb, l, value, args[idx]);
           else if (!isZero(value)) {
             status = yield->emitOpError("yields value #")
                      << j
                      << ", which does not depend on the linear arguments, "
                         "as a linear loop-carried value: the loop is affine, "
                         "not linear";
-            return;
+            return finish();
           }
         }
         if (failed(transposeBackward(*body, child, nb))) {
           status = failure();
-          return;
+          return finish();
         }
         SmallVector<Value> next;
-        for (BlockArgument arg : loop.getRegionIterArgs()) {
+        for (unsigned j : linearCarried) {
+          BlockArgument arg = loop.getRegionIterArgs()[j];
           Value c = child.ct.lookup(arg);
           next.push_back(c ? c : zeros(nb, l, arg.getType()));
         }
@@ -217,12 +356,15 @@ LogicalResult Transposer::transposeFor(scf::ForOp loop, Scope &s,
         }
         scf::YieldOp::create(nb, l, next);
       });
-  if (failed(status))
+  if (failed(status)) {
+    t.erase();
     return failure();
+  }
 
-  for (auto [k, init] : llvm::enumerate(loop.getInitArgs())) {
+  for (auto [idx, k] : llvm::enumerate(linearCarried)) {
+    Value init = loop.getInitArgs()[k];
     if (isLinear(init))
-      accumulate(s, b, loc, init, t.getResult(k));
+      accumulate(s, b, loc, init, t.getResult(idx));
     else if (!isZero(init))
       return loop.emitOpError("starts linear loop-carried value #")
              << k
@@ -231,6 +373,94 @@ LogicalResult Transposer::transposeFor(scf::ForOp loop, Scope &s,
   }
   for (auto [j, value] : llvm::enumerate(captured))
     accumulate(s, b, loc, value, t.getResult(numCarried + j));
+  return success();
+}
+
+LogicalResult Transposer::cloneForwardIf(scf::IfOp op, Scope &s, OpBuilder &b) {
+  SmallVector<unsigned> outputs;
+  for (auto [j, result] : llvm::enumerate(op.getResults()))
+    if (!isLinear(result) && !result.use_empty())
+      outputs.push_back(j);
+  if (outputs.empty())
+    return success();
+  SmallVector<Type> types;
+  for (unsigned j : outputs)
+    types.push_back(stripVaryEncoding(op.getResult(j).getType()));
+  auto copy =
+      scf::IfOp::create(b, op.getLoc(), types, fwd(s, op.getCondition()),
+                        /*withElseRegion=*/true);
+  Region *from[2] = {&op.getThenRegion(), &op.getElseRegion()};
+  Region *into[2] = {&copy.getThenRegion(), &copy.getElseRegion()};
+  for (unsigned r = 0; r < 2; ++r) {
+    Block *block = &into[r]->front();
+    if (!block->empty())
+      block->getTerminator()->erase();
+    OpBuilder bb = OpBuilder::atBlockEnd(block);
+    Scope child;
+    child.fwd = s.fwd;
+    if (failed(cloneForward(from[r]->front(), child, bb)))
+      return failure();
+    Operation *yield = from[r]->front().getTerminator();
+    SmallVector<Value> values;
+    for (unsigned j : outputs)
+      values.push_back(child.fwd.lookupOrDefault(yield->getOperand(j)));
+    scf::YieldOp::create(bb, yield->getLoc(), values);
+  }
+  for (auto [idx, j] : llvm::enumerate(outputs))
+    s.fwd.map(op.getResult(j), copy.getResult(idx));
+  return success();
+}
+
+LogicalResult Transposer::transposeIf(scf::IfOp op, Scope &s, OpBuilder &b) {
+  Location loc = op.getLoc();
+  SetVector<Value> captured = capturedLinear(op);
+  SmallVector<Type> types;
+  for (Value value : captured)
+    types.push_back(stripVaryEncoding(value.getType()));
+  auto t = scf::IfOp::create(b, loc, types, fwd(s, op.getCondition()),
+                             /*withElseRegion=*/true);
+  Region *from[2] = {&op.getThenRegion(), &op.getElseRegion()};
+  Region *into[2] = {&t.getThenRegion(), &t.getElseRegion()};
+  for (unsigned r = 0; r < 2; ++r) {
+    Block *block = &into[r]->front();
+    if (!block->empty())
+      block->getTerminator()->erase();
+    OpBuilder bb = OpBuilder::atBlockEnd(block);
+    Scope child;
+    child.fwd = s.fwd;
+    Block &body = from[r]->front();
+    LogicalResult status = cloneForward(body, child, bb);
+    Operation *yield = body.getTerminator();
+    for (auto [j, value] : llvm::enumerate(yield->getOperands())) {
+      if (failed(status))
+        break;
+      Value c = s.ct.lookup(op.getResult(j));
+      if (!c)
+        continue;
+      if (isLinear(value))
+        accumulate(child, bb, loc, value, c);
+      else if (!isZero(value))
+        status = yield->emitOpError("yields value #")
+                 << j
+                 << ", which does not depend on the linear arguments, where "
+                    "the other branch yields a linear one: the function is "
+                    "affine, not linear";
+    }
+    if (succeeded(status))
+      status = transposeBackward(body, child, bb);
+    if (failed(status)) {
+      t.erase();
+      return failure();
+    }
+    SmallVector<Value> values;
+    for (Value value : captured) {
+      Value c = child.ct.lookup(value);
+      values.push_back(c ? c : zeros(bb, loc, value.getType()));
+    }
+    scf::YieldOp::create(bb, loc, values);
+  }
+  for (auto [i, value] : llvm::enumerate(captured))
+    accumulate(s, b, loc, value, t.getResult(i));
   return success();
 }
 

@@ -45,6 +45,14 @@ ArrayAttr axesAttr(OpBuilder &b, ArrayRef<StringAttr> axes);
 /// Whether `v` is statically all zeros (through pvarys).
 bool isZero(Value v);
 
+/// The trip count of `loop` when its bounds and step are constants.
+std::optional<int64_t> getConstantTripCount(scf::ForOp loop);
+
+/// Iteration number `(iv - lb) / step` of `loop` as an index, for the
+/// forward program's `iv`, `lb` and `step`.
+Value iterationIndex(OpBuilder &b, Location loc, Value iv, Value lb,
+                     Value step);
+
 /// Per-block state.
 struct Scope {
   /// Primal non-linear values to their copies in the new program.
@@ -131,6 +139,13 @@ private:
   /// Copies forward the part of a shard_map that computes its used
   /// non-linear outputs (when others are linear).
   LogicalResult cloneForwardShardMap(ShardMapOp map, Scope &s, OpBuilder &b);
+  /// Copies forward the non-linear values a loop carries beside linear
+  /// ones, saving each iteration's in a tensor (`saved`) for the backward
+  /// loop to read.
+  LogicalResult cloneForwardFor(scf::ForOp loop, Scope &s, OpBuilder &b);
+  /// Copies forward the used non-linear results of an scf.if whose other
+  /// results are linear.
+  LogicalResult cloneForwardIf(scf::IfOp op, Scope &s, OpBuilder &b);
   LogicalResult transposeBackward(Block &block, Scope &s, OpBuilder &b);
   LogicalResult transposeOp(Operation *op, Scope &s, OpBuilder &b);
   /// The error for a linear op that no rule transposes.
@@ -191,9 +206,13 @@ private:
                                     OpBuilder &b);
   LogicalResult transposeShardMap(ShardMapOp map, Scope &s, OpBuilder &b);
   LogicalResult transposeFor(scf::ForOp loop, Scope &s, OpBuilder &b);
+  LogicalResult transposeIf(scf::IfOp op, Scope &s, OpBuilder &b);
 
   bool naive;
   unsigned numForwardResults = 0;
+  /// Per loop with non-linear carried values: the tensors holding each
+  /// iteration's values of those, in the forward program.
+  DenseMap<Operation *, SmallVector<Value>> saved;
   DenseSet<Value> linear;
 };
 

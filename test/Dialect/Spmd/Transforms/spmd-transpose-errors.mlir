@@ -107,12 +107,12 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {spmd.transpose} {
 // -----
 
 func.func @f(%x: tensor<4xf32>, %p: i1 {spmd.nonlinear}) -> tensor<4xf32> attributes {spmd.transpose} {
-  // expected-error @below {{'scf.if' op uses linear values in its regions, but spmd-transpose has no rule to transpose it}}
   %r = scf.if %p -> tensor<4xf32> {
     scf.yield %x : tensor<4xf32>
   } else {
-    %n = arith.negf %x : tensor<4xf32>
-    scf.yield %n : tensor<4xf32>
+    %one = arith.constant dense<1.0> : tensor<4xf32>
+    // expected-error @below {{'scf.yield' op yields value #0, which does not depend on the linear arguments, where the other branch yields a linear one: the function is affine, not linear}}
+    scf.yield %one : tensor<4xf32>
   }
   return %r : tensor<4xf32>
 }
@@ -158,11 +158,10 @@ func.func @f(%x: tensor<8xi32>) -> tensor<2xi32> attributes {spmd.transpose} {
 
 // -----
 
-func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {spmd.transpose} {
+func.func @f(%x: tensor<4xf32>, %c3: index {spmd.nonlinear}) -> tensor<4xf32> attributes {spmd.transpose} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %c3 = arith.constant 3 : index
-  // expected-error @below {{'scf.for' op carries value #1, which does not depend on the linear arguments, beside linear ones; spmd-transpose transposes loops whose carried values are all linear}}
+  // expected-error @below {{'scf.for' op carries value #1, which does not depend on the linear arguments, beside linear ones, and its trip count is not a constant; spmd-transpose saves such values per iteration and needs a constant trip count}}
   %r:2 = scf.for %k = %c0 to %c3 step %c1 iter_args(%a = %x, %n = %c0) -> (tensor<4xf32>, index) {
     %d = arith.addf %a, %a : tensor<4xf32>
     %n1 = arith.addi %n, %c1 : index

@@ -187,3 +187,44 @@ func.func @mixed_outputs(%x: tensor<8xf32>) -> tensor<8xf32> attributes {spmd.tr
   %s = arith.mulf %r#0, %r#1 : tensor<8xf32>
   return %s : tensor<8xf32>
 }
+
+// An scf.if on a non-linear condition: an scf.if over the cotangents.
+// CHECK-LABEL: func.func @branch_t(
+// CHECK-SAME: %[[P:[^:]*]]: i1 {spmd.nonlinear}, %[[CT:[^:]*]]: tensor<4xf32>)
+// CHECK: scf.if %[[P]] -> (tensor<4xf32>)
+// CHECK: scf.yield %[[CT]]
+// CHECK: } else {
+// CHECK: arith.negf %[[CT]]
+func.func @branch(%x: tensor<4xf32>, %p: i1 {spmd.nonlinear}) -> tensor<4xf32> attributes {spmd.transpose} {
+  %r = scf.if %p -> tensor<4xf32> {
+    scf.yield %x : tensor<4xf32>
+  } else {
+    %n = arith.negf %x : tensor<4xf32>
+    scf.yield %n : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// A loop that carries a non-linear value beside a linear one: the forward
+// copy saves it per iteration, the backward loop reads it back.
+// CHECK-LABEL: func.func @counted_t(
+// CHECK: scf.for {{.*}} -> (index, tensor<3xindex>)
+// CHECK: tensor.insert %{{.*}} into %{{.*}} : tensor<3xindex>
+// CHECK: scf.for
+// CHECK: tensor.extract %{{.*}} : tensor<3xindex>
+func.func @counted(%x: tensor<4xf32>, %w: tensor<4xf32> {spmd.nonlinear}) -> tensor<4xf32> attributes {spmd.transpose} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %r:2 = scf.for %k = %c0 to %c3 step %c1 iter_args(%a = %x, %n = %c0) -> (tensor<4xf32>, index) {
+    %nf = arith.index_cast %n : index to i32
+    %f = arith.sitofp %nf : i32 to f32
+    %e = tensor.empty() : tensor<4xf32>
+    %s = linalg.fill ins(%f : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+    %sw = arith.mulf %s, %w : tensor<4xf32>
+    %d = arith.mulf %a, %sw : tensor<4xf32>
+    %n1 = arith.addi %n, %c1 : index
+    scf.yield %d, %n1 : tensor<4xf32>, index
+  }
+  return %r#0 : tensor<4xf32>
+}

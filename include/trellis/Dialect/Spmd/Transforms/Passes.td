@@ -114,10 +114,12 @@ def SpmdTranspose : Pass<"spmd-transpose", "ModuleOp"> {
     indexing maps), `linalg.transpose`, `linalg.broadcast` ↔ sum
     `linalg.reduce`, `linalg.copy`; `tensor.extract_slice` ↔
     `tensor.insert_slice` into zeros, `expand_shape` ↔ `collapse_shape`,
-    `tensor.concat` into slices; `scf.for` whose carried values are all
-    linear (run backwards, closed-over linear values accumulated in extra
-    carried values); `spmd.shard_map` (its specs swapped, its body
-    transposed); and the collectives per the design's table: `psum` ↔
+    `tensor.concat` into slices; `arith.select` on a non-linear condition,
+    `extf` <-> `truncf`; `scf.for` (run backwards, closed-over linear values
+    accumulated in extra carried values, non-linear carried values saved per
+    iteration when the trip count is constant); `scf.if` on a non-linear
+    condition; `spmd.shard_map` (its specs swapped, its body transposed; the
+    non-linear outputs of a mixed one computed by a forward copy); and the collectives per the design's table: `psum` ↔
     `pvary`, `all_gather` ↔ `psum_scatter`, `all_gather_invariant` ↔
     `pscatter`, `all_to_all` ↔ `all_to_all` (dimensions swapped),
     `ppermute` ↔ the inverse `ppermute`, `pmean` → `pvary` and a division.
