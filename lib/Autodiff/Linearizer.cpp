@@ -195,6 +195,32 @@ LogicalResult Linearizer::linearizeBlock(Block &block, OpBuilder &b) {
 }
 
 LogicalResult Linearizer::linearizeOp(Operation *op, OpBuilder &b) {
+  // A scalar computed from differentiated tensors carries no tangent: it
+  // may steer control or feed comparisons, but not floating-point results.
+  if (llvm::any_of(op->getResultTypes(), isFloatLike)) {
+    Value scalar;
+    auto check = [&](Value v) {
+      if (!scalar && isFloatLike(v.getType()) && untracked.count(v))
+        scalar = v;
+    };
+    for (Value v : op->getOperands())
+      check(v);
+    op->walk([&](Operation *inner) {
+      if (inner != op)
+        for (Value v : inner->getOperands())
+          check(v);
+    });
+    if (scalar) {
+      InFlightDiagnostic diag =
+          op->emitOpError("computes a floating-point value from a scalar "
+                          "that depends on the differentiated arguments; "
+                          "trellis-grad carries derivatives on tensors only "
+                          "(keep it a tensor, e.g. tensor<f32>)");
+      diag.attachNote(untracked.lookup(scalar)->getLoc())
+          << "the scalar is computed here";
+      return diag;
+    }
+  }
   bool active = readsTangent(op);
   if (!active) {
     b.clone(*op, primals);
@@ -202,6 +228,10 @@ LogicalResult Linearizer::linearizeOp(Operation *op, OpBuilder &b) {
   }
   if (auto map = dyn_cast<spmd::ShardMapOp>(op))
     return linearizeShardMap(map, b);
+  if (auto loop = dyn_cast<scf::ForOp>(op))
+    return linearizeFor(loop, b);
+  if (auto branch = dyn_cast<scf::IfOp>(op))
+    return linearizeIf(branch, b);
   if (auto call = dyn_cast<CallOpInterface>(op))
     return op->emitOpError("calls a function with differentiated values; "
                            "trellis-grad differentiates one function body: "
@@ -209,12 +239,22 @@ LogicalResult Linearizer::linearizeOp(Operation *op, OpBuilder &b) {
   if (op->getNumRegions() && !isa<linalg::LinalgOp>(op) &&
       !isa<DerivativeOpInterface>(op))
     return op->emitOpError("has regions that use differentiated values; "
-                           "trellis-grad has no rule for it (control flow "
-                           "is not differentiated yet)");
+                           "trellis-grad has no rule for it (it "
+                           "differentiates scf.for and scf.if)");
 
   b.clone(*op, primals);
   if (auto collective = dyn_cast<spmd::CollectiveOpInterface>(op))
     return linearizeCollective(collective, b);
+  // A scalar read out of a differentiated tensor (tensor.extract) has no
+  // tangent; it is remembered so that no derivative silently goes missing.
+  if (!isa<DerivativeOpInterface>(op) &&
+      llvm::none_of(op->getResultTypes(), isFloatTensor) &&
+      llvm::any_of(op->getResultTypes(), isFloatLike)) {
+    for (Value r : op->getResults())
+      if (isFloatLike(r.getType()))
+        untracked[r] = op;
+    return success();
+  }
   // Only floating-point tensors carry tangents: an op computing integers
   // or predicates from them (a comparison) has none.
   bool floatResults = llvm::any_of(op->getResultTypes(), isFloatLike);

@@ -17,6 +17,7 @@
 #include "trellis/Dialect/Spmd/IR/SpmdOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 
 namespace mlir::trellis::autodiff {
@@ -81,6 +82,10 @@ private:
   LogicalResult linearizeBlock(Block &block, OpBuilder &b);
   LogicalResult linearizeOp(Operation *op, OpBuilder &b);
   LogicalResult linearizeShardMap(spmd::ShardMapOp map, OpBuilder &b);
+  // LinearizeControlFlow.cpp
+  LogicalResult linearizeFor(scf::ForOp loop, OpBuilder &b);
+  LogicalResult linearizeIf(scf::IfOp op, OpBuilder &b);
+  bool readsActive(Operation *op, const DenseSet<Value> &active);
   LogicalResult linearizeCollective(spmd::CollectiveOpInterface op,
                                     OpBuilder &b);
 
@@ -109,6 +114,9 @@ private:
 
   IRMapping primals;
   DenseMap<Value, Value> tangents;
+  /// Float scalars computed from differentiated tensors (no tangent), with
+  /// the op that computed them.
+  DenseMap<Value, Operation *> untracked;
 };
 
 } // namespace mlir::trellis::autodiff

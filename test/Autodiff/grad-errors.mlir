@@ -73,15 +73,41 @@ func.func @f(%x: tensor<f32>) -> tensor<f32> attributes {trellis.grad} {
 // -----
 
 func.func @f(%x: tensor<f32>) -> tensor<f32> attributes {trellis.grad} {
-  %lb = arith.constant 0 : index
-  %ub = arith.constant 3 : index
-  %st = arith.constant 1 : index
-  // expected-error @below {{'scf.for' op has regions that use differentiated values; trellis-grad has no rule for it (control flow is not differentiated yet)}}
-  %r = scf.for %i = %lb to %ub step %st iter_args(%c = %x) -> (tensor<f32>) {
-    %d = arith.mulf %c, %c : tensor<f32>
+  %c = arith.constant 1 : i1
+  // expected-error @below {{'scf.execute_region' op has regions that use differentiated values; trellis-grad has no rule for it (it differentiates scf.for and scf.if)}}
+  %r = scf.execute_region -> tensor<f32> {
+    %d = arith.mulf %x, %x : tensor<f32>
     scf.yield %d : tensor<f32>
   }
   return %r : tensor<f32>
+}
+
+// -----
+
+func.func @f(%x: tensor<f32>) -> tensor<f32> attributes {trellis.grad} {
+  // expected-note @below {{the scalar is computed here}}
+  %s = tensor.extract %x[] : tensor<f32>
+  %e = tensor.empty() : tensor<f32>
+  // expected-error @below {{'linalg.fill' op computes a floating-point value from a scalar that depends on the differentiated arguments; trellis-grad carries derivatives on tensors only (keep it a tensor, e.g. tensor<f32>)}}
+  %f = linalg.fill ins(%s : f32) outs(%e : tensor<f32>) -> tensor<f32>
+  %y = arith.mulf %f, %x : tensor<f32>
+  return %y : tensor<f32>
+}
+
+// -----
+
+func.func @f(%x: tensor<f32>) -> tensor<f32> attributes {trellis.grad} {
+  %lb = arith.constant 0 : index
+  %ub = arith.constant 3 : index
+  %st = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  // expected-error @below {{'scf.for' op carries value #1, which depends on the differentiated arguments but is not a floating-point tensor; trellis-grad differentiates tensor values}}
+  %r:2 = scf.for %i = %lb to %ub step %st iter_args(%c = %x, %m = %zero) -> (tensor<f32>, f32) {
+    %d = arith.mulf %c, %c : tensor<f32>
+    %e = tensor.extract %c[] : tensor<f32>
+    scf.yield %d, %e : tensor<f32>, f32
+  }
+  return %r#0 : tensor<f32>
 }
 
 // -----

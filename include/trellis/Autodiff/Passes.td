@@ -42,8 +42,9 @@ def TrellisGrad : Pass<"trellis-grad", "ModuleOp"> {
     over reduction loops), `linalg.reduce` (add; max/min split the
     derivative evenly among ties), `linalg.transpose`, `broadcast`,
     `copy`, `fill`, the `tensor` slicing and reshaping ops, every
-    collective, and `spmd.shard_map`. An op without a rule is a located
-    error; calls must be inlined first (`--inline`).
+    collective, `spmd.shard_map`, `scf.for` (the state it carries saved
+    per iteration; constant trip count) and `scf.if`. An op without a rule
+    is a located error; calls must be inlined first (`--inline`).
   }];
   let options = [
     ListOption<"funcs", "funcs", "std::string",
