@@ -18,6 +18,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/Autodiff/Linearizer.h"
+#include "trellis/Dialect/Trellis/IR/TrellisDialect.h"
+#include "trellis/Dialect/Trellis/IR/TrellisOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -194,8 +196,8 @@ DenseSet<Value> dependents(Block &body, Value v) {
 /// The partial derivative of `g` (a value of `op`'s body) with respect to
 /// the body argument of input #`input`, at every point of the loop nest, as
 /// a generic over it. Null when it is the constant 1; the constant 0 when
-/// `g` does not depend on the input.
-FailureOr<Value> buildPartial(linalg::GenericOp op, unsigned input, Value g,
+/// `g` does not depend on the input. With `input` negative, `g` itself.
+FailureOr<Value> buildPartial(linalg::GenericOp op, int input, Value g,
                               const DenseSet<Value> &skip,
                               ArrayRef<int64_t> loops, JvpState &state,
                               OpBuilder &b, bool &zero) {
@@ -228,8 +230,10 @@ FailureOr<Value> buildPartial(linalg::GenericOp op, unsigned input, Value g,
           for (Value v : inner.getOperands())
             if (!op->isAncestor(v.getParentRegion()->getParentOp()))
               m.map(v, state.primal(v));
-        BlockArgument wrt = body.getArgument(input);
-        d[wrt] = constantLike(nb, l, wrt.getType(), 1.0);
+        if (input >= 0) {
+          BlockArgument wrt = body.getArgument(input);
+          d[wrt] = constantLike(nb, l, wrt.getType(), 1.0);
+        }
         for (Operation &inner : body.without_terminator()) {
           if (llvm::any_of(inner.getResults(),
                            [&](Value r) { return skip.contains(r); }))
@@ -258,7 +262,7 @@ FailureOr<Value> buildPartial(linalg::GenericOp op, unsigned input, Value g,
           if (*t)
             d[inner.getResult(0)] = *t;
         }
-        yielded = d.lookup(g);
+        yielded = input >= 0 ? d.lookup(g) : m.lookupOrDefault(g);
         if (!yielded)
           yielded = constantLike(nb, l, element, 0.0);
         linalg::YieldOp::create(nb, l, yielded);
@@ -267,6 +271,8 @@ FailureOr<Value> buildPartial(linalg::GenericOp op, unsigned input, Value g,
     partial.erase();
     return failure();
   }
+  if (input < 0)
+    return partial.getResult(0);
   zero = isConstant(yielded, 0.0);
   if (zero || isConstant(yielded, 1.0)) {
     partial.erase();
@@ -299,21 +305,29 @@ LogicalResult genericRule(linalg::GenericOp op, JvpState &state, OpBuilder &b) {
   // The body is g(inputs) (a map) or acc + g(inputs) (a sum).
   DenseSet<Value> fromAcc = dependents(body, acc);
   Value g = e;
-  bool sum = false;
+  bool sum = false, extremum = false;
   if (fromAcc.contains(e)) {
-    auto add = e.getDefiningOp<arith::AddFOp>();
+    Operation *combine = e.getDefiningOp();
     Value other;
-    if (add && add.getLhs() == acc)
-      other = add.getRhs();
-    else if (add && add.getRhs() == acc)
-      other = add.getLhs();
+    if (combine && combine->getNumOperands() == 2 &&
+        isa<arith::AddFOp, arith::MaximumFOp, arith::MaxNumFOp,
+            arith::MinimumFOp, arith::MinNumFOp>(combine)) {
+      if (combine->getOperand(0) == acc)
+        other = combine->getOperand(1);
+      else if (combine->getOperand(1) == acc)
+        other = combine->getOperand(0);
+    }
     if (!other || fromAcc.contains(other))
       return op.emitOpError("combines its output with the rest of its body "
-                            "other than by a sum; trellis-grad "
-                            "differentiates maps and sums (use linalg.reduce "
-                            "for max/min)");
+                            "other than by a sum, max or min; trellis-grad "
+                            "differentiates maps and such reductions");
     g = other;
-    sum = true;
+    sum = isa<arith::AddFOp>(combine);
+    extremum = !sum;
+    if (extremum && state.tangent(init->get()))
+      return op.emitOpError("takes the extremum with a differentiated "
+                            "initial value; trellis-grad differentiates only "
+                            "the inputs");
   } else if (!reductions.empty()) {
     return op.emitOpError("has reduction loops but does not read its output; "
                           "trellis-grad cannot differentiate it");
@@ -356,8 +370,34 @@ LogicalResult genericRule(linalg::GenericOp op, JvpState &state, OpBuilder &b) {
     return success();
 
   if (total) {
-    if (!reductions.empty()) {
-      SmallVector<int64_t> dims(reductions.begin(), reductions.end());
+    SmallVector<int64_t> dims(reductions.begin(), reductions.end());
+    if (extremum) {
+      // The tangent where g equals the result, divided by the number of
+      // such points (ties split evenly, as for linalg.reduce).
+      bool zero = false;
+      FailureOr<Value> values =
+          buildPartial(op, -1, g, fromAcc, loops, state, b, zero);
+      if (failed(values))
+        return failure();
+      FailureOr<Value> y =
+          expandToLoops(b, loc, state.primal(result),
+                        op.getMatchingIndexingMap(init), loops, op);
+      if (failed(y))
+        return failure();
+      Type element = resultType.getElementType();
+      Type plain = plainTensor(loops, element);
+      Value eq =
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, *values, *y);
+      Value hits =
+          arith::SelectOp::create(b, loc, eq, constantLike(b, loc, plain, 1.0),
+                                  constantLike(b, loc, plain, 0.0));
+      Value count = sumOver(b, loc, hits, dims);
+      count = arith::MaximumFOp::create(
+          b, loc, count, constantLike(b, loc, count.getType(), 1.0));
+      Value mine =
+          arith::SelectOp::create(b, loc, eq, total, zerosOf(b, loc, plain));
+      total = arith::DivFOp::create(b, loc, sumOver(b, loc, mine, dims), count);
+    } else if (!reductions.empty()) {
       total = sumOver(b, loc, total, dims);
     }
     // Now indexed by the parallel loops in order; the output map names them
@@ -479,6 +519,11 @@ void registerLinalgDerivativeModels(DialectRegistry &registry) {
         *ctx);
     linalg::CopyOp::attachInterface<LinearModel<linalg::CopyOp>>(*ctx);
     linalg::FillOp::attachInterface<ConstantModel<linalg::FillOp>>(*ctx);
+  });
+  registry.addExtension(+[](MLIRContext *ctx, TrellisDialect *) {
+    ShardingConstraintOp::attachInterface<LinearModel<ShardingConstraintOp>>(
+        *ctx);
+    ReshardOp::attachInterface<LinearModel<ReshardOp>>(*ctx);
   });
   registry.addExtension(+[](MLIRContext *ctx, tensor::TensorDialect *) {
     tensor::ExtractSliceOp::attachInterface<

@@ -116,7 +116,7 @@ func.func @f(%x: tensor<4xf32>) -> tensor<f32> attributes {trellis.grad} {
   %one = arith.constant 1.0 : f32
   %e = tensor.empty() : tensor<f32>
   %i = linalg.fill ins(%one : f32) outs(%e : tensor<f32>) -> tensor<f32>
-  // expected-error @below {{'linalg.generic' op combines its output with the rest of its body other than by a sum; trellis-grad differentiates maps and sums (use linalg.reduce for max/min)}}
+  // expected-error @below {{'linalg.generic' op combines its output with the rest of its body other than by a sum, max or min; trellis-grad differentiates maps and such reductions}}
   %p = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> ()>], iterator_types = ["reduction"]}
       ins(%x : tensor<4xf32>) outs(%i : tensor<f32>) {
   ^bb0(%a: f32, %acc: f32):

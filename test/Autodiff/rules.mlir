@@ -14,6 +14,8 @@
 // RUN: %python %S/check_grad.py trellis-run %t/g.mlir reductions 0 %t/reductions | FileCheck %s --check-prefix=OK
 // RUN: %python %S/check_grad.py trellis-run %t/g.mlir structural 0,1 %t/structural | FileCheck %s --check-prefix=OK
 // RUN: %python %S/check_grad.py trellis-run %t/g.mlir some_args 1 %t/some_args | FileCheck %s --check-prefix=OK
+// RUN: %python %S/check_grad.py trellis-run %t/g.mlir generic_extrema 0 %t/generic_extrema | FileCheck %s --check-prefix=OK
+// RUN: %python %S/check_grad.py trellis-run %t/g.mlir constrained 0 %t/constrained | FileCheck %s --check-prefix=OK
 // OK: OK {{.*}}: gradient matches finite differences
 
 #id2 = affine_map<(i, j) -> (i, j)>
@@ -265,6 +267,58 @@ func.func @some_args(%x: tensor<3x4xf64>, %y: tensor<3x4xf64>, %k: tensor<3x4xi3
   %r = arith.addf %q, %kf : tensor<3x4xf64>
   %l = func.call @sum2(%r) : (tensor<3x4xf64>) -> tensor<f64>
   return %l, %k : tensor<f64>, tensor<3x4xi32>
+}
+
+// Max and min reductions written as generics (as the StableHLO importer
+// writes stablehlo.reduce with maximum), one over a transposed output.
+// CHECK-LABEL: func.func @generic_extrema_grad(
+func.func @generic_extrema(%x: tensor<3x4xf64>) -> tensor<f64> attributes {trellis.grad} {
+  %ninf = arith.constant 0xFFF0000000000000 : f64
+  %inf = arith.constant 0x7FF0000000000000 : f64
+  %e3 = tensor.empty() : tensor<3xf64>
+  %i3 = linalg.fill ins(%ninf : f64) outs(%e3 : tensor<3xf64>) -> tensor<3xf64>
+  %mx = linalg.generic {indexing_maps = [#id2, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<3x4xf64>) outs(%i3 : tensor<3xf64>) {
+  ^bb0(%u: f64, %acc: f64):
+    %t = math.tanh %u : f64
+    %m = arith.maximumf %acc, %t : f64
+    linalg.yield %m : f64
+  } -> tensor<3xf64>
+  %e4 = tensor.empty() : tensor<4xf64>
+  %i4 = linalg.fill ins(%inf : f64) outs(%e4 : tensor<4xf64>) -> tensor<4xf64>
+  %mn = linalg.generic {indexing_maps = [#id2, affine_map<(i, j) -> (j)>], iterator_types = ["reduction", "parallel"]}
+      ins(%x : tensor<3x4xf64>) outs(%i4 : tensor<4xf64>) {
+  ^bb0(%u: f64, %acc: f64):
+    %m = arith.minnumf %u, %acc : f64
+    linalg.yield %m : f64
+  } -> tensor<4xf64>
+  %eb = tensor.empty() : tensor<3x4xf64>
+  %b1 = linalg.broadcast ins(%mx : tensor<3xf64>) outs(%eb : tensor<3x4xf64>) dimensions = [1]
+  %b2 = linalg.broadcast ins(%mn : tensor<4xf64>) outs(%eb : tensor<3x4xf64>) dimensions = [0]
+  %p = arith.mulf %b1, %b2 : tensor<3x4xf64>
+  %q = arith.mulf %p, %x : tensor<3x4xf64>
+  %l = func.call @sum2(%q) : (tensor<3x4xf64>) -> tensor<f64>
+  return %l : tensor<f64>
+}
+
+// A sharding constraint is the identity on values; its cotangent is
+// constrained the same way.
+// CHECK-LABEL: func.func @constrained_grad(
+// CHECK: trellis.sharding_constraint
+// CHECK: trellis.sharding_constraint
+trellis.mesh @m4 = <["i"=4]>
+func.func @constrained(%x: tensor<8x4xf64>) -> tensor<f64> attributes {trellis.grad} {
+  %c = trellis.sharding_constraint %x to <@m4, [{"i"}, {}]> : tensor<8x4xf64>
+  %s = math.sin %c : tensor<8x4xf64>
+  %zero = arith.constant 0.0 : f64
+  %e = tensor.empty() : tensor<f64>
+  %z = linalg.fill ins(%zero : f64) outs(%e : tensor<f64>) -> tensor<f64>
+  %l = linalg.reduce ins(%s : tensor<8x4xf64>) outs(%z : tensor<f64>) dimensions = [0, 1]
+    (%a: f64, %acc: f64) {
+      %t = arith.addf %a, %acc : f64
+      linalg.yield %t : f64
+    }
+  return %l : tensor<f64>
 }
 
 func.func private @sum2(%x: tensor<3x4xf64>) -> tensor<f64> {

@@ -10,6 +10,9 @@
 
 #include "lib/Dialect/Spmd/Transforms/Transposer.h"
 
+#include "trellis/Dialect/Trellis/IR/TrellisDialect.h"
+#include "trellis/Dialect/Trellis/IR/TrellisOps.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -120,6 +123,35 @@ static LogicalResult transposeTruncF(arith::TruncFOp trunc,
   Type type = stripVaryEncoding(trunc.getIn().getType());
   state.accumulate(b, loc, trunc.getIn(),
                    arith::ExtFOp::create(b, loc, type, c));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// trellis: layout changes are identities on values
+//===----------------------------------------------------------------------===//
+
+/// The cotangent of a sharding constraint is constrained the same way (as
+/// JAX transposes with_sharding_constraint).
+static LogicalResult
+transposeShardingConstraint(trellis::ShardingConstraintOp op,
+                            TransposeState &state, Value c, OpBuilder &b) {
+  Location loc = op.getLoc();
+  Value constrained = trellis::ShardingConstraintOp::create(
+      b, loc, c.getType(), c, op.getShardingAttr());
+  state.accumulate(b, loc, op.getInput(), constrained);
+  return success();
+}
+
+/// A reshard's cotangent goes back to the operand's layout.
+static LogicalResult transposeReshard(trellis::ReshardOp op,
+                                      TransposeState &state, Value c,
+                                      OpBuilder &b) {
+  Location loc = op.getLoc();
+  Type type = stripVaryEncoding(op.getInput().getType());
+  Value back = c.getType() == type
+                   ? c
+                   : Value(trellis::ReshardOp::create(b, loc, type, c));
+  state.accumulate(b, loc, op.getInput(), back);
   return success();
 }
 
@@ -247,6 +279,13 @@ void registerElementwiseTransposeModels(DialectRegistry &registry) {
         *ctx);
     arith::TruncFOp::attachInterface<
         RuleModel<arith::TruncFOp, transposeTruncF>>(*ctx);
+  });
+  registry.addExtension(+[](MLIRContext *ctx, trellis::TrellisDialect *) {
+    trellis::ShardingConstraintOp::attachInterface<
+        RuleModel<trellis::ShardingConstraintOp, transposeShardingConstraint>>(
+        *ctx);
+    trellis::ReshardOp::attachInterface<
+        RuleModel<trellis::ReshardOp, transposeReshard>>(*ctx);
   });
   registry.addExtension(+[](MLIRContext *ctx, tensor::TensorDialect *) {
     tensor::ExtractSliceOp::attachInterface<
