@@ -197,7 +197,7 @@ DenseSet<Value> dependents(Block &body, Value v) {
 /// the body argument of input #`input`, at every point of the loop nest, as
 /// a generic over it. Null when it is the constant 1; the constant 0 when
 /// `g` does not depend on the input. With `input` negative, `g` itself.
-FailureOr<Value> buildPartial(linalg::GenericOp op, int input, Value g,
+FailureOr<Value> buildPartial(linalg::LinalgOp op, int input, Value g,
                               const DenseSet<Value> &skip,
                               ArrayRef<int64_t> loops, JvpState &state,
                               OpBuilder &b, bool &zero) {
@@ -281,7 +281,7 @@ FailureOr<Value> buildPartial(linalg::GenericOp op, int input, Value g,
   return partial.getResult(0);
 }
 
-LogicalResult genericRule(linalg::GenericOp op, JvpState &state, OpBuilder &b) {
+LogicalResult genericRule(linalg::LinalgOp op, JvpState &state, OpBuilder &b) {
   if (linalg::isaContractionOpInterface(op))
     return contractionRule(op, state, b);
   Location loc = op.getLoc();
@@ -432,10 +432,13 @@ LogicalResult genericRule(linalg::GenericOp op, JvpState &state, OpBuilder &b) {
   return success();
 }
 
+/// linalg.generic and the named elementwise ops (whose bodies are the same
+/// scalar ops).
+template <typename OpTy>
 struct GenericModel
-    : DerivativeOpInterface::ExternalModel<GenericModel, linalg::GenericOp> {
+    : DerivativeOpInterface::ExternalModel<GenericModel<OpTy>, OpTy> {
   LogicalResult jvp(Operation *op, JvpState &state, OpBuilder &b) const {
-    return genericRule(cast<linalg::GenericOp>(op), state, b);
+    return genericRule(cast<linalg::LinalgOp>(op), state, b);
   }
   FailureOr<Value> buildTangent(Operation *, OpBuilder &, ValueRange,
                                 ValueRange, Value) const {
@@ -501,11 +504,61 @@ struct ReduceModel
   }
 };
 
+/// tensor.pad: the tangent is padded with zeros (the padding value does not
+/// depend on the source).
+struct PadModel
+    : DerivativeOpInterface::ExternalModel<PadModel, tensor::PadOp> {
+  LogicalResult jvp(Operation *op, JvpState &state, OpBuilder &b) const {
+    auto pad = cast<tensor::PadOp>(op);
+    Value t = state.tangent(pad.getSource());
+    Value padding = pad.getConstantPaddingValue();
+    if (!padding)
+      return pad.emitOpError("pads with a value computed per position; "
+                             "trellis-grad differentiates constant padding");
+    if (state.tangent(padding))
+      return pad.emitOpError("pads with a differentiated value; trellis-grad "
+                             "differentiates the source only");
+    if (!t)
+      return success();
+    Location loc = pad.getLoc();
+    auto type = cast<RankedTensorType>(pad.getType());
+    Value zero =
+        arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
+    auto padded = tensor::PadOp::create(
+        b, loc, type, t, state.primal(pad.getMixedLowPad()),
+        state.primal(pad.getMixedHighPad()), zero, pad.getNofold());
+    state.setTangent(pad.getResult(), padded);
+    return success();
+  }
+  FailureOr<Value> buildTangent(Operation *, OpBuilder &, ValueRange,
+                                ValueRange, Value) const {
+    return failure();
+  }
+};
+
 } // namespace
 
 void registerLinalgDerivativeModels(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, linalg::LinalgDialect *) {
-    linalg::GenericOp::attachInterface<GenericModel>(*ctx);
+    linalg::GenericOp::attachInterface<GenericModel<linalg::GenericOp>>(*ctx);
+    linalg::AddOp::attachInterface<GenericModel<linalg::AddOp>>(*ctx);
+    linalg::SubOp::attachInterface<GenericModel<linalg::SubOp>>(*ctx);
+    linalg::MulOp::attachInterface<GenericModel<linalg::MulOp>>(*ctx);
+    linalg::DivOp::attachInterface<GenericModel<linalg::DivOp>>(*ctx);
+    linalg::MaxOp::attachInterface<GenericModel<linalg::MaxOp>>(*ctx);
+    linalg::MinOp::attachInterface<GenericModel<linalg::MinOp>>(*ctx);
+    linalg::ExpOp::attachInterface<GenericModel<linalg::ExpOp>>(*ctx);
+    linalg::LogOp::attachInterface<GenericModel<linalg::LogOp>>(*ctx);
+    linalg::AbsOp::attachInterface<GenericModel<linalg::AbsOp>>(*ctx);
+    linalg::NegFOp::attachInterface<GenericModel<linalg::NegFOp>>(*ctx);
+    linalg::SqrtOp::attachInterface<GenericModel<linalg::SqrtOp>>(*ctx);
+    linalg::RsqrtOp::attachInterface<GenericModel<linalg::RsqrtOp>>(*ctx);
+    linalg::TanhOp::attachInterface<GenericModel<linalg::TanhOp>>(*ctx);
+    linalg::ErfOp::attachInterface<GenericModel<linalg::ErfOp>>(*ctx);
+    linalg::SquareOp::attachInterface<GenericModel<linalg::SquareOp>>(*ctx);
+    linalg::ReciprocalOp::attachInterface<GenericModel<linalg::ReciprocalOp>>(
+        *ctx);
+    linalg::PowFOp::attachInterface<GenericModel<linalg::PowFOp>>(*ctx);
     linalg::ReduceOp::attachInterface<ReduceModel>(*ctx);
     linalg::MatmulOp::attachInterface<ContractionModel<linalg::MatmulOp>>(*ctx);
     linalg::BatchMatmulOp::attachInterface<
@@ -535,6 +588,7 @@ void registerLinalgDerivativeModels(DialectRegistry &registry) {
     tensor::CollapseShapeOp::attachInterface<
         LinearModel<tensor::CollapseShapeOp>>(*ctx);
     tensor::ConcatOp::attachInterface<LinearModel<tensor::ConcatOp>>(*ctx);
+    tensor::PadOp::attachInterface<PadModel>(*ctx);
   });
 }
 

@@ -16,6 +16,7 @@
 // RUN: %python %S/check_grad.py trellis-run %t/g.mlir some_args 1 %t/some_args | FileCheck %s --check-prefix=OK
 // RUN: %python %S/check_grad.py trellis-run %t/g.mlir generic_extrema 0 %t/generic_extrema | FileCheck %s --check-prefix=OK
 // RUN: %python %S/check_grad.py trellis-run %t/g.mlir constrained 0 %t/constrained | FileCheck %s --check-prefix=OK
+// RUN: %python %S/check_grad.py trellis-run %t/g.mlir named_and_pad 0,1 %t/named_and_pad | FileCheck %s --check-prefix=OK
 // OK: OK {{.*}}: gradient matches finite differences
 
 #id2 = affine_map<(i, j) -> (i, j)>
@@ -318,6 +319,30 @@ func.func @constrained(%x: tensor<8x4xf64>) -> tensor<f64> attributes {trellis.g
       %t = arith.addf %a, %acc : f64
       linalg.yield %t : f64
     }
+  return %l : tensor<f64>
+}
+
+// Named elementwise linalg ops (their bodies are the scalar rules'), and
+// tensor.pad with a constant (the tangent is padded with zeros).
+// CHECK-LABEL: func.func @named_and_pad_grad(
+// CHECK: tensor.extract_slice
+func.func @named_and_pad(%x: tensor<3x4xf64>, %y: tensor<3x4xf64>) -> tensor<f64> attributes {trellis.grad} {
+  %e = tensor.empty() : tensor<3x4xf64>
+  %a = linalg.add ins(%x, %y : tensor<3x4xf64>, tensor<3x4xf64>) outs(%e : tensor<3x4xf64>) -> tensor<3x4xf64>
+  %m = linalg.mul ins(%a, %x : tensor<3x4xf64>, tensor<3x4xf64>) outs(%e : tensor<3x4xf64>) -> tensor<3x4xf64>
+  %t = linalg.tanh ins(%m : tensor<3x4xf64>) outs(%e : tensor<3x4xf64>) -> tensor<3x4xf64>
+  %d = linalg.sub ins(%t, %y : tensor<3x4xf64>, tensor<3x4xf64>) outs(%e : tensor<3x4xf64>) -> tensor<3x4xf64>
+  %q = linalg.square ins(%d : tensor<3x4xf64>) outs(%e : tensor<3x4xf64>) -> tensor<3x4xf64>
+  %mx = linalg.max ins(%q, %x : tensor<3x4xf64>, tensor<3x4xf64>) outs(%e : tensor<3x4xf64>) -> tensor<3x4xf64>
+  %ex = linalg.exp ins(%mx : tensor<3x4xf64>) outs(%e : tensor<3x4xf64>) -> tensor<3x4xf64>
+  %one = arith.constant 1.5 : f64
+  %p = tensor.pad %ex low[1, 0] high[0, 2] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %one : f64
+  } : tensor<3x4xf64> to tensor<4x6xf64>
+  %sl = tensor.extract_slice %p[0, 1] [3, 4] [1, 1] : tensor<4x6xf64> to tensor<3x4xf64>
+  %r = arith.mulf %sl, %y : tensor<3x4xf64>
+  %l = func.call @sum2(%r) : (tensor<3x4xf64>) -> tensor<f64>
   return %l : tensor<f64>
 }
 

@@ -21,6 +21,17 @@ public:
 
   /// The copy of the old program's `v` in the new program.
   virtual Value primal(Value v) = 0;
+  /// The copies of `list`'s values.
+  SmallVector<OpFoldResult> primal(ArrayRef<OpFoldResult> list) {
+    SmallVector<OpFoldResult> out;
+    for (OpFoldResult ofr : list) {
+      if (auto v = dyn_cast<Value>(ofr))
+        out.push_back(primal(v));
+      else
+        out.push_back(ofr);
+    }
+    return out;
+  }
   /// The tangent of the old program's `v` (null: zero, or not
   /// differentiated).
   virtual Value tangent(Value v) = 0;

@@ -222,6 +222,29 @@ static LogicalResult transposeCollapseShape(tensor::CollapseShapeOp collapse,
   return success();
 }
 
+/// Padding with zeros transposes to the slice the source came from.
+static LogicalResult transposePad(tensor::PadOp pad, TransposeState &state,
+                                  Value c, OpBuilder &b) {
+  Location loc = pad.getLoc();
+  Value padding = pad.getConstantPaddingValue();
+  if (!padding || !isZero(padding))
+    return pad.emitOpError("pads a linear value with a value that is not "
+                           "zero: the function is affine, not linear");
+  auto type =
+      cast<RankedTensorType>(stripVaryEncoding(pad.getSource().getType()));
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    sizes.push_back(type.isDynamicDim(d)
+                        ? OpFoldResult(tensor::DimOp::create(
+                              b, loc, state.forward(pad.getSource()), d))
+                        : OpFoldResult(b.getIndexAttr(type.getDimSize(d))));
+  SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
+  Value slice = tensor::ExtractSliceOp::create(
+      b, loc, type, c, state.forward(pad.getMixedLowPad()), sizes, strides);
+  state.accumulate(b, loc, pad.getSource(), slice);
+  return success();
+}
+
 static LogicalResult transposeConcat(tensor::ConcatOp concat,
                                      TransposeState &state, Value c,
                                      OpBuilder &b) {
@@ -298,6 +321,8 @@ void registerElementwiseTransposeModels(DialectRegistry &registry) {
         RuleModel<tensor::CollapseShapeOp, transposeCollapseShape>>(*ctx);
     tensor::ConcatOp::attachInterface<
         RuleModel<tensor::ConcatOp, transposeConcat>>(*ctx);
+    tensor::PadOp::attachInterface<RuleModel<tensor::PadOp, transposePad>>(
+        *ctx);
   });
 }
 
