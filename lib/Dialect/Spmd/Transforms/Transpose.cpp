@@ -484,10 +484,15 @@ void eraseDeadOps(func::FuncOp func) {
   bool changed = true;
   while (changed) {
     changed = false;
+    // Pre-order, not entering a dead op's regions: erasing it frees what
+    // they hold, which must not be visited again.
     SmallVector<Operation *> dead;
-    func.walk([&](Operation *op) {
-      if (op != func && isDead(op))
+    func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (op != func && isDead(op)) {
         dead.push_back(op);
+        return WalkResult::skip();
+      }
+      return WalkResult::advance();
     });
     for (Operation *op : llvm::reverse(dead))
       if (isDead(op)) {
