@@ -10,7 +10,12 @@
    run), for the example's sizes and for a wider MLP (same program,
    dimensions x SCALE), partitioned on the 2x4 mesh. The usual goal: a
    training step (forward + backward) at most 3.5x the forward.
-3. The loss per step of the example's 200 SGD steps, partitioned on 8
+3. Bytes per device of the backward passes of two shard_map programs
+   (test/Autodiff/shard-map.mlir: the seed's data-parallel loss on 8
+   devices, a DP x TP MLP on 2x4) built with seed 001's efficient
+   transposes against the naive ones (trellis-grad naive=true: JAX before
+   device-variance types), and of the transformer block example.
+4. The loss per step of the example's 200 SGD steps, partitioned on 8
    devices and unpartitioned on 1 (trellis-strip-shardings), plotted on the
    same axes as an SVG (docs/images/mlp_loss_curve.svg), with the largest
    relative difference between the two curves.
@@ -53,13 +58,10 @@ def loss_only(text, scale):
     return body
 
 
-def comm_totals(opt, path):
-    part = sh([opt, path, "--trellis-global-to-manual"]).stdout
-    report = sh([opt, "--trellis-comm-report", "-o", os.devnull],
-                input=part)
-    report = report.stdout + report.stderr
+def parse_report(text):
+    """Per function: (collectives, bytes per device) and the op lines."""
     totals, lines, current = {}, {}, None
-    for line in report.splitlines():
+    for line in text.splitlines():
         m = re.match(r"// comm @(\w+)", line)
         if m:
             current = m.group(1)
@@ -71,6 +73,19 @@ def comm_totals(opt, path):
         elif current and line.startswith("//   loc"):
             lines[current].append(line.split(") ", 1)[1])
     return totals, lines
+
+
+def comm_totals(opt, path):
+    """trellis-comm-report of the partitioned global-view program."""
+    part = sh([opt, path, "--trellis-global-to-manual"]).stdout
+    r = sh([opt, "--trellis-comm-report", "-o", os.devnull], input=part)
+    return parse_report(r.stdout + r.stderr)
+
+
+def comm_totals_manual(opt, path):
+    """trellis-comm-report of a program whose collectives are written."""
+    r = sh([opt, path, "--trellis-comm-report", "-o", os.devnull])
+    return parse_report(r.stdout + r.stderr)
 
 
 def median_ms(run, path, entry, repeat):
@@ -169,6 +184,38 @@ def main():
         tg = median_ms(run, grad, "loss_grad", a.repeat)
         dims = f"x {32 * scale}x{16 * scale}, w1 {16 * scale}x{64 * scale}"
         print(f"| {dims} | {tf:.3f} | {tg:.3f} | {tg / tf:.2f} |")
+
+    print("\n## shard_map backward passes: efficient vs naive transposes\n")
+    shard_maps = os.path.join(ROOT, "test", "Autodiff", "shard-map.mlir")
+    print("| program | forward B | efficient fwd+bwd B | naive fwd+bwd B |")
+    print("|---|---|---|---|")
+    per_mode = {}
+    for mode in ("false", "true"):
+        out = os.path.join(tmp, f"sm-{mode}.mlir")
+        sh([opt, shard_maps, f"--trellis-grad=naive={mode}", "-o", out])
+        per_mode[mode] = comm_totals_manual(opt, out)
+    for name in ("dp_loss", "mlp_2d"):
+        t_eff, l_eff = per_mode["false"]
+        t_naive, l_naive = per_mode["true"]
+        print(f"| {name} | {t_eff[name][1]} | {t_eff[name + '_grad'][1]} | "
+              f"{t_naive[name + '_grad'][1]} |")
+    for mode, label in (("false", "efficient"), ("true", "naive")):
+        print(f"\n@dp_loss_grad's collectives ({label}):")
+        for line in per_mode[mode][1]["dp_loss_grad"]:
+            print("    " + line)
+
+    print("\n## Transformer block example: bytes per device, 2x4\n")
+    tb = os.path.join(tmp, "tb.mlir")
+    sh([opt, os.path.join(ROOT, "examples", "training",
+                          "transformer_block.mlir"),
+        "--trellis-import-stablehlo", "--inline",
+        "--trellis-grad=funcs=main wrt=1,2,3,4,5,6,7,8", "-o", tb])
+    totals, lines = comm_totals(opt, tb)
+    print(f"forward (@main): {totals['main'][0]} collectives, "
+          f"{totals['main'][1]} B; forward + backward (@main_grad): "
+          f"{totals['main_grad'][0]} collectives, {totals['main_grad'][1]} B")
+    for line in lines["main_grad"]:
+        print("    " + line)
 
     print("\n## Loss curve: 200 steps, 8 devices vs 1 device\n")
     full = os.path.join(tmp, "train.mlir")

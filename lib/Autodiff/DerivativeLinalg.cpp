@@ -30,12 +30,14 @@ using namespace mlir;
 namespace mlir::trellis::autodiff {
 namespace {
 
-/// An op linear in its floating-point tensor operands.
-template <typename OpTy>
-struct LinearModel
-    : DerivativeOpInterface::ExternalModel<LinearModel<OpTy>, OpTy> {
+/// The model that applies `Rule`, a structured op's rule (these ops have no
+/// elementwise `buildTangent`).
+using JvpRule = LogicalResult (*)(Operation *, JvpState &, OpBuilder &);
+template <typename OpTy, JvpRule Rule>
+struct RuleModel
+    : DerivativeOpInterface::ExternalModel<RuleModel<OpTy, Rule>, OpTy> {
   LogicalResult jvp(Operation *op, JvpState &state, OpBuilder &b) const {
-    return linearRule(op, state, b);
+    return Rule(op, state, b);
   }
   FailureOr<Value> buildTangent(Operation *, OpBuilder &, ValueRange,
                                 ValueRange, Value) const {
@@ -43,23 +45,20 @@ struct LinearModel
   }
 };
 
-/// An op whose result does not depend on its operands' values (a fill).
+/// An op linear in its floating-point tensor operands.
 template <typename OpTy>
-struct ConstantModel
-    : DerivativeOpInterface::ExternalModel<ConstantModel<OpTy>, OpTy> {
-  LogicalResult jvp(Operation *, JvpState &, OpBuilder &) const {
-    return success();
-  }
-  FailureOr<Value> buildTangent(Operation *, OpBuilder &, ValueRange,
-                                ValueRange, Value) const {
-    return failure();
-  }
-};
+using LinearModel = RuleModel<OpTy, linearRule>;
+
+/// An op whose result does not depend on its operands' values (a fill).
+LogicalResult constantRule(Operation *, JvpState &, OpBuilder &) {
+  return success();
+}
 
 /// The product rule of a contraction: one term per input with a tangent,
 /// each the contraction of that tangent with the other (primal) input.
-LogicalResult contractionRule(linalg::LinalgOp op, JvpState &state,
+LogicalResult contractionRule(Operation *operation, JvpState &state,
                               OpBuilder &b) {
+  auto op = cast<linalg::LinalgOp>(operation);
   Location loc = op.getLoc();
   Value init = op.getDpsInitOperand(0)->get();
   Value total;
@@ -82,16 +81,7 @@ LogicalResult contractionRule(linalg::LinalgOp op, JvpState &state,
 }
 
 template <typename OpTy>
-struct ContractionModel
-    : DerivativeOpInterface::ExternalModel<ContractionModel<OpTy>, OpTy> {
-  LogicalResult jvp(Operation *op, JvpState &state, OpBuilder &b) const {
-    return contractionRule(cast<linalg::LinalgOp>(op), state, b);
-  }
-  FailureOr<Value> buildTangent(Operation *, OpBuilder &, ValueRange,
-                                ValueRange, Value) const {
-    return failure();
-  }
-};
+using ContractionModel = RuleModel<OpTy, contractionRule>;
 
 RankedTensorType plainTensor(ArrayRef<int64_t> shape, Type element) {
   return RankedTensorType::get(shape, element);
@@ -281,7 +271,9 @@ FailureOr<Value> buildPartial(linalg::LinalgOp op, int input, Value g,
   return partial.getResult(0);
 }
 
-LogicalResult genericRule(linalg::LinalgOp op, JvpState &state, OpBuilder &b) {
+LogicalResult genericRule(Operation *operation, JvpState &state,
+                          OpBuilder &b) {
+  auto op = cast<linalg::LinalgOp>(operation);
   if (linalg::isaContractionOpInterface(op))
     return contractionRule(op, state, b);
   Location loc = op.getLoc();
@@ -435,20 +427,12 @@ LogicalResult genericRule(linalg::LinalgOp op, JvpState &state, OpBuilder &b) {
 /// linalg.generic and the named elementwise ops (whose bodies are the same
 /// scalar ops).
 template <typename OpTy>
-struct GenericModel
-    : DerivativeOpInterface::ExternalModel<GenericModel<OpTy>, OpTy> {
-  LogicalResult jvp(Operation *op, JvpState &state, OpBuilder &b) const {
-    return genericRule(cast<linalg::LinalgOp>(op), state, b);
-  }
-  FailureOr<Value> buildTangent(Operation *, OpBuilder &, ValueRange,
-                                ValueRange, Value) const {
-    return failure();
-  }
-};
+using GenericModel = RuleModel<OpTy, genericRule>;
 
 /// linalg.reduce: a sum is linear; max/min pass the tangent where the input
 /// equals the result, divided by the number of such places.
-LogicalResult reduceRule(linalg::ReduceOp op, JvpState &state, OpBuilder &b) {
+LogicalResult reduceRule(Operation *operation, JvpState &state, OpBuilder &b) {
+  auto op = cast<linalg::ReduceOp>(operation);
   Block &body = op.getRegion().front();
   Operation *combiner = body.getTerminator()->getOperand(0).getDefiningOp();
   if (op.getNumDpsInputs() != 1 || !combiner ||
@@ -493,48 +477,31 @@ LogicalResult reduceRule(linalg::ReduceOp op, JvpState &state, OpBuilder &b) {
   return success();
 }
 
-struct ReduceModel
-    : DerivativeOpInterface::ExternalModel<ReduceModel, linalg::ReduceOp> {
-  LogicalResult jvp(Operation *op, JvpState &state, OpBuilder &b) const {
-    return reduceRule(cast<linalg::ReduceOp>(op), state, b);
-  }
-  FailureOr<Value> buildTangent(Operation *, OpBuilder &, ValueRange,
-                                ValueRange, Value) const {
-    return failure();
-  }
-};
 
 /// tensor.pad: the tangent is padded with zeros (the padding value does not
 /// depend on the source).
-struct PadModel
-    : DerivativeOpInterface::ExternalModel<PadModel, tensor::PadOp> {
-  LogicalResult jvp(Operation *op, JvpState &state, OpBuilder &b) const {
-    auto pad = cast<tensor::PadOp>(op);
-    Value t = state.tangent(pad.getSource());
-    Value padding = pad.getConstantPaddingValue();
-    if (!padding)
-      return pad.emitOpError("pads with a value computed per position; "
-                             "trellis-grad differentiates constant padding");
-    if (state.tangent(padding))
-      return pad.emitOpError("pads with a differentiated value; trellis-grad "
-                             "differentiates the source only");
-    if (!t)
-      return success();
-    Location loc = pad.getLoc();
-    auto type = cast<RankedTensorType>(pad.getType());
-    Value zero =
-        arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
-    auto padded = tensor::PadOp::create(
-        b, loc, type, t, state.primal(pad.getMixedLowPad()),
-        state.primal(pad.getMixedHighPad()), zero, pad.getNofold());
-    state.setTangent(pad.getResult(), padded);
+LogicalResult padRule(Operation *op, JvpState &state, OpBuilder &b) {
+  auto pad = cast<tensor::PadOp>(op);
+  Value t = state.tangent(pad.getSource());
+  Value padding = pad.getConstantPaddingValue();
+  if (!padding)
+    return pad.emitOpError("pads with a value computed per position; "
+                           "trellis-grad differentiates constant padding");
+  if (state.tangent(padding))
+    return pad.emitOpError("pads with a differentiated value; trellis-grad "
+                           "differentiates the source only");
+  if (!t)
     return success();
-  }
-  FailureOr<Value> buildTangent(Operation *, OpBuilder &, ValueRange,
-                                ValueRange, Value) const {
-    return failure();
-  }
-};
+  Location loc = pad.getLoc();
+  auto type = cast<RankedTensorType>(pad.getType());
+  Value zero =
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
+  auto padded = tensor::PadOp::create(
+      b, loc, type, t, state.primal(pad.getMixedLowPad()),
+      state.primal(pad.getMixedHighPad()), zero, pad.getNofold());
+  state.setTangent(pad.getResult(), padded);
+  return success();
+}
 
 } // namespace
 
@@ -559,7 +526,7 @@ void registerLinalgDerivativeModels(DialectRegistry &registry) {
     linalg::ReciprocalOp::attachInterface<GenericModel<linalg::ReciprocalOp>>(
         *ctx);
     linalg::PowFOp::attachInterface<GenericModel<linalg::PowFOp>>(*ctx);
-    linalg::ReduceOp::attachInterface<ReduceModel>(*ctx);
+    linalg::ReduceOp::attachInterface<RuleModel<linalg::ReduceOp, reduceRule>>(*ctx);
     linalg::MatmulOp::attachInterface<ContractionModel<linalg::MatmulOp>>(*ctx);
     linalg::BatchMatmulOp::attachInterface<
         ContractionModel<linalg::BatchMatmulOp>>(*ctx);
@@ -571,7 +538,8 @@ void registerLinalgDerivativeModels(DialectRegistry &registry) {
     linalg::BroadcastOp::attachInterface<LinearModel<linalg::BroadcastOp>>(
         *ctx);
     linalg::CopyOp::attachInterface<LinearModel<linalg::CopyOp>>(*ctx);
-    linalg::FillOp::attachInterface<ConstantModel<linalg::FillOp>>(*ctx);
+    linalg::FillOp::attachInterface<RuleModel<linalg::FillOp, constantRule>>(
+        *ctx);
   });
   registry.addExtension(+[](MLIRContext *ctx, TrellisDialect *) {
     ShardingConstraintOp::attachInterface<LinearModel<ShardingConstraintOp>>(
@@ -588,7 +556,7 @@ void registerLinalgDerivativeModels(DialectRegistry &registry) {
     tensor::CollapseShapeOp::attachInterface<
         LinearModel<tensor::CollapseShapeOp>>(*ctx);
     tensor::ConcatOp::attachInterface<LinearModel<tensor::ConcatOp>>(*ctx);
-    tensor::PadOp::attachInterface<PadModel>(*ctx);
+    tensor::PadOp::attachInterface<RuleModel<tensor::PadOp, padRule>>(*ctx);
   });
 }
 

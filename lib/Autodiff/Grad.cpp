@@ -169,6 +169,7 @@ struct GradPass : trellis::impl::TrellisGradBase<GradPass> {
       symbols.insert(*lin);
       spmd::TransposeOptions options;
       options.numForwardResults = f.getNumResults();
+      options.naive = naive;
       grad = spmd::transposeFunction(*lin, name, symbols, options);
       symbols.erase(*lin);
     }

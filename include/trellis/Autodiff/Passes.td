@@ -55,6 +55,9 @@ def TrellisGrad : Pass<"trellis-grad", "ModuleOp"> {
                "every floating-point tensor argument)">,
     Option<"suffix", "suffix", "std::string", /*default=*/"\"_grad\"",
            "Name of the gradient: the function's name followed by this">,
+    Option<"naive", "naive", "bool", /*default=*/"false",
+           "Transpose as JAX did before device-variance types (psum to "
+           "psum with 1/N): for comparing what the backward pass sends">,
     Option<"jvp", "jvp", "bool", /*default=*/"false",
            "Stop at forward mode: build @<name>_jvp(args..., tangents of "
            "the wrt arguments...) -> (results..., tangent of the loss) "

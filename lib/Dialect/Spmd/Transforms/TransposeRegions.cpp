@@ -376,6 +376,15 @@ LogicalResult Transposer::transposeFor(scf::ForOp loop, Scope &s,
   return success();
 }
 
+/// A builder at the end of `region`'s block, without the yield that
+/// scf.if's builder may have put there.
+static OpBuilder atBranchEnd(Region &region) {
+  Block *block = &region.front();
+  if (!block->empty())
+    block->getTerminator()->erase();
+  return OpBuilder::atBlockEnd(block);
+}
+
 LogicalResult Transposer::cloneForwardIf(scf::IfOp op, Scope &s, OpBuilder &b) {
   SmallVector<unsigned> outputs;
   for (auto [j, result] : llvm::enumerate(op.getResults()))
@@ -392,10 +401,7 @@ LogicalResult Transposer::cloneForwardIf(scf::IfOp op, Scope &s, OpBuilder &b) {
   Region *from[2] = {&op.getThenRegion(), &op.getElseRegion()};
   Region *into[2] = {&copy.getThenRegion(), &copy.getElseRegion()};
   for (unsigned r = 0; r < 2; ++r) {
-    Block *block = &into[r]->front();
-    if (!block->empty())
-      block->getTerminator()->erase();
-    OpBuilder bb = OpBuilder::atBlockEnd(block);
+    OpBuilder bb = atBranchEnd(*into[r]);
     Scope child;
     child.fwd = s.fwd;
     if (failed(cloneForward(from[r]->front(), child, bb)))
@@ -422,10 +428,7 @@ LogicalResult Transposer::transposeIf(scf::IfOp op, Scope &s, OpBuilder &b) {
   Region *from[2] = {&op.getThenRegion(), &op.getElseRegion()};
   Region *into[2] = {&t.getThenRegion(), &t.getElseRegion()};
   for (unsigned r = 0; r < 2; ++r) {
-    Block *block = &into[r]->front();
-    if (!block->empty())
-      block->getTerminator()->erase();
-    OpBuilder bb = OpBuilder::atBlockEnd(block);
+    OpBuilder bb = atBranchEnd(*into[r]);
     Scope child;
     child.fwd = s.fwd;
     Block &body = from[r]->front();
