@@ -67,7 +67,7 @@ def parse_report(text):
             current = m.group(1)
             lines[current] = []
             continue
-        m = re.match(r"//   total: (\d+) collectives, (\d+) B per device", line)
+        m = re.match(r"//   total: (\d+) collectives?, (\d+) B per device", line)
         if m and current:
             totals[current] = (int(m.group(1)), int(m.group(2)))
         elif current and line.startswith("//   loc"):
@@ -210,6 +210,11 @@ def main():
                           "transformer_block.mlir"),
         "--trellis-import-stablehlo", "--inline",
         "--trellis-grad=funcs=main wrt=1,2,3,4,5,6,7,8", "-o", tb])
+    # The gradient is private (the training loop calls it); make it public
+    # so that partitioning does not inline it away.
+    text_tb = open(tb).read().replace("func.func private @main_grad(",
+                                      "func.func @main_grad(")
+    open(tb, "w").write(text_tb)
     totals, lines = comm_totals(opt, tb)
     print(f"forward (@main): {totals['main'][0]} collectives, "
           f"{totals['main'][1]} B; forward + backward (@main_grad): "
