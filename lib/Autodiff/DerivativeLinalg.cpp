@@ -46,8 +46,7 @@ struct RuleModel
 };
 
 /// An op linear in its floating-point tensor operands.
-template <typename OpTy>
-using LinearModel = RuleModel<OpTy, linearRule>;
+template <typename OpTy> using LinearModel = RuleModel<OpTy, linearRule>;
 
 /// An op whose result does not depend on its operands' values (a fill).
 LogicalResult constantRule(Operation *, JvpState &, OpBuilder &) {
@@ -271,8 +270,7 @@ FailureOr<Value> buildPartial(linalg::LinalgOp op, int input, Value g,
   return partial.getResult(0);
 }
 
-LogicalResult genericRule(Operation *operation, JvpState &state,
-                          OpBuilder &b) {
+LogicalResult genericRule(Operation *operation, JvpState &state, OpBuilder &b) {
   auto op = cast<linalg::LinalgOp>(operation);
   if (linalg::isaContractionOpInterface(op))
     return contractionRule(op, state, b);
@@ -283,7 +281,8 @@ LogicalResult genericRule(Operation *operation, JvpState &state,
            << " outputs; trellis-grad differentiates generics with one";
   Value result = op->getResult(0);
   auto resultType = cast<RankedTensorType>(result.getType());
-  if (!isa<FloatType>(resultType.getElementType()))
+  Type element = resultType.getElementType();
+  if (!isa<FloatType>(element))
     return success();
   Block &body = *op.getBlock();
   OpOperand *init = op.getDpsInitOperand(0);
@@ -346,7 +345,6 @@ LogicalResult genericRule(Operation *operation, JvpState &state,
     if (failed(expanded))
       return failure();
     Value term = *expanded;
-    Type element = resultType.getElementType();
     auto termType = cast<RankedTensorType>(term.getType());
     if (termType.getElementType() != element) {
       auto to = plainTensor(termType.getShape(), element);
@@ -376,7 +374,6 @@ LogicalResult genericRule(Operation *operation, JvpState &state,
                         op.getMatchingIndexingMap(init), loops, op);
       if (failed(y))
         return failure();
-      Type element = resultType.getElementType();
       Type plain = plainTensor(loops, element);
       Value eq =
           arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, *values, *y);
@@ -426,8 +423,7 @@ LogicalResult genericRule(Operation *operation, JvpState &state,
 
 /// linalg.generic and the named elementwise ops (whose bodies are the same
 /// scalar ops).
-template <typename OpTy>
-using GenericModel = RuleModel<OpTy, genericRule>;
+template <typename OpTy> using GenericModel = RuleModel<OpTy, genericRule>;
 
 /// linalg.reduce: a sum is linear; max/min pass the tangent where the input
 /// equals the result, divided by the number of such places.
@@ -477,7 +473,6 @@ LogicalResult reduceRule(Operation *operation, JvpState &state, OpBuilder &b) {
   return success();
 }
 
-
 /// tensor.pad: the tangent is padded with zeros (the padding value does not
 /// depend on the source).
 LogicalResult padRule(Operation *op, JvpState &state, OpBuilder &b) {
@@ -526,7 +521,8 @@ void registerLinalgDerivativeModels(DialectRegistry &registry) {
     linalg::ReciprocalOp::attachInterface<GenericModel<linalg::ReciprocalOp>>(
         *ctx);
     linalg::PowFOp::attachInterface<GenericModel<linalg::PowFOp>>(*ctx);
-    linalg::ReduceOp::attachInterface<RuleModel<linalg::ReduceOp, reduceRule>>(*ctx);
+    linalg::ReduceOp::attachInterface<RuleModel<linalg::ReduceOp, reduceRule>>(
+        *ctx);
     linalg::MatmulOp::attachInterface<ContractionModel<linalg::MatmulOp>>(*ctx);
     linalg::BatchMatmulOp::attachInterface<
         ContractionModel<linalg::BatchMatmulOp>>(*ctx);

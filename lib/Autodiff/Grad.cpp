@@ -119,6 +119,9 @@ struct GradPass : trellis::impl::TrellisGradBase<GradPass> {
     // A declaration of the gradient (so that other code can call it before
     // it exists) is replaced by it; anything else in the way is an error.
     auto declared = symbols.lookup<func::FuncOp>(name);
+    FunctionType declaredType;
+    SymbolTable::Visibility declaredVisibility =
+        SymbolTable::Visibility::Public;
     if (declared && declared.isExternal() && !jvp) {
       declaredType = declared.getFunctionType();
       declaredVisibility = declared.getVisibility();
@@ -179,20 +182,14 @@ struct GradPass : trellis::impl::TrellisGradBase<GradPass> {
     (*grad)->moveAfter(f);
     finish(*grad, f, *chosen);
     if (declaredType) {
-      FunctionType type = declaredType;
-      declaredType = nullptr;
       grad->setVisibility(declaredVisibility);
-      if (type != grad->getFunctionType())
+      if (declaredType != grad->getFunctionType())
         return grad->emitOpError("is declared with type ")
-               << type << " but the gradient has type "
+               << declaredType << " but the gradient has type "
                << grad->getFunctionType();
     }
     return success();
   }
-
-  /// The type and visibility of the declaration the gradient replaces.
-  FunctionType declaredType;
-  SymbolTable::Visibility declaredVisibility;
 
   /// Fixes the loss cotangent to 1 and gives the gradient f's attributes.
   void finish(func::FuncOp grad, func::FuncOp f, ArrayRef<unsigned> chosen) {

@@ -17,19 +17,6 @@ using namespace mlir;
 
 namespace mlir::trellis::autodiff {
 
-/// Whether `op` reads (in its regions too) a value in `active` or with a
-/// tangent.
-bool Linearizer::readsActive(Operation *op, const DenseSet<Value> &active) {
-  auto hit = [&](Value v) { return active.contains(v) || hasTangent(v); };
-  bool found = llvm::any_of(op->getOperands(), hit);
-  if (!found && op->getNumRegions())
-    op->walk([&](Operation *inner) {
-      if (llvm::any_of(inner->getOperands(), hit))
-        found = true;
-    });
-  return found;
-}
-
 LogicalResult Linearizer::linearizeFor(scf::ForOp loop, OpBuilder &b) {
   Location loc = loop.getLoc();
   Block *body = loop.getBody();

@@ -127,14 +127,14 @@ LogicalResult linearRule(Operation *op, JvpState &state, OpBuilder &b) {
 // Linearizer
 //===----------------------------------------------------------------------===//
 
-bool Linearizer::readsTangent(Operation *op) const {
-  bool found =
-      llvm::any_of(op->getOperands(), [&](Value v) { return hasTangent(v); });
+bool Linearizer::readsActive(Operation *op,
+                             const DenseSet<Value> &active) const {
+  auto hit = [&](Value v) { return active.contains(v) || hasTangent(v); };
+  bool found = llvm::any_of(op->getOperands(), hit);
   if (!found && op->getNumRegions())
     op->walk([&](Operation *inner) {
-      for (Value v : inner->getOperands())
-        if (hasTangent(v))
-          found = true;
+      if (llvm::any_of(inner->getOperands(), hit))
+        found = true;
     });
   return found;
 }
@@ -221,7 +221,7 @@ LogicalResult Linearizer::linearizeOp(Operation *op, OpBuilder &b) {
       return diag;
     }
   }
-  bool active = readsTangent(op);
+  bool active = readsActive(op, {});
   if (!active) {
     b.clone(*op, primals);
     return success();

@@ -85,13 +85,13 @@ private:
   // LinearizeControlFlow.cpp
   LogicalResult linearizeFor(scf::ForOp loop, OpBuilder &b);
   LogicalResult linearizeIf(scf::IfOp op, OpBuilder &b);
-  bool readsActive(Operation *op, const DenseSet<Value> &active);
+  /// Whether `op` reads (in its regions too) a value in `active` or with a
+  /// tangent.
+  bool readsActive(Operation *op, const DenseSet<Value> &active) const;
   LogicalResult linearizeCollective(spmd::CollectiveOpInterface op,
                                     OpBuilder &b);
 
   bool hasTangent(Value v) const { return tangents.count(v); }
-  /// Whether `op` reads a value with a tangent (in its regions too).
-  bool readsTangent(Operation *op) const;
 
   class State final : public JvpState {
   public:

@@ -106,23 +106,14 @@ static LogicalResult transposeSelect(arith::SelectOp select,
   return success();
 }
 
-/// A precision change transposes to the opposite one.
-static LogicalResult transposeExtF(arith::ExtFOp ext, TransposeState &state,
-                                   Value c, OpBuilder &b) {
-  Location loc = ext.getLoc();
-  Type type = stripVaryEncoding(ext.getIn().getType());
-  state.accumulate(b, loc, ext.getIn(),
-                   arith::TruncFOp::create(b, loc, type, c));
-  return success();
-}
-
-static LogicalResult transposeTruncF(arith::TruncFOp trunc,
-                                     TransposeState &state, Value c,
-                                     OpBuilder &b) {
-  Location loc = trunc.getLoc();
-  Type type = stripVaryEncoding(trunc.getIn().getType());
-  state.accumulate(b, loc, trunc.getIn(),
-                   arith::ExtFOp::create(b, loc, type, c));
+/// A precision change (`CastOp`, extf or truncf) transposes to the opposite
+/// one (`InverseOp`).
+template <typename CastOp, typename InverseOp>
+static LogicalResult transposeCast(CastOp cast, TransposeState &state, Value c,
+                                   OpBuilder &b) {
+  Location loc = cast.getLoc();
+  Type type = stripVaryEncoding(cast.getIn().getType());
+  state.accumulate(b, loc, cast.getIn(), InverseOp::create(b, loc, type, c));
   return success();
 }
 
@@ -298,10 +289,10 @@ void registerElementwiseTransposeModels(DialectRegistry &registry) {
         *ctx);
     arith::SelectOp::attachInterface<
         RuleModel<arith::SelectOp, transposeSelect>>(*ctx);
-    arith::ExtFOp::attachInterface<RuleModel<arith::ExtFOp, transposeExtF>>(
-        *ctx);
-    arith::TruncFOp::attachInterface<
-        RuleModel<arith::TruncFOp, transposeTruncF>>(*ctx);
+    arith::ExtFOp::attachInterface<RuleModel<
+        arith::ExtFOp, transposeCast<arith::ExtFOp, arith::TruncFOp>>>(*ctx);
+    arith::TruncFOp::attachInterface<RuleModel<
+        arith::TruncFOp, transposeCast<arith::TruncFOp, arith::ExtFOp>>>(*ctx);
   });
   registry.addExtension(+[](MLIRContext *ctx, trellis::TrellisDialect *) {
     trellis::ShardingConstraintOp::attachInterface<

@@ -168,39 +168,42 @@ Value iterationIndex(OpBuilder &b, Location loc, Value iv, Value lb,
   return k;
 }
 
-/// Row `k` of `saved` (a tensor with one row per iteration) as a value of
-/// `type`, or `value` stored into row `k`.
-static Value loadRow(OpBuilder &b, Location loc, Value saved, Value k,
-                     Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor)
-    return tensor::ExtractOp::create(b, loc, saved, ValueRange{k});
-  auto rows = cast<RankedTensorType>(saved.getType());
-  SmallVector<OpFoldResult> offsets(rows.getRank(), b.getIndexAttr(0));
-  offsets[0] = k;
-  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1)};
-  for (int64_t size : tensor.getShape())
-    sizes.push_back(b.getIndexAttr(size));
-  SmallVector<OpFoldResult> strides(rows.getRank(), b.getIndexAttr(1));
-  return tensor::ExtractSliceOp::create(
-      b, loc, cast<RankedTensorType>(stripVaryEncoding(type)), saved, offsets,
-      sizes, strides);
+/// The offsets, sizes and strides of row `k` of `rows` (a tensor with one
+/// row of shape `row` per iteration).
+struct Row {
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+};
+static Row rowAt(OpBuilder &b, Value k, ArrayRef<int64_t> row) {
+  Row r;
+  r.offsets.assign(row.size() + 1, b.getIndexAttr(0));
+  r.offsets[0] = k;
+  r.sizes.push_back(b.getIndexAttr(1));
+  for (int64_t size : row)
+    r.sizes.push_back(b.getIndexAttr(size));
+  r.strides.assign(row.size() + 1, b.getIndexAttr(1));
+  return r;
 }
 
+/// Row `k` of `saved` as a value of `type` (a tensor or a scalar).
+static Value loadRow(OpBuilder &b, Location loc, Value saved, Value k,
+                     Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(stripVaryEncoding(type));
+  if (!tensor)
+    return tensor::ExtractOp::create(b, loc, saved, ValueRange{k});
+  Row r = rowAt(b, k, tensor.getShape());
+  return tensor::ExtractSliceOp::create(b, loc, tensor, saved, r.offsets,
+                                        r.sizes, r.strides);
+}
+
+/// `saved` with `value` stored into row `k`.
 static Value storeRow(OpBuilder &b, Location loc, Value value, Value saved,
                       Value k) {
   auto tensor = dyn_cast<RankedTensorType>(value.getType());
   if (!tensor)
     return tensor::InsertOp::create(b, loc, value, saved, ValueRange{k});
-  auto rows = cast<RankedTensorType>(saved.getType());
-  SmallVector<OpFoldResult> offsets(rows.getRank(), b.getIndexAttr(0));
-  offsets[0] = k;
-  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1)};
-  for (int64_t size : tensor.getShape())
-    sizes.push_back(b.getIndexAttr(size));
-  SmallVector<OpFoldResult> strides(rows.getRank(), b.getIndexAttr(1));
-  return tensor::InsertSliceOp::create(b, loc, value, saved, offsets, sizes,
-                                       strides);
+  Row r = rowAt(b, k, tensor.getShape());
+  return tensor::InsertSliceOp::create(b, loc, value, saved, r.offsets, r.sizes,
+                                       r.strides);
 }
 
 LogicalResult Transposer::cloneForwardFor(scf::ForOp loop, Scope &s,
