@@ -196,8 +196,7 @@ FailureOr<GspmdSharding> mlir::trellis::parseGspmdSharding(
   }
   if (r.consume("manual"))
     return emitError() << "GSPMD sharding \"" << text
-                       << "\": manual shardings (SPMDFullToShardShape) are "
-                          "not supported yet; print the program with Shardy";
+                       << "\" outside a manual region";
   if (r.consume("{"))
     return emitError() << "GSPMD tuple sharding \"" << text
                        << "\" is not supported";
@@ -238,6 +237,10 @@ FailureOr<GspmdSharding> mlir::trellis::parseGspmdSharding(
   if (r.consume("last_tile_dim_replicate") ||
       r.consume("last_tile_dims={replicated}")) {
     sharding.copies = tiles.pop_back_val();
+  } else if (r.text.contains("manual")) {
+    return emitError() << "GSPMD sharding \"" << text
+                       << "\": partially manual shardings (a shard_map with "
+                          "auto axes) are not supported yet";
   } else if (r.consume("last_tile_dims")) {
     return emitError() << "GSPMD sharding \"" << text
                        << "\": subgroups other than replicated are not "

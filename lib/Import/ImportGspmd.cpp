@@ -11,6 +11,8 @@
 #include "lib/Import/Gspmd.h"
 #include "lib/Import/Importer.h"
 
+#include "trellis/Dialect/Spmd/IR/SpmdOps.h"
+
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -37,9 +39,15 @@ LogicalResult Importer::importGspmdMesh() {
     for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
       collect(func.getResultAttrDict(i), func.getLoc());
   }
+  // `{manual}` marks per-device values in manual regions: it names no
+  // tiling (the region's entries and exits give that).
+  bool hasManualRegions = false;
   module.walk([&](hlo::CustomCallOp call) {
+    if (call.getCallTargetName() == "SPMDFullToShardShape")
+      hasManualRegions = true;
     if (auto text = call->getAttrOfType<StringAttr>(kMhloSharding))
-      texts.push_back({call.getLoc(), text.getValue()});
+      if (!isGspmdManualText(text.getValue()))
+        texts.push_back({call.getLoc(), text.getValue()});
   });
   SmallVector<GspmdSharding> shardings;
   SmallVector<StringRef> tiled;
@@ -61,8 +69,17 @@ LogicalResult Importer::importGspmdMesh() {
     shardings.push_back(*sharding);
     tiled.push_back(text);
   }
-  if (shardings.empty())
+  if (shardings.empty() && !hasManualRegions)
     return success();
+  if (shardings.empty()) {
+    // Manual regions whose blocks are all replicated: the mesh is the
+    // partitions, in prime axes (the collectives' groups must be splits
+    // of it).
+    if (!numPartitions || *numPartitions < 2)
+      return module.emitError("a GSPMD manual region with only replicated "
+                              "shardings needs mhlo.num_partitions > 1");
+    devices = *numPartitions;
+  }
   if (!module.getOps<MeshOp>().empty())
     return mlir::emitError(first, "GSPMD shardings in a module that also "
                                   "declares Shardy meshes");
@@ -95,6 +112,10 @@ LogicalResult Importer::importGspmdMesh() {
 
 FailureOr<ShardingAttr> Importer::gspmdSharding(Location loc, StringRef text,
                                                 Type type) {
+  if (isGspmdManualText(text))
+    return mlir::emitError(loc, "GSPMD sharding \"{manual}\" outside a "
+                                "manual region (@SPMDFullToShardShape ... "
+                                "@SPMDShardToFullShape)");
   if (!gspmdMesh)
     return ShardingAttr(); // nothing is split: the module has no mesh
   auto tensor = dyn_cast<RankedTensorType>(type);
@@ -130,6 +151,11 @@ FailureOr<ShardingAttr> Importer::gspmdSharding(Location loc, StringRef text,
 }
 
 FailureOr<SmallVector<Value>> Importer::importCustomCall(hlo::CustomCallOp op) {
+  if (op.getCallTargetName() == "SPMDFullToShardShape" ||
+      op.getCallTargetName() == "SPMDShardToFullShape")
+    return op.emitError("custom_call @")
+           << op.getCallTargetName()
+           << " outside a manual region the importer could outline";
   if (op.getCallTargetName() != "Sharding")
     return op.emitError("custom_call @")
            << op.getCallTargetName() << " is not supported";
@@ -139,6 +165,10 @@ FailureOr<SmallVector<Value>> Importer::importCustomCall(hlo::CustomCallOp op) {
     return op.emitError("custom_call @Sharding takes one tensor and an "
                         "mhlo.sharding string");
   Value input = op->getOperand(0);
+  // Per-device values are already per device: no constraint.
+  if (isGspmdManualText(text.getValue()) &&
+      op->getParentOfType<spmd::ShardMapOp>())
+    return SmallVector<Value>{input};
   FailureOr<ShardingAttr> sharding =
       gspmdSharding(op.getLoc(), text.getValue(), input.getType());
   if (failed(sharding))

@@ -267,9 +267,10 @@ CollectiveEmitter::permute(hlo::CollectivePermuteOp permute) {
 FailureOr<SmallVector<Value>> Importer::importCollective(Operation *op) {
   auto map = op->getParentOfType<spmd::ShardMapOp>();
   if (!map)
-    return op->emitError("'")
-           << op->getName()
-           << "' outside an sdy.manual_computation is not supported";
+    return op->emitError("'") << op->getName()
+                              << "' outside a manual computation "
+                                 "(sdy.manual_computation or a GSPMD "
+                                 "manual region) is not supported";
   MeshOp mesh = map.getMeshOp();
   // Ids are partition ids, which JAX numbers as row-major mesh positions;
   // on a mesh with another device order that reading is unverified.
@@ -304,8 +305,10 @@ FailureOr<SmallVector<Value>> Importer::importCollective(Operation *op) {
 FailureOr<Value> Importer::importPartitionId(hlo::PartitionIdOp op) {
   auto map = op->getParentOfType<spmd::ShardMapOp>();
   if (!map)
-    return op.emitError("'stablehlo.partition_id' outside an "
-                        "sdy.manual_computation is not supported");
+    return op.emitError(
+        "'stablehlo.partition_id' outside a manual computation "
+        "(sdy.manual_computation or a GSPMD manual region) is not "
+        "supported");
   MeshOp mesh = map.getMeshOp();
   if (hasDeviceOrder(mesh))
     return op.emitError("'stablehlo.partition_id' on a mesh with device_ids "

@@ -464,6 +464,8 @@ LogicalResult Importer::run() {
   for (auto func : module.getOps<func::FuncOp>())
     if (failed(importSignature(func)))
       return failure();
+  if (failed(outlineGspmdManualRegions()))
+    return failure();
   // Program order; reducer bodies are read by their reduce, not imported.
   SmallVector<Operation *> worklist;
   // Terminators go with their parents; reducers are read by their op.

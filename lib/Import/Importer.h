@@ -17,6 +17,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace mlir::trellis::import {
@@ -51,6 +52,11 @@ bool areDistinctDims(ArrayRef<int64_t> values, int64_t bound);
 /// an error at the op and fails on anything else.
 FailureOr<SmallVector<Value>> emitScalarRegion(OpBuilder &b, Operation *owner,
                                                Block &block, ValueRange args);
+
+/// Whether `text` is GSPMD's `{manual}` sharding.
+bool isGspmdManualText(StringRef text);
+
+struct ManualRegion;
 
 /// Rewrites one module, op by op in program order.
 class Importer {
@@ -97,6 +103,14 @@ private:
   FailureOr<ShardingAttr> gspmdSharding(Location loc, StringRef text,
                                         Type type);
   FailureOr<SmallVector<Value>> importCustomCall(hlo::CustomCallOp op);
+  /// Moves each GSPMD manual region (@SPMDFullToShardShape ...
+  /// @SPMDShardToFullShape) into an spmd.shard_map, before import.
+  LogicalResult outlineGspmdManualRegions();
+  LogicalResult outlineRegion(ManualRegion &region,
+                              llvm::SetVector<func::FuncOp> &inlined);
+  FailureOr<Attribute> gspmdSpec(Location loc, StringRef text, Type type);
+  LogicalResult checkLocalShape(Operation *op, Attribute spec, Type global,
+                                Type local);
   FailureOr<Value> importGather(hlo::GatherOp op);
   FailureOr<Value> importScatter(hlo::ScatterOp op);
   FailureOr<Value> importDynamicSlice(hlo::DynamicSliceOp op);

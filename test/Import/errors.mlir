@@ -142,7 +142,7 @@ sdy.mesh @maximal = <[], device_ids=[0]>
 
 // -----
 
-// expected-error@+1 {{GSPMD sharding "{manual}": manual shardings (SPMDFullToShardShape) are not supported yet}}
+// expected-error@+1 {{GSPMD sharding "{manual}" outside a manual region}}
 func.func @gspmd_manual(%a: tensor<4xf32> {mhlo.sharding = "{manual}"}) -> tensor<4xf32> {
   return %a : tensor<4xf32>
 }
@@ -181,15 +181,15 @@ func.func @gspmd_uneven(%a: tensor<6xf32> {mhlo.sharding = "{devices=[4]<=[4]}"}
 // -----
 
 func.func @custom_call(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error@+1 {{custom_call @SPMDFullToShardShape is not supported}}
-  %0 = stablehlo.custom_call @SPMDFullToShardShape(%a) : (tensor<4xf32>) -> tensor<4xf32>
+  // expected-error@+1 {{custom_call @annotate_device_placement is not supported}}
+  %0 = stablehlo.custom_call @annotate_device_placement(%a) {has_side_effect = true} : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
 
 // -----
 
 func.func @custom_call_manual(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error@+1 {{GSPMD sharding "{manual}": manual shardings (SPMDFullToShardShape) are not supported yet}}
+  // expected-error@+1 {{GSPMD sharding "{manual}" outside a manual region (@SPMDFullToShardShape ... @SPMDShardToFullShape)}}
   %0 = stablehlo.custom_call @Sharding(%a) {mhlo.sharding = "{manual}"} : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
@@ -290,7 +290,7 @@ func.func @product(%a: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @outside(%a: tensor<4xf32>) -> tensor<8xf32> {
-  // expected-error@+1 {{'stablehlo.all_gather' outside an sdy.manual_computation is not supported}}
+  // expected-error@+1 {{'stablehlo.all_gather' outside a manual computation (sdy.manual_computation or a GSPMD manual region) is not supported}}
   %1 = "stablehlo.all_gather"(%a) <{all_gather_dim = 0 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, use_global_device_ids}> : (tensor<4xf32>) -> tensor<8xf32>
   return %1 : tensor<8xf32>
 }
@@ -361,7 +361,7 @@ func.func @pid_partial(%a: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @pid_global() -> tensor<i32> {
-  // expected-error@+1 {{'stablehlo.partition_id' outside an sdy.manual_computation is not supported}}
+  // expected-error@+1 {{'stablehlo.partition_id' outside a manual computation (sdy.manual_computation or a GSPMD manual region) is not supported}}
   %p = stablehlo.partition_id : tensor<ui32>
   %c = stablehlo.convert %p : (tensor<ui32>) -> tensor<i32>
   return %c : tensor<i32>
