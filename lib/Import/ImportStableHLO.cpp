@@ -123,15 +123,6 @@ LogicalResult Importer::importModuleAttributes() {
         return module.emitError("mhlo.num_replicas = ")
                << attr.getValue()
                << ": replica parallelism is not supported (only partitions)";
-    } else if (name == "mhlo.frontend_attributes") {
-      auto dict = dyn_cast<DictionaryAttr>(attr.getValue());
-      for (NamedAttribute entry :
-           dict ? dict.getValue() : ArrayRef<NamedAttribute>())
-        if (entry.getName().getValue().starts_with("xla.sdy."))
-          return module.emitError("Shardy round-trip attribute '")
-                 << entry.getName().getValue()
-                 << "' is not supported yet: print the module with Shardy "
-                    "enabled (sdy.mesh and #sdy.sharding)";
     } else if (!name.starts_with("mhlo.") && !name.starts_with("jax.")) {
       continue;
     }
@@ -256,15 +247,6 @@ LogicalResult Importer::importSignature(func::FuncOp func) {
           return failure();
         if (*imported)
           out.set(kTrellisSharding, *imported);
-      } else if (name == "mhlo.frontend_attributes" &&
-                 llvm::any_of(cast<DictionaryAttr>(attr.getValue()),
-                              [](NamedAttribute entry) {
-                                return entry.getName().getValue().starts_with(
-                                    "xla.sdy.");
-                              })) {
-        return mlir::emitError(loc, "Shardy round-trip attributes "
-                                    "(xla.sdy.*) are not supported yet: print "
-                                    "the module with Shardy enabled");
       } else if (name.starts_with("mhlo.") || name.starts_with("jax.") ||
                  name == "tf.aliasing_output") {
         // Layouts, memory kinds, donation: nothing Trellis acts on.
@@ -457,7 +439,8 @@ LogicalResult Importer::makeSignless() {
 }
 
 LogicalResult Importer::run() {
-  if (failed(importModuleAttributes()) || failed(makeSignless()))
+  if (failed(importSdyRoundTrip()) || failed(importModuleAttributes()) ||
+      failed(makeSignless()))
     return failure();
   if (failed(importGspmdMesh()))
     return failure();

@@ -66,6 +66,9 @@ public:
   LogicalResult run();
 
 private:
+  /// Rewrites Shardy's round-trip strings (`xla.sdy.*` frontend
+  /// attributes and custom calls) back into sdy ops and attributes.
+  LogicalResult importSdyRoundTrip();
   LogicalResult importModuleAttributes();
   LogicalResult importMesh(sdy::MeshOp op);
   FailureOr<ShardingAttr>

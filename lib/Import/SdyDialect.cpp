@@ -301,8 +301,11 @@ void TensorShardingPerValueAttr::print(AsmPrinter &printer) const {
 }
 
 Attribute ManualAxesAttr::parse(AsmParser &parser, Type) {
+  // `#sdy.manual_axes<{"x"}>`, or `#sdy<manual_axes{"x"}>` as Shardy
+  // prints it (in round-trip strings).
   SmallVector<StringAttr> axes;
-  if (parser.parseLess() || parseAxisSet(parser, axes) || parser.parseGreater())
+  bool angled = succeeded(parser.parseOptionalLess());
+  if (parseAxisSet(parser, axes) || (angled && parser.parseGreater()))
     return {};
   return get(parser.getContext(), axes);
 }

@@ -142,11 +142,13 @@ def collective_matmul(d):
 
 
 ffn_shard_map_gspmd = ffn_shard_map
+ffn_shard_map_roundtrip = ffn_shard_map
 collective_matmul_gspmd = collective_matmul
 
 CHECKS = {"mlp": mlp, "mlp_gspmd": mlp_gspmd, "mlp_bf16": mlp_bf16,
           "collective_matmul": collective_matmul, "embedding": embedding, "fori_loop_ring": fori_loop_ring, "moe_all_to_all": moe_all_to_all, "ffn_shard_map": ffn_shard_map,
           "ffn_shard_map_gspmd": ffn_shard_map_gspmd,
+          "ffn_shard_map_roundtrip": ffn_shard_map_roundtrip,
           "collective_matmul_gspmd": collective_matmul_gspmd,
           "mlp_train_step": mlp_train_step,
           "transformer_block": transformer_block}

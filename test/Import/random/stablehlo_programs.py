@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Random StableHLO programs, run by Trellis and by numpy.
 
-Usage: stablehlo_programs.py TRELLIS_RUN WORKDIR COUNT SEED
+Usage: stablehlo_programs.py TRELLIS_RUN WORKDIR COUNT SEED [--round-trip]
 
 Each program is what JAX could print: an sdy.mesh, arguments with random
 Shardy shardings, a random chain of elementwise ops, broadcasts,
@@ -13,6 +13,11 @@ Trellis), runs the program partitioned with `trellis-run --reference`, and
 compares each result with both the unpartitioned run and numpy. Prints one
 line per program; exits 1 on the first failure and leaves its files in
 WORKDIR.
+
+With --round-trip every program is written in Shardy's round-trip form
+instead (what XLA dumps: the mesh and each sharding printed into xla.sdy.*
+strings under mhlo.frontend_attributes, constraints as @Sharding custom
+calls), so the same programs check that reader.
 """
 import os
 import random
@@ -259,6 +264,37 @@ class Program:
         out += ["  }", "}"]
         return "\n".join(out) + "\n"
 
+    def round_trip_text(self, results):
+        """The program in Shardy's round-trip form."""
+        def hidden(attr):
+            return '"' + attr.replace('"', "\\22") + '"'
+        text = self.text(results)
+        axes = ", ".join(f'"{a}"={n}' for a, n in self.mesh)
+        meshes = hidden(f"{{mesh = #sdy.mesh<[{axes}]>}}")
+        text = text.replace(f"  sdy.mesh @mesh = <[{axes}]>\n", "")
+        text = text.replace("module @jit_random attributes {",
+                            "module @jit_random attributes {mhlo.frontend_attributes = "
+                            f"{{xla.sdy.meshes = {meshes}}}, ", 1)
+        for _, _, sh, _ in self.args:
+            text = text.replace(f"{{sdy.sharding = #sdy.sharding{sh}}}",
+                                "{mhlo.frontend_attributes = {xla.sdy.sharding = "
+                                f"{hidden('#sdy.sharding' + sh)}}}}}")
+        lines = []
+        for line in text.split("\n"):
+            if "sdy.sharding_constraint" in line:
+                lhs, rest = line.split(" = sdy.sharding_constraint ")
+                operand, rest = rest.split(" ", 1)
+                sharding, t = rest.rsplit(" : ", 1)
+                per_value = hidden(f"#sdy.sharding_per_value<[{sharding}]>")
+                line = (f"{lhs} = stablehlo.custom_call @Sharding({operand}) "
+                        f"{{mhlo.frontend_attributes = {{xla.sdy.sharding = {per_value}}}}}"
+                        f" : ({t}) -> {t}")
+            lines.append(line)
+        text = "\n".join(lines)
+        assert "sdy.sharding<" not in text.replace("#sdy.sharding<", "") and \
+            "sdy.mesh @" not in text and "{sdy.sharding =" not in text
+        return text
+
 
 def generate(seed):
     rng = random.Random(seed)
@@ -279,13 +315,14 @@ def generate(seed):
 
 def main():
     run, work, count, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+    round_trip = "--round-trip" in sys.argv[5:]
     os.makedirs(work, exist_ok=True)
     for i in range(count):
         p, results = generate(seed * 100003 + i)
         d = os.path.join(work, f"p{i}")
         os.makedirs(d, exist_ok=True)
         path = os.path.join(d, "prog.mlir")
-        open(path, "w").write(p.text(results))
+        open(path, "w").write(p.round_trip_text(results) if round_trip else p.text(results))
         inputs = []
         for k, (_, _, _, value) in enumerate(p.args):
             np.save(os.path.join(d, f"in{k}.npy"), value)
