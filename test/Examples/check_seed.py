@@ -1,10 +1,17 @@
 #!/usr/bin/env python3
 """Checks trellis-run's results for the seed examples against numpy.
 
-Usage: check_seed.py NAME DIR [DIR2]
+Usage: check_seed.py [--bf16] NAME DIR [DIR2]
 DIR holds trellis-run's --output-dir (outN.npy) and --save-inputs (argN.npy).
 Every expected value is computed here from the seeds' stated semantics with
 numpy, independently of Trellis; shapes the seeds print are asserted too.
+
+--bf16 checks the seed converted to bf16 (to_bf16.py): bf16 arrays load
+widened to float32 (exactly), each expected float value is computed in
+float64 from those inputs and rounded to bf16, and floats compare within
+2^-6 of the largest expected value (docs/Precision.md: the program rounds
+every elementwise op and each contraction's f32 sum to bf16, about one
+bf16 ulp, 2^-8, per step). Integers stay exact.
 """
 import os
 import sys
@@ -12,8 +19,14 @@ import sys
 import numpy as np
 
 
+BF16 = False
+
+
 def load(d, name):
-    return np.load(os.path.join(d, name + ".npy"))
+    a = np.load(os.path.join(d, name + ".npy"))
+    if a.dtype.kind == "V" and a.dtype.itemsize == 2:  # bf16 as '<V2'
+        a = (a.view(np.uint16).astype(np.uint32) << 16).view(np.float32)
+    return a
 
 
 def expect(cond, message):
@@ -27,6 +40,10 @@ def close(actual, expected, rtol=1e-5, atol=1e-5, what="result"):
            f"{what} has shape {actual.shape}, expected {expected.shape}")
     if np.issubdtype(expected.dtype, np.integer):
         ok = np.array_equal(actual, expected)
+    elif BF16:
+        expected = _round_bf16(expected)
+        bound = 2.0 ** -6 * max(float(np.abs(expected).max()), 2.0 ** -126)
+        ok = np.allclose(actual, expected, rtol=0, atol=bound)
     else:
         ok = np.allclose(actual, expected, rtol=rtol, atol=atol)
     if not ok:
@@ -96,6 +113,12 @@ def f5(d):
     expect(y.shape == (3, 6), f"y5.shape is {y.shape}, the seed prints (3,6)")
     b = blocks(x, 4, 2)
     close(y, sum(b[i][j] for i in range(4) for j in range(2)))
+
+
+def explicit_f(d):
+    # Seed 002's f: sin, times 2 under auto_axes, plus 1.
+    x, out = load(d, "arg0"), load(d, "out0")
+    close(out, 2 * np.sin(x.astype(np.float64)) + 1)
 
 
 def tile_i_j(d):
@@ -182,7 +205,10 @@ def auto_mode(d):
 
 
 def _bf16(raw):
-    """bf16 as trellis-run writes it ('<V2'): the top half of an f32."""
+    """bf16 as trellis-run writes it ('<V2'): the top half of an f32
+    (load() widens it already)."""
+    if raw.dtype == np.float32:
+        return raw.astype(np.float64)
     return (raw.view(np.uint16).astype(np.uint32) << 16).view(np.float32).astype(np.float64)
 
 
@@ -212,7 +238,11 @@ CHECKS = {name: fn for name, fn in globals().items()
           and name not in ("load", "expect", "close", "iota", "blocks", "gelu_tanh")}
 
 if __name__ == "__main__":
-    name, dirs = sys.argv[1], sys.argv[2:]
+    args = sys.argv[1:]
+    if args and args[0] == "--bf16":
+        BF16 = True
+        args = args[1:]
+    name, dirs = args[0], args[1:]
     if name not in CHECKS:
         print("unknown check", name)
         sys.exit(2)
