@@ -5,7 +5,7 @@
 // assembly), runs it, and compares its GFLOP/s with Eigen's GEMM called
 // directly on the same shape in the same process. Then the same in bf16
 // (f32 accumulation, docs/Precision.md), against the same Eigen f32 GEMM:
-// the goal for bf16 is 1.5x f32.
+// the goal for bf16 is 1.5x f32. And in f16 (goal: 0.9x f32).
 //
 // Usage: trellis-bench-matmul [N=1024] [REPEATS=10]
 //
@@ -76,32 +76,42 @@ int main(int argc, char **argv) {
     }
     return std::move(*exec);
   };
-  auto exec = compile("f32"), exec16 = compile("bf16");
-  if (!exec || !exec16)
+  auto exec = compile("f32"), exec16 = compile("bf16"),
+       execHalf = compile("f16");
+  if (!exec || !exec16 || !execHalf)
     return 1;
-  std::vector<HostArray> inputs(2), inputs16(2), outputs, outputs16;
+  std::vector<HostArray> inputs(2), inputs16(2), inputsHalf(2), outputs,
+      outputs16, outputsHalf;
   for (HostArray &a : inputs) {
     a.allocate(TRELLIS_RT_F32, {n, n});
     fillRandom(a, 42);
   }
   // The bf16 inputs are the f32 ones rounded, so that both results compare
-  // with one Eigen product of the rounded values.
+  // with one Eigen product of the rounded values; the f16 inputs hold the
+  // same values (bf16's 8 bits fit f16's 11, except below f16's normals).
   for (int k = 0; k < 2; ++k) {
     inputs16[k].allocate(TRELLIS_RT_BF16, {n, n});
+    inputsHalf[k].allocate(TRELLIS_RT_F16, {n, n});
     for (int64_t i = 0; i < n * n; ++i) {
       inputs16[k].set(i, inputs[k].at(i));
       inputs[k].set(i, inputs16[k].at(i));
+      inputsHalf[k].set(i, inputs[k].at(i));
     }
   }
   const double flops = 2.0 * n * n * n;
 
-  std::vector<double> trellis, trellis16, eigen;
+  std::vector<double> trellis, trellis16, trellisHalf, eigen;
   if (llvm::Error error = exec->run(inputs, outputs)) { // warm-up
     std::fprintf(stderr, "error: %s\n",
                  llvm::toString(std::move(error)).c_str());
     return 1;
   }
   if (llvm::Error error = exec16->run(inputs16, outputs16)) {
+    std::fprintf(stderr, "error: %s\n",
+                 llvm::toString(std::move(error)).c_str());
+    return 1;
+  }
+  if (llvm::Error error = execHalf->run(inputsHalf, outputsHalf)) {
     std::fprintf(stderr, "error: %s\n",
                  llvm::toString(std::move(error)).c_str());
     return 1;
@@ -130,23 +140,34 @@ int main(int argc, char **argv) {
     }
     trellis16.push_back(seconds(start));
     start = std::chrono::steady_clock::now();
+    if (llvm::Error error = execHalf->run(inputsHalf, outputsHalf)) {
+      std::fprintf(stderr, "error: %s\n",
+                   llvm::toString(std::move(error)).c_str());
+      return 1;
+    }
+    trellisHalf.push_back(seconds(start));
+    start = std::chrono::steady_clock::now();
     c.noalias() = a * b;
     eigen.push_back(seconds(start));
   }
   // The results must agree: f32 closely, bf16 within its rounding (half an
   // ulp of each value, 2^-9 relative, plus the f32 sums' differences).
   const float *out = reinterpret_cast<const float *>(outputs[0].data.data());
-  double maxDiff = 0, maxRel16 = 0;
+  double maxDiff = 0, maxRel16 = 0, maxRelHalf = 0;
   for (int64_t i = 0; i < n * n; ++i) {
     maxDiff = std::max<double>(maxDiff, std::abs(out[i] - c.data()[i]));
     double e = c.data()[i];
-    if (e != 0)
+    if (e != 0) {
       maxRel16 =
           std::max(maxRel16, std::abs(outputs16[0].at(i) - e) / std::abs(e));
+      maxRelHalf = std::max(maxRelHalf,
+                            std::abs(outputsHalf[0].at(i) - e) / std::abs(e));
+    }
   }
 
   double tg = flops / median(trellis) * 1e-9, eg = flops / median(eigen) * 1e-9;
   double tg16 = flops / median(trellis16) * 1e-9;
+  double tgHalf = flops / median(trellisHalf) * 1e-9;
   std::printf(
       "| matmul %lldx%lldx%lld f32, 1 device | trellis-run %.1f GFLOP/s | "
       "Eigen %.1f GFLOP/s | ratio %.2f | max |diff| %.2g |\n",
@@ -156,5 +177,10 @@ int main(int argc, char **argv) {
               "| max rel diff %.2g |\n",
               (long long)n, (long long)n, (long long)n, tg16, eg, tg16 / eg,
               maxRel16);
+  std::printf("| matmul %lldx%lldx%lld f16 (f32 accumulation), 1 device | "
+              "trellis-run %.1f GFLOP/s | Eigen f32 %.1f GFLOP/s | ratio %.2f "
+              "| max rel diff %.2g |\n",
+              (long long)n, (long long)n, (long long)n, tgHalf, eg, tgHalf / eg,
+              maxRelHalf);
   return 0;
 }

@@ -162,8 +162,11 @@ void widenedGemm(int32_t dtype, int64_t m, int64_t n, int64_t k,
                  const uint16_t *a, int64_t ars, int64_t acs, const uint16_t *b,
                  int64_t brs, int64_t bcs, float *c, int64_t crs, int64_t ccs,
                  bool overwrite) {
-  std::vector<float> wa(static_cast<size_t>(m * k)),
-      wb(static_cast<size_t>(k * n));
+  // Per-thread scratch kept between calls: fresh multi-megabyte buffers
+  // would be new pages, zeroed by the kernel on every call.
+  thread_local std::vector<float> wa, wb;
+  wa.resize(static_cast<size_t>(m * k));
+  wb.resize(static_cast<size_t>(k * n));
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < k; ++j)
       wa[i * k + j] = widen(dtype, a[i * ars + j * acs]);
@@ -172,6 +175,11 @@ void widenedGemm(int32_t dtype, int64_t m, int64_t n, int64_t k,
       wb[i * n + j] = widen(dtype, b[i * brs + j * bcs]);
   gemm<float>(m, n, k, wa.data(), k, 1, wb.data(), n, 1, c, crs, ccs,
               overwrite);
+  // Past 64 MiB the copies are not kept for the next call.
+  if (wa.size() + wb.size() > (size_t{1} << 24)) {
+    std::vector<float>().swap(wa);
+    std::vector<float>().swap(wb);
+  }
 }
 
 } // namespace
