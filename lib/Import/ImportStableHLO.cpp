@@ -349,6 +349,7 @@ LogicalResult Importer::importOp(Operation *op) {
           .Case([&](hlo::CustomCallOp o) { return importCustomCall(o); })
           .Case([&](hlo::PartitionIdOp o) { return one(importPartitionId(o)); })
           .Case([&](hlo::GatherOp o) { return one(importGather(o)); })
+          .Case([&](chlo::TopKOp o) { return importTopK(o); })
           .Case([&](hlo::ScatterOp o) { return one(importScatter(o)); })
           .Case(
               [&](hlo::DynamicSliceOp o) { return one(importDynamicSlice(o)); })

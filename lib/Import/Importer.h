@@ -115,6 +115,7 @@ private:
   LogicalResult checkLocalShape(Operation *op, Attribute spec, Type global,
                                 Type local);
   FailureOr<Value> importGather(hlo::GatherOp op);
+  FailureOr<SmallVector<Value>> importTopK(chlo::TopKOp op);
   FailureOr<Value> importScatter(hlo::ScatterOp op);
   FailureOr<Value> importDynamicSlice(hlo::DynamicSliceOp op);
   FailureOr<Value> importDynamicUpdateSlice(hlo::DynamicUpdateSliceOp op);

@@ -462,3 +462,36 @@ func.func @captured(%a: tensor<4x8xf32>, %c: tensor<f32>, %k: tensor<f32>) -> te
 func.func @round_trip_arg(%a: tensor<4xf32> {mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding<@mesh, [{\"x\"}]>"}}) -> tensor<4xf32> {
   return %a : tensor<4xf32>
 }
+
+// -----
+
+func.func @top_k_too_many(%a: tensor<4x3xf32>) -> (tensor<4x4xf32>, tensor<4x4xi32>) {
+  // expected-error@+1 {{top_k of 'tensor<4x3xf32>' with k = 4 must give 4 values and i32 indices along the last dimension (k at most 3)}}
+  %v, %i = chlo.top_k(%a, k = 4) : tensor<4x3xf32> -> (tensor<4x4xf32>, tensor<4x4xi32>)
+  return %v, %i : tensor<4x4xf32>, tensor<4x4xi32>
+}
+
+// -----
+
+func.func @top_k_smallest(%a: tensor<4x3xf32>) -> (tensor<4x2xf32>, tensor<4x2xi32>) {
+  // expected-error@+1 {{top_k with largest = false is not supported}}
+  %v, %i = chlo.top_k(%a, k = 2) {largest = false} : tensor<4x3xf32> -> (tensor<4x2xf32>, tensor<4x2xi32>)
+  return %v, %i : tensor<4x2xf32>, tensor<4x2xi32>
+}
+
+// -----
+
+func.func @top_k_bool(%a: tensor<4x3xi1>) -> (tensor<4x2xi1>, tensor<4x2xi32>) {
+  // expected-error@+1 {{top_k of 'i1' is not supported}}
+  %v, %i = chlo.top_k(%a, k = 2) : tensor<4x3xi1> -> (tensor<4x2xi1>, tensor<4x2xi32>)
+  return %v, %i : tensor<4x2xi1>, tensor<4x2xi32>
+}
+
+// -----
+
+func.func @top_k_unsigned(%a: tensor<4x3xf32>) -> tensor<4x2xi32> {
+  %u = stablehlo.convert %a : (tensor<4x3xf32>) -> tensor<4x3xui32>
+  // expected-error@+1 {{top_k of unsigned integers is not supported yet}}
+  %v, %i = chlo.top_k(%u, k = 2) : tensor<4x3xui32> -> (tensor<4x2xui32>, tensor<4x2xi32>)
+  return %i : tensor<4x2xi32>
+}
