@@ -141,13 +141,28 @@ def collective_matmul(d):
     close("out0", load(d, "out0"), lhs @ rhs)
 
 
+def moe_top_k(d):
+    x, wg, w1, w2 = args(d, 4)
+    logits = x @ wg
+    # top-2 by a stable sort of the negated logits (ties: lower index).
+    idx = np.argsort(-logits, axis=1, kind="stable")[:, :2]
+    vals = np.take_along_axis(logits, idx, axis=1)
+    gates = np.exp(vals - vals.max(axis=1, keepdims=True))
+    gates /= gates.sum(axis=1, keepdims=True)
+    combine = np.zeros(logits.shape)
+    np.put_along_axis(combine, idx, gates, axis=1)
+    h = np.maximum(np.einsum("td,edf->tef", x, w1), 0)
+    y = np.einsum("tef,efd->ted", h, w2)
+    close("out0", load(d, "out0"), np.einsum("ted,te->td", y, combine))
+
+
 ffn_shard_map_gspmd = ffn_shard_map
 ffn_shard_map_roundtrip = ffn_shard_map
 collective_matmul_gspmd = collective_matmul
 
 CHECKS = {"mlp": mlp, "mlp_gspmd": mlp_gspmd, "mlp_bf16": mlp_bf16,
           "collective_matmul": collective_matmul, "embedding": embedding, "fori_loop_ring": fori_loop_ring, "moe_all_to_all": moe_all_to_all, "ffn_shard_map": ffn_shard_map,
-          "ffn_shard_map_gspmd": ffn_shard_map_gspmd,
+          "ffn_shard_map_gspmd": ffn_shard_map_gspmd, "moe_top_k": moe_top_k,
           "ffn_shard_map_roundtrip": ffn_shard_map_roundtrip,
           "collective_matmul_gspmd": collective_matmul_gspmd,
           "mlp_train_step": mlp_train_step,
