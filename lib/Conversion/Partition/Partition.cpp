@@ -264,6 +264,7 @@ LogicalResult FunctionPartitioner::run() {
     delete entry;
     return failure();
   }
+  resharder.eraseUnusedReshards(map);
   b.setInsertionPointToEnd(entry);
   SmallVector<Value> results;
   for (auto [j, result] : llvm::enumerate(map.getResults()))

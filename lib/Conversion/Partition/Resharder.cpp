@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <map>
@@ -369,8 +370,67 @@ Value Resharder::sliceFurther(Location loc, Value local, Layout &cur,
   return local;
 }
 
+namespace {
+/// Records the ops a builder inserts, passing them on to the builder's own
+/// listener.
+struct Recorder : public OpBuilder::Listener {
+  Recorder(llvm::SmallPtrSet<Operation *, 32> &ops, OpBuilder::Listener *next)
+      : ops(ops), next(next) {}
+  void notifyOperationInserted(Operation *op,
+                               OpBuilder::InsertPoint previous) override {
+    ops.insert(op);
+    if (next)
+      next->notifyOperationInserted(op, previous);
+  }
+  llvm::SmallPtrSet<Operation *, 32> &ops;
+  OpBuilder::Listener *next;
+};
+} // namespace
+
+void Resharder::eraseUnusedReshards(Operation *root) {
+  // A static size read from a gathered block is a constant: the gather it
+  // read is then unused (`tensor.dim` of a sharded tensor).
+  SmallVector<tensor::DimOp> dims;
+  root->walk([&](tensor::DimOp dim) { dims.push_back(dim); });
+  for (tensor::DimOp dim : dims) {
+    std::optional<int64_t> index = dim.getConstantIndex();
+    auto type = dyn_cast<RankedTensorType>(dim.getSource().getType());
+    if (!index || !type || *index < 0 || *index >= type.getRank() ||
+        type.isDynamicDim(*index) ||
+        !created.contains(dim.getSource().getDefiningOp()))
+      continue;
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(dim);
+    dim.replaceAllUsesWith(
+        arith::ConstantIndexOp::create(b, dim.getLoc(), type.getDimSize(*index))
+            .getResult());
+    dim.erase();
+  }
+  bool erased = true;
+  while (erased) {
+    erased = false;
+    SmallVector<Operation *> dead;
+    root->walk([&](Operation *op) {
+      if (created.contains(op) && op->use_empty())
+        dead.push_back(op);
+    });
+    // Post-order: a user comes before the ops it reads.
+    for (Operation *op : llvm::reverse(dead)) {
+      if (!op->use_empty())
+        continue;
+      created.erase(op);
+      op->erase();
+      erased = true;
+    }
+  }
+}
+
 Value Resharder::reshard(Location loc, Value local, RankedTensorType global,
                          const Layout &from, const Layout &target) {
+  Recorder recorder(created, b.getListener());
+  OpBuilder::Listener *previous = b.getListener();
+  b.setListener(&recorder);
+  auto restore = llvm::make_scope_exit([&] { b.setListener(previous); });
   Layout cur = from;
   cur.dims.resize(global.getRank());
   // Below, `to` is the target's split only; a partial target is dealt with

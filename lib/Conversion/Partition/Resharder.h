@@ -24,6 +24,7 @@
 #include "trellis/Dialect/Trellis/IR/TrellisOps.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <string>
 
@@ -72,6 +73,12 @@ public:
   /// its block in layout `from`.
   Value reshard(Location loc, Value local, RankedTensorType global,
                 const Layout &from, const Layout &to);
+
+  /// Erases, inside `root`, the ops reshards created whose results nothing
+  /// reads (a gather for an op that folded away, a slice of it): every
+  /// device runs the same partitioned code, so dropping an unread
+  /// collective everywhere keeps the devices matched.
+  void eraseUnusedReshards(Operation *root);
 
   /// The collectives and slices emitted so far (for statistics).
   int64_t numCollectives = 0;
@@ -125,6 +132,8 @@ private:
 
   OpBuilder &b;
   MeshOp mesh;
+  /// Every op a reshard created.
+  llvm::SmallPtrSet<Operation *, 32> created;
 };
 
 } // namespace mlir::trellis
