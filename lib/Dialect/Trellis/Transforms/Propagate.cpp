@@ -91,6 +91,7 @@ private:
   void collect(Region &region);
   bool propagate(Operation *op, const ShardingRule &rule);
   bool propagateBoundary(spmd::ShardMapOp map);
+  bool propagateAxisRegion(Operation *op);
   bool extend(Value v, int64_t dim, ArrayRef<StringAttr> axes);
   ShardingAttr shardingOf(Value v);
   void writeBack();
@@ -104,6 +105,8 @@ private:
   std::vector<std::pair<Operation *, ShardingRule>> ruleOps;
   /// Partially-manual shard_maps, whose bodies are propagated too.
   SmallVector<spmd::ShardMapOp> partialMaps;
+  /// auto_axes and explicit_axes ops: the same arrays on both sides.
+  SmallVector<Operation *> axisRegions;
   SmallVector<Value> values;
 };
 
@@ -139,6 +142,8 @@ void Propagator::collect(Region &region) {
           ties.unionSets(init, result);
         }
       }
+      if (isa<AutoAxesOp, ExplicitAxesOp>(op))
+        axisRegions.push_back(&op);
       if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
         for (auto [k, result] : llvm::enumerate(ifOp.getResults())) {
           ties.unionSets(result, ifOp.thenYield().getOperand(k));
@@ -164,6 +169,18 @@ void Propagator::collect(Region &region) {
   }
 }
 
+/// The type of `axis` where `v` lives: inside the region of an op that
+/// switches axis types (auto_axes, explicit_axes, shard_map), the type that
+/// op gives it.
+static AxisType axisTypeOf(Value v, MeshOp mesh, StringRef axis) {
+  Operation *scope = v.getParentBlock()->getParentOp();
+  if (auto region = dyn_cast<AxisTypeRegionInterface>(scope);
+      region && region.getSwitchedMesh().getValue() == mesh.getSymName())
+    if (std::optional<AxisType> type = region.getAxisTypeInside(axis))
+      return *type;
+  return getAxisTypeAt(scope, mesh, axis);
+}
+
 bool Propagator::extend(Value v, int64_t d, ArrayRef<StringAttr> axes) {
   ValueState *st = state(v);
   if (!st || st->fixed || d >= static_cast<int64_t>(st->dims.size()))
@@ -176,8 +193,7 @@ bool Propagator::extend(Value v, int64_t d, ArrayRef<StringAttr> axes) {
   SmallVector<StringAttr> next(dim.axes);
   for (StringAttr axis : axes.drop_front(dim.axes.size())) {
     if (st->uses(axis) || llvm::is_contained(next, axis) ||
-        getAxisTypeAt(v.getParentBlock()->getParentOp(), mesh,
-                      axis.getValue()) != AxisType::Auto)
+        axisTypeOf(v, mesh, axis.getValue()) != AxisType::Auto)
       break;
     next.push_back(axis);
     if (ShapedType::isDynamic(type.getDimSize(d)) ||
@@ -367,6 +383,8 @@ LogicalResult Propagator::run() {
           changed |= propagate(op, rule);
       for (spmd::ShardMapOp map : partialMaps)
         changed |= propagateBoundary(map);
+      for (Operation *region : axisRegions)
+        changed |= propagateAxisRegion(region);
       for (auto &[op, rule] : llvm::reverse(ruleOps))
         if (!passThroughOnly || isPassThrough(op, rule))
           changed |= propagate(op, rule);
@@ -421,6 +439,37 @@ bool Propagator::propagateBoundary(spmd::ShardMapOp map) {
   return changed;
 }
 
+/// auto_axes and explicit_axes change which axes types may name, not the
+/// arrays: an input and the body's argument, a yielded value and the
+/// result, are the same array, split the same way. Each side takes the
+/// other's axes where they are automatic on it (`extend` checks), so an
+/// axis made automatic inside keeps the data where it was instead of the
+/// body's type replicating it.
+bool Propagator::propagateAxisRegion(Operation *op) {
+  auto relate = [&](Value outer, Value inner) {
+    ValueState *o = state(outer), *i = state(inner);
+    if (!o || !i)
+      return false;
+    bool changed = false;
+    for (int64_t d = 0, e = std::min(o->dims.size(), i->dims.size()); d < e;
+         ++d) {
+      SmallVector<StringAttr> outerAxes(state(outer)->dims[d].axes);
+      changed |= extend(inner, d, outerAxes);
+      SmallVector<StringAttr> innerAxes(state(inner)->dims[d].axes);
+      changed |= extend(outer, d, innerAxes);
+    }
+    return changed;
+  };
+  bool changed = false;
+  Block &body = op->getRegion(0).front();
+  for (auto [input, arg] : llvm::zip(op->getOperands(), body.getArguments()))
+    changed |= relate(input, arg);
+  for (auto [result, yielded] :
+       llvm::zip(op->getResults(), body.getTerminator()->getOperands()))
+    changed |= relate(result, yielded);
+  return changed;
+}
+
 ShardingAttr Propagator::shardingOf(Value v) {
   ValueState *st = state(v);
   if (!st)
@@ -445,14 +494,17 @@ void Propagator::writeBack() {
     if (!func.getResultAttr(j, TrellisDialect::kShardingAttrName))
       if (ShardingAttr s = shardingOf(value))
         func.setResultAttr(j, TrellisDialect::kShardingAttrName, s);
-  for (spmd::ShardMapOp map : partialMaps) {
+  SmallVector<Operation *> argOwners(partialMaps.begin(), partialMaps.end());
+  llvm::append_range(argOwners, axisRegions);
+  for (Operation *owner : argOwners) {
+    Block &body = owner->getRegion(0).front();
     SmallVector<Attribute> args;
-    for (BlockArgument arg : map.getBodyBlock().getArguments())
+    for (BlockArgument arg : body.getArguments())
       if (ShardingAttr s = shardingOf(arg))
         args.push_back(s);
-    if (args.size() == map.getBodyBlock().getNumArguments())
-      map->setAttr(TrellisDialect::kArgShardingsAttrName,
-                   ArrayAttr::get(map.getContext(), args));
+    if (args.size() == body.getNumArguments())
+      owner->setAttr(TrellisDialect::kArgShardingsAttrName,
+                     ArrayAttr::get(owner->getContext(), args));
   }
   func.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (auto map = dyn_cast<spmd::ShardMapOp>(op);
