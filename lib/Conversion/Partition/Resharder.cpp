@@ -3,9 +3,11 @@
 #include "lib/Conversion/Partition/Resharder.h"
 #include "trellis/Dialect/Spmd/IR/SpmdOps.h"
 #include "trellis/Dialect/Trellis/IR/ShardingUtils.h"
+#include "trellis/Runtime/CommCost.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -259,6 +261,205 @@ Value Resharder::reduceScatter(Location loc, Value v, int64_t dim,
                                      b.getI64IntegerAttr(dim), b.getUnitAttr());
 }
 
+/// Bytes a device receives to move a block of `type` from layout `from`
+/// to `to`, roughly as the Resharder does it, with CommCost.h's ring
+/// formulas: nothing for slicing, an all_to_all of the block over the axes
+/// moved between dimensions, and otherwise an all-gather over the axes not
+/// kept (then slicing).
+int64_t Resharder::estimateBytes(RankedTensorType type, const Layout &from,
+                                 const Layout &to, MeshOp mesh) {
+  if (!type.hasStaticShape() || from.dims.size() != to.dims.size())
+    return 0;
+  int64_t total =
+      type.getNumElements() * trellis::elementBytes(type.getElementType());
+  auto allAxes = [](const Layout &layout) {
+    SmallVector<StringAttr> axes;
+    for (const auto &dim : layout.dims)
+      llvm::append_range(axes, dim);
+    return axes;
+  };
+  SmallVector<StringAttr> fromAxes = allAxes(from), toAxes = allAxes(to);
+  int64_t fromBlock = total / mesh.getAxesSize(fromAxes);
+  // Axes common to both, dimension by dimension (the longest common prefix).
+  SmallVector<StringAttr> kept;
+  for (auto [a, b] : llvm::zip(from.dims, to.dims))
+    for (auto [x, y] : llvm::zip(a, b)) {
+      if (x != y)
+        break;
+      kept.push_back(x);
+    }
+  if (kept.size() == fromAxes.size())
+    return 0; // only slicing
+  llvm::SmallDenseSet<StringAttr> toSet(toAxes.begin(), toAxes.end());
+  bool onlyMoved =
+      fromAxes.size() == toAxes.size() &&
+      llvm::all_of(fromAxes, [&](StringAttr a) { return toSet.contains(a); });
+  int64_t keptSize = mesh.getAxesSize(kept);
+  // The kept axes are some of `from`'s, so their size divides its size.
+  int64_t n = mesh.getAxesSize(fromAxes) / keptSize;
+  if (onlyMoved)
+    return rt::ringShareBytes(fromBlock, n);
+  // The gathered block is n of `from`'s: total / keptSize, whose n-th
+  // (rounded down) is fromBlock.
+  return rt::ringShareBytes(total / keptSize, n);
+}
+
+namespace {
+/// A block of a global array: per dimension, [lo, lo + size).
+struct Box {
+  SmallVector<int64_t> lo, size;
+  bool contains(const Box &other) const {
+    for (size_t k = 0; k < lo.size(); ++k)
+      if (other.lo[k] < lo[k] || other.lo[k] + other.size[k] > lo[k] + size[k])
+        return false;
+    return true;
+  }
+};
+} // namespace
+
+Value Resharder::routeBlocks(Location loc, Value local, RankedTensorType global,
+                             const Layout &from, const Layout &to) {
+  if (!global.hasStaticShape() || !from.unreduced.empty() ||
+      !to.unreduced.empty() || !divides(global, from) || !divides(global, to))
+    return {};
+  const int64_t rank = global.getRank();
+  // The axes either layout uses, in mesh order; devices differing only in
+  // other axes hold and need the same blocks.
+  SmallVector<StringAttr> group;
+  for (Attribute name : mesh.getAxisNames())
+    if (from.uses(cast<StringAttr>(name)) || to.uses(cast<StringAttr>(name)))
+      group.push_back(cast<StringAttr>(name));
+  if (group.empty())
+    return {};
+  SmallVector<int64_t> sizes;
+  for (StringAttr axis : group)
+    sizes.push_back(size({axis}));
+  const int64_t n = size(group);
+  auto boxOf = [&](const Layout &layout, int64_t device) {
+    SmallVector<int64_t> coord(group.size());
+    for (int64_t k = group.size() - 1, rest = device; k >= 0; --k) {
+      coord[k] = rest % sizes[k];
+      rest /= sizes[k];
+    }
+    Box box;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t block = 0;
+      for (StringAttr axis : layout.dims[d]) {
+        int64_t k = llvm::find(group, axis) - group.begin();
+        block = block * sizes[k] + coord[k];
+      }
+      int64_t extent = global.getDimSize(d) / size(layout.dims[d]);
+      box.lo.push_back(block * extent);
+      box.size.push_back(extent);
+    }
+    return box;
+  };
+  SmallVector<Box> have, need;
+  for (int64_t p = 0; p < n; ++p) {
+    have.push_back(boxOf(from, p));
+    need.push_back(boxOf(to, p));
+  }
+  // A source for every device that lacks its block: the least loaded
+  // device holding all of it.
+  SmallVector<int64_t> source(n, -1), load(n, 0);
+  bool moves = false;
+  for (int64_t p = 0; p < n; ++p) {
+    if (have[p].contains(need[p])) {
+      source[p] = p;
+      continue;
+    }
+    int64_t best = -1;
+    for (int64_t q = 0; q < n; ++q)
+      if (have[q].contains(need[p]) && (best < 0 || load[q] < load[best]))
+        best = q;
+    if (best < 0)
+      return {}; // a block spans several sources
+    source[p] = best;
+    ++load[best];
+    moves = true;
+  }
+  if (!moves)
+    return {}; // slicing alone: the default path does it
+  int64_t rounds = *llvm::max_element(load);
+  int64_t blockBytes = trellis::elementBytes(global.getElementType());
+  for (int64_t extent : need[0].size)
+    blockBytes *= extent;
+  if (rounds * blockBytes >= estimateBytes(global, from, to, mesh))
+    return {};
+
+  // Tables indexed by the device's position in the group.
+  Value device =
+      spmd::AxisIndexOp::create(b, loc, b.getIndexType(), axesAttr(group));
+  auto table = [&](ArrayRef<int64_t> values, int64_t cols) -> Value {
+    auto type = RankedTensorType::get({n, cols}, b.getIndexType());
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(type, ArrayRef<int64_t>(values)));
+  };
+  auto row = [&](Value tableValue, int64_t col) -> Value {
+    return tensor::ExtractOp::create(
+        b, loc, tableValue,
+        ValueRange{device, arith::ConstantIndexOp::create(b, loc, col)});
+  };
+  RankedTensorType blockType =
+      RankedTensorType::get(need[0].size, global.getElementType());
+  auto sliceAt = [&](ArrayRef<int64_t> offsets) -> Value {
+    Value offsetsTable = table(offsets, rank);
+    SmallVector<OpFoldResult> dynOffsets, sizesAttr, strides;
+    for (int64_t d = 0; d < rank; ++d) {
+      dynOffsets.push_back(row(offsetsTable, d));
+      sizesAttr.push_back(b.getIndexAttr(need[0].size[d]));
+      strides.push_back(b.getIndexAttr(1));
+    }
+    return tensor::ExtractSliceOp::create(b, loc, blockType, local, dynOffsets,
+                                          sizesAttr, strides);
+  };
+  auto offsetIn = [&](const Box &outer, const Box &inner,
+                      SmallVectorImpl<int64_t> &out) {
+    for (int64_t d = 0; d < rank; ++d)
+      out.push_back(inner.lo[d] - outer.lo[d]);
+  };
+  // Devices holding their block slice it from their own.
+  SmallVector<int64_t> own;
+  for (int64_t p = 0; p < n; ++p) {
+    if (source[p] == p)
+      offsetIn(have[p], need[p], own);
+    else
+      own.append(rank, 0);
+  }
+  Value result = sliceAt(own);
+  // Each round, every source sends one device's block.
+  SmallVector<SmallVector<int64_t>> sent(n);
+  for (int64_t p = 0; p < n; ++p)
+    if (source[p] != p)
+      sent[source[p]].push_back(p);
+  for (int64_t r = 0; r < rounds; ++r) {
+    SmallVector<int64_t> offsets, pairs, receives;
+    SmallVector<bool> receiving(n, false);
+    for (int64_t q = 0; q < n; ++q) {
+      if (r < static_cast<int64_t>(sent[q].size())) {
+        int64_t p = sent[q][r];
+        offsetIn(have[q], need[p], offsets);
+        pairs.append({q, p});
+        receiving[p] = true;
+      } else {
+        offsets.append(rank, 0);
+      }
+    }
+    Value piece = sliceAt(offsets);
+    ++numCollectives;
+    Value received =
+        spmd::PpermuteOp::create(b, loc, blockType, piece, axesAttr(group),
+                                 b.getDenseI64ArrayAttr(pairs));
+    for (int64_t p = 0; p < n; ++p)
+      receives.push_back(receiving[p]);
+    Value flag = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne, row(table(receives, 1), 0),
+        arith::ConstantIndexOp::create(b, loc, 0));
+    result = arith::SelectOp::create(b, loc, flag, received, result);
+  }
+  return result;
+}
+
 Value Resharder::reducePartial(Location loc, Value local, Layout &cur,
                                const Layout &to) {
   const int64_t rank = cur.dims.size();
@@ -456,6 +657,14 @@ Value Resharder::reshard(Location loc, Value local, RankedTensorType global,
   if (cur != to)
     if (Value permuted = permuteBlocks(loc, local, cur, to)) {
       local = permuted;
+      cur = to;
+    }
+
+  // 2b. Every target block inside one current block: send each device its
+  // block when that moves fewer bytes than gathering.
+  if (cur != to)
+    if (Value routed = routeBlocks(loc, local, global, cur, to)) {
+      local = routed;
       cur = to;
     }
 

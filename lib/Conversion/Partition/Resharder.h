@@ -74,6 +74,14 @@ public:
   Value reshard(Location loc, Value local, RankedTensorType global,
                 const Layout &from, const Layout &to);
 
+  /// Bytes a device receives to move a block of `type` from `from` to `to`
+  /// by gathers and all_to_alls, roughly as reshard does it without block
+  /// routing (CommCost.h's ring formulas): nothing for slicing, an
+  /// all_to_all of the block over the axes moved between dimensions,
+  /// otherwise an all-gather over the axes not kept.
+  static int64_t estimateBytes(RankedTensorType type, const Layout &from,
+                               const Layout &to, MeshOp mesh);
+
   /// Erases, inside `root`, the ops reshards created whose results nothing
   /// reads (a gather for an op that folded away, a slice of it): every
   /// device runs the same partitioned code, so dropping an unread
@@ -124,6 +132,13 @@ private:
   /// its common prefix with `to`; null when every dimension is a prefix.
   Value gatherPastCommonPrefix(Location loc, Value local, Layout &cur,
                                const Layout &to);
+  /// 2b. When every device's target block lies inside one device's
+  /// current block, sends each device exactly its block (ppermutes in as
+  /// few rounds as the busiest source needs, each piece sliced from the
+  /// source's block) if that moves fewer bytes than gathering; null
+  /// otherwise.
+  Value routeBlocks(Location loc, Value local, RankedTensorType global,
+                    const Layout &from, const Layout &to);
   /// 6. Slices locally what `to` splits further.
   Value sliceFurther(Location loc, Value local, Layout &cur, const Layout &to);
 

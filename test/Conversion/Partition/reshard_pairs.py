@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Every pair of shardings of a 2-D tensor on a (2,4) mesh, executed.
 
-Usage: reshard_pairs.py TRELLIS_RUN WORKDIR
+Usage: reshard_pairs.py TRELLIS_RUN WORKDIR [--bytes TRELLIS_OPT]
 
 A 2-D tensor on mesh ("a"=2, "b"=4) has 11 shardings (each axis splits
 dimension 0, dimension 1 or nothing, in either order when both split the
@@ -10,6 +10,12 @@ that sharding and returns it 11 times, once per target sharding; the
 partitioner reshards at the return. Each function runs on 8 devices with
 random inputs and every result is compared exactly with the input.
 Prints one line per (source, target) pair; exits 1 on a failure.
+
+With --bytes, each pair is also partitioned alone and trellis-comm-report's
+bytes per device are printed next to the lower bound, computed here from
+the blocks: the most bytes any device needs that its own block does not
+hold. A pair below the bound is a failure (the report or the reshard is
+wrong); the last line counts the pairs at the bound.
 """
 import itertools
 import os
@@ -38,8 +44,55 @@ def text(s):
     return "[" + ", ".join("{" + ", ".join(f'"{a}"' for a in d) + "}" for d in s) + "]"
 
 
+SIZES = {"a": 2, "b": 4}
+SHAPE = (8, 16)
+ELEMENT_BYTES = 4
+
+
+def blocks(s):
+    """Per device (row-major over a, b), its block as (lo, hi) per dim."""
+    out = []
+    for a in range(SIZES["a"]):
+        for b in range(SIZES["b"]):
+            coord = {"a": a, "b": b}
+            box = []
+            for d, axes in enumerate(s):
+                index, count = 0, 1
+                for axis in axes:
+                    index = index * SIZES[axis] + coord[axis]
+                    count *= SIZES[axis]
+                extent = SHAPE[d] // count
+                box.append((index * extent, (index + 1) * extent))
+            out.append(box)
+    return out
+
+
+def lower_bound(src, dst):
+    worst = 0
+    for have, need in zip(blocks(src), blocks(dst)):
+        need_n = 1
+        overlap = 1
+        for (hl, hh), (nl, nh) in zip(have, need):
+            need_n *= nh - nl
+            overlap *= max(0, min(hh, nh) - max(hl, nl))
+        worst = max(worst, (need_n - overlap) * ELEMENT_BYTES)
+    return worst
+
+
+def reported_bytes(opt, path):
+    proc = subprocess.run([opt, path, "--trellis-global-to-manual",
+                           "--trellis-comm-report", "-o", os.devnull],
+                          capture_output=True, text=True, timeout=300)
+    for line in (proc.stdout + proc.stderr).splitlines():
+        if "total:" in line:
+            return int(line.split(",")[1].split("B per device")[0])
+    raise RuntimeError(f"no comm report for {path}:\n{proc.stderr}")
+
+
 def main():
     run, work = sys.argv[1], sys.argv[2]
+    opt = sys.argv[4] if len(sys.argv) > 4 and sys.argv[3] == "--bytes" else None
+    at_bound = 0
     os.makedirs(work, exist_ok=True)
     all_s = shardings()
     assert len(all_s) == 11, len(all_s)
@@ -71,8 +124,24 @@ func.func @main(%x: tensor<8x16xi32> {{trellis.sharding = #trellis.sharding<@mes
         for j, dst in enumerate(all_s):
             y = np.load(os.path.join(work, f"from{i}", f"out{j}.npy"))
             ok = y.shape == x.shape and (y == x).all()
-            print(f"{text(src)} -> {text(dst)}: {'ok' if ok else 'FAIL'}")
+            extra = ""
+            if opt:
+                pair = os.path.join(work, f"pair{i}_{j}.mlir")
+                with open(pair, "w") as f:
+                    f.write(f"""trellis.mesh @mesh = <["a"=2, "b"=4]>
+func.func @main(%x: tensor<8x16xi32> {{trellis.sharding = #trellis.sharding<@mesh, {text(src)}>}})
+    -> (tensor<8x16xi32> {{trellis.sharding = #trellis.sharding<@mesh, {text(dst)}>}}) {{
+  return %x : tensor<8x16xi32>
+}}
+""")
+                got, bound = reported_bytes(opt, pair), lower_bound(src, dst)
+                ok &= got >= bound
+                at_bound += got == bound
+                extra = f" {got} B (bound {bound} B)"
+            print(f"{text(src)} -> {text(dst)}: {'ok' if ok else 'FAIL'}{extra}")
             failed |= not ok
+    if opt:
+        print(f"pairs at the lower bound: {at_bound} of {len(all_s) ** 2}")
     return 1 if failed else 0
 
 
