@@ -318,7 +318,8 @@ struct Box {
 } // namespace
 
 Value Resharder::routeBlocks(Location loc, Value local, RankedTensorType global,
-                             const Layout &from, const Layout &to) {
+                             const Layout &from, const Layout &to,
+                             int64_t budget) {
   if (!global.hasStaticShape() || !from.unreduced.empty() ||
       !to.unreduced.empty() || !divides(global, from) || !divides(global, to))
     return {};
@@ -359,103 +360,169 @@ Value Resharder::routeBlocks(Location loc, Value local, RankedTensorType global,
     have.push_back(boxOf(from, p));
     need.push_back(boxOf(to, p));
   }
-  // A source for every device that lacks its block: the least loaded
-  // device holding all of it.
-  SmallVector<int64_t> source(n, -1), load(n, 0);
-  bool moves = false;
-  for (int64_t p = 0; p < n; ++p) {
-    if (have[p].contains(need[p])) {
-      source[p] = p;
-      continue;
-    }
-    int64_t best = -1;
-    for (int64_t q = 0; q < n; ++q)
-      if (have[q].contains(need[p]) && (best < 0 || load[q] < load[best]))
-        best = q;
-    if (best < 0)
-      return {}; // a block spans several sources
-    source[p] = best;
-    ++load[best];
-    moves = true;
+  // Pieces: the grid of the smaller block extent per dimension, which must
+  // divide the larger, so every piece lies inside one current block and
+  // one target block.
+  SmallVector<int64_t> piece;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t a = have[0].size[d], t = need[0].size[d];
+    int64_t extent = std::min(a, t);
+    if (extent == 0 || a % extent || t % extent)
+      return {};
+    piece.push_back(extent);
   }
-  if (!moves)
+  // Each target block's pieces: copied from the device's own block, or
+  // received from the least loaded device holding them.
+  struct Transfer {
+    int64_t source, target;
+    SmallVector<int64_t> lo;
+  };
+  SmallVector<Transfer> transfers;
+  SmallVector<SmallVector<SmallVector<int64_t>>> ownPieces(n);
+  SmallVector<int64_t> load(n, 0);
+  for (int64_t p = 0; p < n; ++p) {
+    SmallVector<int64_t> counts, index(rank, 0);
+    int64_t cells = 1;
+    for (int64_t d = 0; d < rank; ++d) {
+      counts.push_back(need[p].size[d] / piece[d]);
+      cells *= counts.back();
+    }
+    for (int64_t c = 0; c < cells; ++c) {
+      Box cell;
+      for (int64_t d = rank - 1, rest = c; d >= 0; --d) {
+        index[d] = rest % counts[d];
+        rest /= counts[d];
+      }
+      for (int64_t d = 0; d < rank; ++d)
+        cell.lo.push_back(need[p].lo[d] + index[d] * piece[d]);
+      cell.size = piece;
+      if (have[p].contains(cell)) {
+        ownPieces[p].push_back(cell.lo);
+        continue;
+      }
+      int64_t best = -1;
+      for (int64_t q = 0; q < n; ++q)
+        if (have[q].contains(cell) && (best < 0 || load[q] < load[best]))
+          best = q;
+      if (best < 0)
+        return {};
+      ++load[best];
+      transfers.push_back({best, p, cell.lo});
+    }
+  }
+  if (transfers.empty())
     return {}; // slicing alone: the default path does it
-  int64_t rounds = *llvm::max_element(load);
-  int64_t blockBytes = trellis::elementBytes(global.getElementType());
-  for (int64_t extent : need[0].size)
-    blockBytes *= extent;
-  if (rounds * blockBytes >= estimateBytes(global, from, to, mesh))
+  // Rounds: in each, a device sends at most one piece and receives at most
+  // one (greedy colouring of the transfers).
+  SmallVector<int64_t> roundOf;
+  SmallVector<SmallVector<bool>> sends, receives;
+  for (const Transfer &t : transfers) {
+    size_t r = 0;
+    while (r < sends.size() && (sends[r][t.source] || receives[r][t.target]))
+      ++r;
+    if (r == sends.size()) {
+      sends.emplace_back(n, false);
+      receives.emplace_back(n, false);
+    }
+    sends[r][t.source] = receives[r][t.target] = true;
+    roundOf.push_back(r);
+  }
+  const int64_t rounds = sends.size();
+  int64_t pieceBytes = trellis::elementBytes(global.getElementType());
+  for (int64_t extent : piece)
+    pieceBytes *= extent;
+  if (rounds * pieceBytes >= budget)
     return {};
 
   // Tables indexed by the device's position in the group.
   Value device =
       spmd::AxisIndexOp::create(b, loc, b.getIndexType(), axesAttr(group));
-  auto table = [&](ArrayRef<int64_t> values, int64_t cols) -> Value {
+  auto entries = [&](ArrayRef<int64_t> values, int64_t cols) {
     auto type = RankedTensorType::get({n, cols}, b.getIndexType());
-    return arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(type, ArrayRef<int64_t>(values)));
+    Value table =
+        arith::ConstantOp::create(b, loc, DenseElementsAttr::get(type, values));
+    SmallVector<OpFoldResult> out;
+    for (int64_t col = 0; col < cols; ++col)
+      out.push_back(
+          tensor::ExtractOp::create(
+              b, loc, table,
+              ValueRange{device, arith::ConstantIndexOp::create(b, loc, col)})
+              .getResult());
+    return out;
   };
-  auto row = [&](Value tableValue, int64_t col) -> Value {
-    return tensor::ExtractOp::create(
-        b, loc, tableValue,
-        ValueRange{device, arith::ConstantIndexOp::create(b, loc, col)});
-  };
-  RankedTensorType blockType =
-      RankedTensorType::get(need[0].size, global.getElementType());
-  auto sliceAt = [&](ArrayRef<int64_t> offsets) -> Value {
-    Value offsetsTable = table(offsets, rank);
-    SmallVector<OpFoldResult> dynOffsets, sizesAttr, strides;
-    for (int64_t d = 0; d < rank; ++d) {
-      dynOffsets.push_back(row(offsetsTable, d));
-      sizesAttr.push_back(b.getIndexAttr(need[0].size[d]));
-      strides.push_back(b.getIndexAttr(1));
-    }
-    return tensor::ExtractSliceOp::create(b, loc, blockType, local, dynOffsets,
-                                          sizesAttr, strides);
-  };
-  auto offsetIn = [&](const Box &outer, const Box &inner,
+  SmallVector<OpFoldResult> pieceSizes, strides;
+  for (int64_t d = 0; d < rank; ++d) {
+    pieceSizes.push_back(b.getIndexAttr(piece[d]));
+    strides.push_back(b.getIndexAttr(1));
+  }
+  RankedTensorType pieceType =
+      RankedTensorType::get(piece, global.getElementType());
+  auto offsetIn = [&](const Box &box, ArrayRef<int64_t> lo,
                       SmallVectorImpl<int64_t> &out) {
     for (int64_t d = 0; d < rank; ++d)
-      out.push_back(inner.lo[d] - outer.lo[d]);
+      out.push_back(lo[d] - box.lo[d]);
   };
-  // Devices holding their block slice it from their own.
-  SmallVector<int64_t> own;
-  for (int64_t p = 0; p < n; ++p) {
-    if (source[p] == p)
-      offsetIn(have[p], need[p], own);
-    else
-      own.append(rank, 0);
-  }
-  Value result = sliceAt(own);
-  // Each round, every source sends one device's block.
-  SmallVector<SmallVector<int64_t>> sent(n);
-  for (int64_t p = 0; p < n; ++p)
-    if (source[p] != p)
-      sent[source[p]].push_back(p);
-  for (int64_t r = 0; r < rounds; ++r) {
-    SmallVector<int64_t> offsets, pairs, receives;
-    SmallVector<bool> receiving(n, false);
-    for (int64_t q = 0; q < n; ++q) {
-      if (r < static_cast<int64_t>(sent[q].size())) {
-        int64_t p = sent[q][r];
-        offsetIn(have[q], need[p], offsets);
-        pairs.append({q, p});
-        receiving[p] = true;
+  // Writes `value` (a piece) into `result` at `at`, on the devices whose
+  // flag is set (all of them when `everywhere`).
+  auto place = [&](Value result, Value value, ArrayRef<OpFoldResult> at,
+                   ArrayRef<int64_t> flags, bool everywhere) -> Value {
+    Value inserted = tensor::InsertSliceOp::create(b, loc, value, result, at,
+                                                   pieceSizes, strides);
+    if (everywhere)
+      return inserted;
+    Value flag = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne, cast<Value>(entries(flags, 1)[0]),
+        arith::ConstantIndexOp::create(b, loc, 0));
+    return arith::SelectOp::create(b, loc, flag, inserted, result);
+  };
+  Value result =
+      tensor::EmptyOp::create(b, loc, need[0].size, global.getElementType());
+  // Pieces a device already holds, one slot per piece of the device that
+  // holds the most.
+  size_t slots = 0;
+  for (const auto &pieces : ownPieces)
+    slots = std::max(slots, pieces.size());
+  for (size_t k = 0; k < slots; ++k) {
+    SmallVector<int64_t> src, at, flags;
+    bool everywhere = true;
+    for (int64_t p = 0; p < n; ++p) {
+      bool has = k < ownPieces[p].size();
+      everywhere &= has;
+      flags.push_back(has);
+      if (has) {
+        offsetIn(have[p], ownPieces[p][k], src);
+        offsetIn(need[p], ownPieces[p][k], at);
       } else {
-        offsets.append(rank, 0);
+        src.append(rank, 0);
+        at.append(rank, 0);
       }
     }
-    Value piece = sliceAt(offsets);
+    Value own = tensor::ExtractSliceOp::create(
+        b, loc, pieceType, local, entries(src, rank), pieceSizes, strides);
+    result = place(result, own, entries(at, rank), flags, everywhere);
+  }
+  for (int64_t r = 0; r < rounds; ++r) {
+    SmallVector<int64_t> src(n * rank, 0), at(n * rank, 0), flags(n, 0), pairs;
+    for (auto [t, transfer] : llvm::enumerate(transfers)) {
+      if (roundOf[t] != r)
+        continue;
+      for (int64_t d = 0; d < rank; ++d) {
+        src[transfer.source * rank + d] =
+            transfer.lo[d] - have[transfer.source].lo[d];
+        at[transfer.target * rank + d] =
+            transfer.lo[d] - need[transfer.target].lo[d];
+      }
+      flags[transfer.target] = 1;
+      pairs.append({transfer.source, transfer.target});
+    }
+    Value sent = tensor::ExtractSliceOp::create(
+        b, loc, pieceType, local, entries(src, rank), pieceSizes, strides);
     ++numCollectives;
     Value received =
-        spmd::PpermuteOp::create(b, loc, blockType, piece, axesAttr(group),
+        spmd::PpermuteOp::create(b, loc, pieceType, sent, axesAttr(group),
                                  b.getDenseI64ArrayAttr(pairs));
-    for (int64_t p = 0; p < n; ++p)
-      receives.push_back(receiving[p]);
-    Value flag = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::ne, row(table(receives, 1), 0),
-        arith::ConstantIndexOp::create(b, loc, 0));
-    result = arith::SelectOp::create(b, loc, flag, received, result);
+    result = place(result, received, entries(at, rank), flags,
+                   llvm::all_of(flags, [](int64_t f) { return f != 0; }));
   }
   return result;
 }
@@ -626,12 +693,68 @@ void Resharder::eraseUnusedReshards(Operation *root) {
   }
 }
 
+Value Resharder::moveStepwise(Location loc, Value local, Layout &cur,
+                              const Layout &to) {
+  // 3-5, repeated until every dimension's axes are a prefix of the
+  // target's: move axes between dimensions (all_to_all), replace an axis by
+  // one of the same size (ppermute), and otherwise gather the axes past the
+  // common prefix of one dimension, which may unblock further moves.
+  while (true) {
+    local = moveAxesBetweenDims(loc, local, cur, to);
+    local = swapSameSizeAxes(loc, local, cur, to);
+    Value gathered = gatherPastCommonPrefix(loc, local, cur, to);
+    if (!gathered)
+      break;
+    local = gathered;
+  }
+  // 6. Add what the target splits further: slice locally.
+  return sliceFurther(loc, local, cur, to);
+}
+
+int64_t Resharder::stepwiseBytes(Location loc, Value local, const Layout &cur,
+                                 const Layout &to) {
+  // Built in a detached block, priced, and erased.
+  Block scratch;
+  int64_t collectives = numCollectives;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&scratch);
+    Layout layout = cur;
+    moveStepwise(loc, local, layout, to);
+  }
+  numCollectives = collectives;
+  int64_t bytes = 0;
+  auto blockBytes = [](Value v) {
+    auto type = cast<RankedTensorType>(v.getType());
+    return type.getNumElements() * trellis::elementBytes(type.getElementType());
+  };
+  for (Operation &op : scratch) {
+    if (auto gather = dyn_cast<spmd::AllGatherOp>(op))
+      bytes +=
+          blockBytes(gather.getOperand()) *
+          (size(llvm::to_vector(gather.getAxes().getAsRange<StringAttr>())) -
+           1);
+    else if (auto allToAll = dyn_cast<spmd::AllToAllOp>(op))
+      bytes += rt::ringShareBytes(
+          blockBytes(allToAll.getOperand()),
+          size(llvm::to_vector(allToAll.getAxes().getAsRange<StringAttr>())));
+    else if (auto permute = dyn_cast<spmd::PpermuteOp>(op))
+      bytes += blockBytes(permute.getOperand());
+  }
+  while (!scratch.empty()) {
+    Operation &op = scratch.back();
+    created.erase(&op);
+    op.erase();
+  }
+  return bytes;
+}
+
 Value Resharder::reshard(Location loc, Value local, RankedTensorType global,
                          const Layout &from, const Layout &target) {
   Recorder recorder(created, b.getListener());
   OpBuilder::Listener *previous = b.getListener();
   b.setListener(&recorder);
-  auto restore = llvm::make_scope_exit([&] { b.setListener(previous); });
+  llvm::scope_exit restore([&] { b.setListener(previous); });
   Layout cur = from;
   cur.dims.resize(global.getRank());
   // Below, `to` is the target's split only; a partial target is dealt with
@@ -660,29 +783,16 @@ Value Resharder::reshard(Location loc, Value local, RankedTensorType global,
       cur = to;
     }
 
-  // 2b. Every target block inside one current block: send each device its
-  // block when that moves fewer bytes than gathering.
-  if (cur != to)
-    if (Value routed = routeBlocks(loc, local, global, cur, to)) {
+  // 2b. Pieces of target blocks sent to the devices lacking them, when
+  // that moves fewer bytes than steps 3-6 would (built aside and priced).
+  if (cur != to && cur.unreduced.empty())
+    if (Value routed = routeBlocks(loc, local, global, cur, to,
+                                   stepwiseBytes(loc, local, cur, to))) {
       local = routed;
       cur = to;
     }
 
-  // 3-5, repeated until every dimension's axes are a prefix of the
-  // target's: move axes between dimensions (all_to_all), replace an axis by
-  // one of the same size (ppermute), and otherwise gather the axes past the
-  // common prefix of one dimension, which may unblock further moves.
-  while (true) {
-    local = moveAxesBetweenDims(loc, local, cur, to);
-    local = swapSameSizeAxes(loc, local, cur, to);
-    Value gathered = gatherPastCommonPrefix(loc, local, cur, to);
-    if (!gathered)
-      break;
-    local = gathered;
-  }
-
-  // 6. Add what the target splits further: slice locally.
-  local = sliceFurther(loc, local, cur, to);
+  local = moveStepwise(loc, local, cur, to);
   if (!target.unreduced.empty() && !keepPartial)
     local = makePartial(loc, local, target.unreduced, target.partialKind);
   return local;

@@ -132,13 +132,20 @@ private:
   /// its common prefix with `to`; null when every dimension is a prefix.
   Value gatherPastCommonPrefix(Location loc, Value local, Layout &cur,
                                const Layout &to);
-  /// 2b. When every device's target block lies inside one device's
-  /// current block, sends each device exactly its block (ppermutes in as
-  /// few rounds as the busiest source needs, each piece sliced from the
-  /// source's block) if that moves fewer bytes than gathering; null
-  /// otherwise.
+  /// 2b. Cuts target blocks into pieces (per dimension the smaller block
+  /// extent, which must divide the larger) that each lie inside one
+  /// current block; each device copies the pieces it holds and receives
+  /// the others from their least loaded holders, by ppermutes in rounds
+  /// where a device sends and receives at most one piece, when that moves
+  /// fewer bytes than `budget`; null otherwise.
   Value routeBlocks(Location loc, Value local, RankedTensorType global,
-                    const Layout &from, const Layout &to);
+                    const Layout &from, const Layout &to, int64_t budget);
+  /// 3-6: all_to_alls, same-size swaps and gathers until every dimension
+  /// is a prefix of the target's, then local slices.
+  Value moveStepwise(Location loc, Value local, Layout &cur, const Layout &to);
+  /// Bytes a device sends for moveStepwise (built aside and erased).
+  int64_t stepwiseBytes(Location loc, Value local, const Layout &cur,
+                        const Layout &to);
   /// 6. Slices locally what `to` splits further.
   Value sliceFurther(Location loc, Value local, Layout &cur, const Layout &to);
 

@@ -104,10 +104,6 @@ static Layout factorLayout(const ShardingRule &rule,
   return layout;
 }
 
-/// Bytes per element of `type` (at least one).
-static int64_t elementBytes(RankedTensorType type) {
-  return trellis::elementBytes(type.getElementType());
-}
 
 int64_t
 FunctionPartitioner::planBytes(Operation *op, const ShardingRule &rule,
@@ -137,7 +133,7 @@ FunctionPartitioner::planBytes(Operation *op, const ShardingRule &rule,
     // counted as a reduce-scatter of the local block.
     if (!reduced.empty()) {
       int64_t block = resharder.localType(type, layout).getNumElements() *
-                      elementBytes(type);
+                      elementBytes(type.getElementType());
       bytes += rt::ringShareBytes(block, mesh.getAxesSize(reduced));
       // Scattered over the reduced axes where the result wants them.
       Layout want = desiredLayout(result);
