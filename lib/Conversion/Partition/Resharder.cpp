@@ -7,7 +7,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -259,49 +258,6 @@ Value Resharder::reduceScatter(Location loc, Value v, int64_t dim,
   auto type = withDim(v, dim, dimOf(v, dim) / size(axes));
   return spmd::PsumScatterOp::create(b, loc, type, v, axesAttr(axes),
                                      b.getI64IntegerAttr(dim), b.getUnitAttr());
-}
-
-/// Bytes a device receives to move a block of `type` from layout `from`
-/// to `to`, roughly as the Resharder does it, with CommCost.h's ring
-/// formulas: nothing for slicing, an all_to_all of the block over the axes
-/// moved between dimensions, and otherwise an all-gather over the axes not
-/// kept (then slicing).
-int64_t Resharder::estimateBytes(RankedTensorType type, const Layout &from,
-                                 const Layout &to, MeshOp mesh) {
-  if (!type.hasStaticShape() || from.dims.size() != to.dims.size())
-    return 0;
-  int64_t total =
-      type.getNumElements() * trellis::elementBytes(type.getElementType());
-  auto allAxes = [](const Layout &layout) {
-    SmallVector<StringAttr> axes;
-    for (const auto &dim : layout.dims)
-      llvm::append_range(axes, dim);
-    return axes;
-  };
-  SmallVector<StringAttr> fromAxes = allAxes(from), toAxes = allAxes(to);
-  int64_t fromBlock = total / mesh.getAxesSize(fromAxes);
-  // Axes common to both, dimension by dimension (the longest common prefix).
-  SmallVector<StringAttr> kept;
-  for (auto [a, b] : llvm::zip(from.dims, to.dims))
-    for (auto [x, y] : llvm::zip(a, b)) {
-      if (x != y)
-        break;
-      kept.push_back(x);
-    }
-  if (kept.size() == fromAxes.size())
-    return 0; // only slicing
-  llvm::SmallDenseSet<StringAttr> toSet(toAxes.begin(), toAxes.end());
-  bool onlyMoved =
-      fromAxes.size() == toAxes.size() &&
-      llvm::all_of(fromAxes, [&](StringAttr a) { return toSet.contains(a); });
-  int64_t keptSize = mesh.getAxesSize(kept);
-  // The kept axes are some of `from`'s, so their size divides its size.
-  int64_t n = mesh.getAxesSize(fromAxes) / keptSize;
-  if (onlyMoved)
-    return rt::ringShareBytes(fromBlock, n);
-  // The gathered block is n of `from`'s: total / keptSize, whose n-th
-  // (rounded down) is fromBlock.
-  return rt::ringShareBytes(total / keptSize, n);
 }
 
 namespace {
@@ -674,22 +630,25 @@ void Resharder::eraseUnusedReshards(Operation *root) {
             .getResult());
     dim.erase();
   }
-  bool erased = true;
-  while (erased) {
-    erased = false;
-    SmallVector<Operation *> dead;
-    root->walk([&](Operation *op) {
-      if (created.contains(op) && op->use_empty())
-        dead.push_back(op);
-    });
-    // Post-order: a user comes before the ops it reads.
-    for (Operation *op : llvm::reverse(dead)) {
-      if (!op->use_empty())
-        continue;
-      created.erase(op);
-      op->erase();
-      erased = true;
-    }
+  // Unread ops first; erasing one may leave the ops it read unread.
+  SmallVector<Operation *> work;
+  root->walk([&](Operation *op) {
+    if (created.contains(op) && op->use_empty())
+      work.push_back(op);
+  });
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    if (!created.contains(op) || !op->use_empty())
+      continue;
+    SmallVector<Operation *> read;
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        read.push_back(def);
+    created.erase(op);
+    op->erase();
+    for (Operation *def : read)
+      if (created.contains(def) && def->use_empty())
+        work.push_back(def);
   }
 }
 
@@ -713,38 +672,42 @@ Value Resharder::moveStepwise(Location loc, Value local, Layout &cur,
 
 int64_t Resharder::stepwiseBytes(Location loc, Value local, const Layout &cur,
                                  const Layout &to) {
-  // Built in a detached block, priced, and erased.
-  Block scratch;
+  // Built where the reshard goes, priced with CommCost.h's formulas (the
+  // ones the collectives report; their own getBytesSentPerDevice cannot
+  // see the mesh before the partitioned body is in the module), erased.
+  Block *block = b.getInsertionBlock();
+  Block::iterator end = b.getInsertionPoint();
+  Operation *before = end == block->begin() ? nullptr : &*std::prev(end);
   int64_t collectives = numCollectives;
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&scratch);
-    Layout layout = cur;
-    moveStepwise(loc, local, layout, to);
-  }
+  Layout layout = cur;
+  moveStepwise(loc, local, layout, to);
   numCollectives = collectives;
-  int64_t bytes = 0;
+  auto first = before ? std::next(before->getIterator()) : block->begin();
+  SmallVector<Operation *> trial;
+  for (Operation &op : llvm::make_range(first, end))
+    trial.push_back(&op);
   auto blockBytes = [](Value v) {
     auto type = cast<RankedTensorType>(v.getType());
     return type.getNumElements() * trellis::elementBytes(type.getElementType());
   };
-  for (Operation &op : scratch) {
-    if (auto gather = dyn_cast<spmd::AllGatherOp>(op))
-      bytes +=
-          blockBytes(gather.getOperand()) *
-          (size(llvm::to_vector(gather.getAxes().getAsRange<StringAttr>())) -
-           1);
-    else if (auto allToAll = dyn_cast<spmd::AllToAllOp>(op))
-      bytes += rt::ringShareBytes(
-          blockBytes(allToAll.getOperand()),
-          size(llvm::to_vector(allToAll.getAxes().getAsRange<StringAttr>())));
-    else if (auto permute = dyn_cast<spmd::PpermuteOp>(op))
-      bytes += blockBytes(permute.getOperand());
+  auto groupSize = [&](ArrayAttr axes) {
+    return size(llvm::to_vector(axes.getAsRange<StringAttr>()));
+  };
+  int64_t bytes = 0;
+  for (Operation *op : trial) {
+    if (auto gather = dyn_cast<spmd::AllGatherOp>(op)) {
+      int64_t n = groupSize(gather.getAxes());
+      bytes += rt::ringShareBytes(blockBytes(gather.getOperand()) * n, n);
+    } else if (auto allToAll = dyn_cast<spmd::AllToAllOp>(op)) {
+      bytes += rt::ringShareBytes(blockBytes(allToAll.getOperand()),
+                                  groupSize(allToAll.getAxes()));
+    } else if (auto permute = dyn_cast<spmd::PpermuteOp>(op)) {
+      bytes += rt::permuteBytes(blockBytes(permute.getOperand()), true);
+    }
   }
-  while (!scratch.empty()) {
-    Operation &op = scratch.back();
-    created.erase(&op);
-    op.erase();
+  for (Operation *op : llvm::reverse(trial)) {
+    created.erase(op);
+    op->erase();
   }
   return bytes;
 }

@@ -74,14 +74,6 @@ public:
   Value reshard(Location loc, Value local, RankedTensorType global,
                 const Layout &from, const Layout &to);
 
-  /// Bytes a device receives to move a block of `type` from `from` to `to`
-  /// by gathers and all_to_alls, roughly as reshard does it without block
-  /// routing (CommCost.h's ring formulas): nothing for slicing, an
-  /// all_to_all of the block over the axes moved between dimensions,
-  /// otherwise an all-gather over the axes not kept.
-  static int64_t estimateBytes(RankedTensorType type, const Layout &from,
-                               const Layout &to, MeshOp mesh);
-
   /// Erases, inside `root`, the ops reshards created whose results nothing
   /// reads (a gather for an op that folded away, a slice of it): every
   /// device runs the same partitioned code, so dropping an unread
@@ -143,7 +135,7 @@ private:
   /// 3-6: all_to_alls, same-size swaps and gathers until every dimension
   /// is a prefix of the target's, then local slices.
   Value moveStepwise(Location loc, Value local, Layout &cur, const Layout &to);
-  /// Bytes a device sends for moveStepwise (built aside and erased).
+  /// Bytes a device sends for moveStepwise (built, priced and erased).
   int64_t stepwiseBytes(Location loc, Value local, const Layout &cur,
                         const Layout &to);
   /// 6. Slices locally what `to` splits further.

@@ -104,6 +104,48 @@ static Layout factorLayout(const ShardingRule &rule,
   return layout;
 }
 
+/// Bytes a device receives to move a block of `type` from layout `from`
+/// to `to`, roughly as the Resharder does it, with CommCost.h's ring
+/// formulas: nothing for slicing, an all_to_all of the block over the axes
+/// moved between dimensions, and otherwise an all-gather over the axes not
+/// kept (then slicing).
+static int64_t reshardBytes(RankedTensorType type, const Layout &from,
+                            const Layout &to, MeshOp mesh) {
+  if (!type.hasStaticShape() || from.dims.size() != to.dims.size())
+    return 0;
+  int64_t total =
+      type.getNumElements() * trellis::elementBytes(type.getElementType());
+  auto allAxes = [](const Layout &layout) {
+    SmallVector<StringAttr> axes;
+    for (const auto &dim : layout.dims)
+      llvm::append_range(axes, dim);
+    return axes;
+  };
+  SmallVector<StringAttr> fromAxes = allAxes(from), toAxes = allAxes(to);
+  int64_t fromBlock = total / mesh.getAxesSize(fromAxes);
+  // Axes common to both, dimension by dimension (the longest common prefix).
+  SmallVector<StringAttr> kept;
+  for (auto [a, b] : llvm::zip(from.dims, to.dims))
+    for (auto [x, y] : llvm::zip(a, b)) {
+      if (x != y)
+        break;
+      kept.push_back(x);
+    }
+  if (kept.size() == fromAxes.size())
+    return 0; // only slicing
+  llvm::SmallDenseSet<StringAttr> toSet(toAxes.begin(), toAxes.end());
+  bool onlyMoved =
+      fromAxes.size() == toAxes.size() &&
+      llvm::all_of(fromAxes, [&](StringAttr a) { return toSet.contains(a); });
+  int64_t keptSize = mesh.getAxesSize(kept);
+  // The kept axes are some of `from`'s, so their size divides its size.
+  int64_t n = mesh.getAxesSize(fromAxes) / keptSize;
+  if (onlyMoved)
+    return rt::ringShareBytes(fromBlock, n);
+  // The gathered block is n of `from`'s: total / keptSize, whose n-th
+  // (rounded down) is fromBlock.
+  return rt::ringShareBytes(total / keptSize, n);
+}
 
 int64_t
 FunctionPartitioner::planBytes(Operation *op, const ShardingRule &rule,
@@ -121,8 +163,7 @@ FunctionPartitioner::planBytes(Operation *op, const ShardingRule &rule,
     Layout from =
         it == layouts.end() ? Layout::replicated(type.getRank()) : it->second;
     from.unreduced.clear();
-    bytes +=
-        Resharder::estimateBytes(type, from, layoutOf(rule.operands[k]), mesh);
+    bytes += reshardBytes(type, from, layoutOf(rule.operands[k]), mesh);
   }
   for (auto [r, result] : llvm::enumerate(op->getResults())) {
     auto type = dyn_cast<RankedTensorType>(result.getType());
@@ -144,8 +185,7 @@ FunctionPartitioner::planBytes(Operation *op, const ShardingRule &rule,
                 !llvm::is_contained(layout.dims[d], axis))
               layout.dims[d].push_back(axis);
     }
-    bytes +=
-        Resharder::estimateBytes(type, layout, desiredLayout(result), mesh);
+    bytes += reshardBytes(type, layout, desiredLayout(result), mesh);
   }
   return bytes;
 }
