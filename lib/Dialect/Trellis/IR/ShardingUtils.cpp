@@ -117,6 +117,14 @@ static AxisType axisTypeFor(Operation *op, bool inside, MeshOp mesh,
   return getAxisTypeAt(op, mesh, axis);
 }
 
+AxisType mlir::trellis::getAxisTypeOf(Value value, MeshOp mesh,
+                                      StringRef axis) {
+  if (Operation *def = value.getDefiningOp())
+    return axisTypeFor(def, /*inside=*/false, mesh, axis);
+  return axisTypeFor(value.getParentBlock()->getParentOp(), /*inside=*/true,
+                     mesh, axis);
+}
+
 /// Checks one type seen at `op` (result, block argument or signature type).
 static LogicalResult verifyTypeEncoding(Operation *op, Type type, bool inside) {
   ShardingAttr sharding = getShardingEncoding(type);

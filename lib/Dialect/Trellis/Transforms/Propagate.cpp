@@ -169,18 +169,6 @@ void Propagator::collect(Region &region) {
   }
 }
 
-/// The type of `axis` where `v` lives: inside the region of an op that
-/// switches axis types (auto_axes, explicit_axes, shard_map), the type that
-/// op gives it.
-static AxisType axisTypeOf(Value v, MeshOp mesh, StringRef axis) {
-  Operation *scope = v.getParentBlock()->getParentOp();
-  if (auto region = dyn_cast<AxisTypeRegionInterface>(scope);
-      region && region.getSwitchedMesh().getValue() == mesh.getSymName())
-    if (std::optional<AxisType> type = region.getAxisTypeInside(axis))
-      return *type;
-  return getAxisTypeAt(scope, mesh, axis);
-}
-
 bool Propagator::extend(Value v, int64_t d, ArrayRef<StringAttr> axes) {
   ValueState *st = state(v);
   if (!st || st->fixed || d >= static_cast<int64_t>(st->dims.size()))
@@ -193,7 +181,7 @@ bool Propagator::extend(Value v, int64_t d, ArrayRef<StringAttr> axes) {
   SmallVector<StringAttr> next(dim.axes);
   for (StringAttr axis : axes.drop_front(dim.axes.size())) {
     if (st->uses(axis) || llvm::is_contained(next, axis) ||
-        axisTypeOf(v, mesh, axis.getValue()) != AxisType::Auto)
+        getAxisTypeOf(v, mesh, axis.getValue()) != AxisType::Auto)
       break;
     next.push_back(axis);
     if (ShapedType::isDynamic(type.getDimSize(d)) ||

@@ -70,6 +70,11 @@ LogicalResult verifyShardingEncodings(Operation *root);
 /// the type the mesh declares.
 AxisType getAxisTypeAt(Operation *op, MeshOp mesh, StringRef axis);
 
+/// The type of mesh axis `axis` where `value` lives: for a block argument,
+/// inside its block's parent op (an auto_axes body sees that op's types);
+/// for a result, where its op is.
+AxisType getAxisTypeOf(Value value, MeshOp mesh, StringRef axis);
+
 /// Bytes one element of `elementType` takes in memory and on the wire: 8
 /// for index (which has no bit width), whole bytes for others (at least 1).
 int64_t elementBytes(Type elementType);
