@@ -132,15 +132,8 @@ static LogicalResult inlineCalls(spmd::ShardMapOp map, ModuleOp module,
       if (!callee || callee.isExternal())
         return call.emitError("calls ")
                << call.getCalleeAttr() << ", which has no body to inline";
-      Block &body = callee.getBody().front();
-      IRMapping mapping;
-      mapping.map(body.getArguments(), call.getOperands());
       OpBuilder b(call);
-      for (Operation &op : body.without_terminator())
-        b.clone(op, mapping);
-      for (auto [result, value] :
-           llvm::zip(call.getResults(), body.getTerminator()->getOperands()))
-        result.replaceAllUsesWith(mapping.lookupOrDefault(value));
+      call->replaceAllUsesWith(cloneBody(b, callee, call.getOperands()));
       call.erase();
       inlined.insert(callee);
     }

@@ -23,7 +23,6 @@
 #include "lib/Import/Importer.h"
 
 #include "mlir/AsmParser/AsmParser.h"
-#include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
 using namespace mlir::trellis;
@@ -322,16 +321,10 @@ LogicalResult RoundTrip::importManual(func::CallOp call) {
   auto manual = sdy::ManualComputationOp::create(b, call.getLoc(), resultTypes,
                                                  globals, ins, outs, axes);
   Block *body = b.createBlock(&manual.getBody());
-  Block &calleeBody = callee.getBody().front();
-  IRMapping mapping;
-  for (BlockArgument arg : calleeBody.getArguments())
-    mapping.map(arg, body->addArgument(arg.getType(), arg.getLoc()));
-  for (Operation &op : calleeBody.without_terminator())
-    b.clone(op, mapping);
-  SmallVector<Value> returned;
-  for (Value value : calleeBody.getTerminator()->getOperands())
-    returned.push_back(mapping.lookupOrDefault(value));
-  sdy::ReturnOp::create(b, call.getLoc(), returned);
+  for (BlockArgument arg : callee.getArguments())
+    body->addArgument(arg.getType(), arg.getLoc());
+  sdy::ReturnOp::create(b, call.getLoc(),
+                        cloneBody(b, callee, body->getArguments()));
   if (toGlobal) {
     toGlobal->replaceAllUsesWith(manual->getResults());
     toGlobal->erase();

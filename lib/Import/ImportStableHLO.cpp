@@ -12,6 +12,8 @@
 
 #include "lib/Import/Elementwise.h"
 #include "lib/Import/Importer.h"
+
+#include "mlir/IR/IRMapping.h"
 #include "trellis/Import/Passes.h"
 
 #include "trellis/Dialect/Trellis/IR/ShardingUtils.h"
@@ -97,6 +99,19 @@ Value mlir::trellis::import::broadcastScalar(OpBuilder &b, Location loc,
   SmallVector<int64_t> dims =
       llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
   return linalg::BroadcastOp::create(b, loc, value, init, dims)->getResult(0);
+}
+
+SmallVector<Value> mlir::trellis::import::cloneBody(OpBuilder &b,
+                                                    func::FuncOp callee,
+                                                    ValueRange args) {
+  Block &body = callee.getBody().front();
+  IRMapping mapping;
+  mapping.map(body.getArguments(), args);
+  for (Operation &op : body.without_terminator())
+    b.clone(op, mapping);
+  return llvm::map_to_vector(body.getTerminator()->getOperands(), [&](Value v) {
+    return mapping.lookupOrDefault(v);
+  });
 }
 
 /// Whether `values` holds each of 0..bound-1 at most once, all in range.

@@ -35,6 +35,11 @@ LogicalResult checkTypes(Operation *op);
 
 Value emptyOf(OpBuilder &b, Location loc, RankedTensorType type);
 
+/// Clones `callee`'s body at `b`'s insertion point with its arguments bound
+/// to `args`; returns the values it returns.
+SmallVector<Value> cloneBody(OpBuilder &b, func::FuncOp callee,
+                             ValueRange args);
+
 /// The scalar in a 0-d tensor: a scalar constant when the tensor is a
 /// constant (so a zero init is recognisably zero), else a tensor.extract.
 Value scalarOf(OpBuilder &b, Location loc, Value tensor);
