@@ -80,6 +80,16 @@ int main(int argc, char **argv) {
        execHalf = compile("f16");
   if (!exec || !exec16 || !execHalf)
     return 1;
+  // Runs `e`, reporting a failure.
+  auto run = [](Executor &e, std::vector<HostArray> &in,
+                std::vector<HostArray> &out) {
+    if (llvm::Error error = e.run(in, out)) {
+      std::fprintf(stderr, "error: %s\n",
+                   llvm::toString(std::move(error)).c_str());
+      return false;
+    }
+    return true;
+  };
   std::vector<HostArray> inputs(2), inputs16(2), inputsHalf(2), outputs,
       outputs16, outputsHalf;
   for (HostArray &a : inputs) {
@@ -101,21 +111,12 @@ int main(int argc, char **argv) {
   const double flops = 2.0 * n * n * n;
 
   std::vector<double> trellis, trellis16, trellisHalf, eigen;
-  if (llvm::Error error = exec->run(inputs, outputs)) { // warm-up
-    std::fprintf(stderr, "error: %s\n",
-                 llvm::toString(std::move(error)).c_str());
+  if (!run(*exec, inputs, outputs)) // warm-up
     return 1;
-  }
-  if (llvm::Error error = exec16->run(inputs16, outputs16)) {
-    std::fprintf(stderr, "error: %s\n",
-                 llvm::toString(std::move(error)).c_str());
+  if (!run(*exec16, inputs16, outputs16))
     return 1;
-  }
-  if (llvm::Error error = execHalf->run(inputsHalf, outputsHalf)) {
-    std::fprintf(stderr, "error: %s\n",
-                 llvm::toString(std::move(error)).c_str());
+  if (!run(*execHalf, inputsHalf, outputsHalf))
     return 1;
-  }
   using Matrix =
       Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   Eigen::Map<const Matrix> a(
@@ -126,25 +127,16 @@ int main(int argc, char **argv) {
   c.noalias() = a * b; // warm-up
   for (int r = 0; r < repeats; ++r) {
     auto start = std::chrono::steady_clock::now();
-    if (llvm::Error error = exec->run(inputs, outputs)) {
-      std::fprintf(stderr, "error: %s\n",
-                   llvm::toString(std::move(error)).c_str());
+    if (!run(*exec, inputs, outputs))
       return 1;
-    }
     trellis.push_back(seconds(start));
     start = std::chrono::steady_clock::now();
-    if (llvm::Error error = exec16->run(inputs16, outputs16)) {
-      std::fprintf(stderr, "error: %s\n",
-                   llvm::toString(std::move(error)).c_str());
+    if (!run(*exec16, inputs16, outputs16))
       return 1;
-    }
     trellis16.push_back(seconds(start));
     start = std::chrono::steady_clock::now();
-    if (llvm::Error error = execHalf->run(inputsHalf, outputsHalf)) {
-      std::fprintf(stderr, "error: %s\n",
-                   llvm::toString(std::move(error)).c_str());
+    if (!run(*execHalf, inputsHalf, outputsHalf))
       return 1;
-    }
     trellisHalf.push_back(seconds(start));
     start = std::chrono::steady_clock::now();
     c.noalias() = a * b;
