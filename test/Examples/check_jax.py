@@ -156,6 +156,15 @@ def moe_top_k(d):
     close("out0", load(d, "out0"), np.einsum("ted,te->td", y, combine))
 
 
+def moving_window(d):
+    (x,) = args(d, 1)
+    p = np.pad(x, ((0, 0), (2, 2)))
+    s = sum(p[:, k:k + 64] for k in range(5))
+    q = np.pad(s, ((0, 0), (0, 1)), constant_values=-np.inf)
+    m = np.stack([q[:, 2 * i:2 * i + 3].max(axis=1) for i in range(32)], axis=1)
+    close("out0", load(d, "out0"), m / 5)
+
+
 ffn_shard_map_gspmd = ffn_shard_map
 ffn_shard_map_roundtrip = ffn_shard_map
 collective_matmul_gspmd = collective_matmul
@@ -165,7 +174,7 @@ CHECKS = {"mlp": mlp, "mlp_gspmd": mlp_gspmd, "mlp_bf16": mlp_bf16,
           "ffn_shard_map_gspmd": ffn_shard_map_gspmd, "moe_top_k": moe_top_k,
           "ffn_shard_map_roundtrip": ffn_shard_map_roundtrip,
           "collective_matmul_gspmd": collective_matmul_gspmd,
-          "mlp_train_step": mlp_train_step,
+          "mlp_train_step": mlp_train_step, "moving_window": moving_window,
           "transformer_block": transformer_block}
 
 if __name__ == "__main__":

@@ -14,6 +14,8 @@
 //                    ShardingRuleOpInterface, and the replicated
 //                    fallback for ops without a rule
 //   RegionOps.cpp    scf.for/while/if, shard_map and auto/explicit axes
+//   Halo.cpp         operands read through windows of split loops
+//                    (convolutions, stencils): halo exchange
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,6 +52,22 @@ bool isEmptyOrFillOfEmpty(Value value);
 
 /// The mesh axes splitting each factor of an op's sharding rule.
 using FactorAxes = SmallVector<SmallVector<StringAttr>>;
+
+/// A window (ShardingRule::windows) whose loop the partitioner split. The
+/// device computing the loop's block [o0, o0 + block) holds the elements
+/// [stride * o0 + shift, stride * o0 + shift + length) of the dimension.
+struct SplitWindow {
+  WindowDim window;
+  SmallVector<StringAttr> axes;
+  int64_t devices; ///< the product of the axes' sizes
+  int64_t block;   ///< the loop's block
+  /// The window's first offset when the local op's indexing maps can be
+  /// shifted by it (linalg.generic), else 0.
+  int64_t shift;
+  int64_t length() const {
+    return window.stride * (block - 1) + window.maxOffset - shift + 1;
+  }
+};
 
 /// Rewrites one function with shardings into one fully-manual shard_map.
 class FunctionPartitioner {
@@ -109,6 +127,27 @@ private:
                                    ArrayRef<StringAttr> carried);
   /// The local type and layout of each result (partial over the reduction
   /// factors' axes and the `carried` ones).
+  /// The windows of `op`'s rule whose loops `factorAxes` split.
+  SmallVector<SplitWindow> splitWindows(Operation *op, const ShardingRule &rule,
+                                        const FactorAxes &factorAxes);
+  /// Operand `k` in layout `need`, except that each dimension read
+  /// through a window of a split loop holds this device's window.
+  Value localWindowed(Operation *op, const ShardingRule &rule,
+                      const FactorAxes &factorAxes, int64_t k,
+                      const Layout &need);
+  /// The local windows of `operand` (built once per function and windows).
+  Value unionWindows(Operation *op, Value operand,
+                     ArrayRef<SplitWindow> windows, const Layout &need);
+  /// Each device's windows sliced out of `local`, whose windowed
+  /// dimensions are whole.
+  Value sliceWindows(Location loc, Value local, ArrayRef<SplitWindow> windows);
+  /// Shifts the indexing maps of `local`, the local op, by the windows'
+  /// shifts: its windowed operands start at their first offset.
+  void shiftWindowMaps(Operation *local, ArrayRef<SplitWindow> windows);
+  /// The windows of `operand` built from its source's blocks and the
+  /// neighbours' halos, or null when the source is not split so.
+  Value haloWindows(Value operand, ArrayRef<SplitWindow> windows,
+                    const Layout &need);
   void localResults(Operation *op, const ShardingRule &rule,
                     const FactorAxes &factorAxes, ArrayRef<StringAttr> carried,
                     std::optional<PartialKind> kind,

@@ -11,6 +11,7 @@
 #include "lib/Conversion/Partition/FunctionPartitioner.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::trellis;
@@ -72,7 +73,10 @@ FailureOr<SmallVector<Value>> FunctionPartitioner::createLocalOp(
     return failure();
   // Local ops hold local types: the global sharding of a clone goes.
   for (Value result : *results)
-    if (Operation *local = result.getDefiningOp())
+    if (Operation *local = result.getDefiningOp()) {
       local->removeAttr(TrellisDialect::kShardingAttrName);
+      if (isMemoryEffectFree(local))
+        resharder.eraseIfUnused(local);
+    }
   return results;
 }

@@ -79,6 +79,11 @@ public:
   /// device runs the same partitioned code, so dropping an unread
   /// collective everywhere keeps the devices matched.
   void eraseUnusedReshards(Operation *root);
+  /// Lets eraseUnusedReshards erase `op`, an op without side effects the
+  /// partitioner emitted, when nothing reads it (a tensor.pad whose
+  /// readers took their windows by halo exchange), and the reshards it
+  /// alone read.
+  void eraseIfUnused(Operation *op) { created.insert(op); }
 
   /// The collectives and slices emitted so far (for statistics).
   int64_t numCollectives = 0;

@@ -357,7 +357,7 @@ FunctionPartitioner::localOperands(Operation *op, const ShardingRule &rule,
     need.unreduced.assign(carried.begin(), carried.end());
     // A zero-filled destination of a sum must hold zeros on every device,
     // not be one device's copy: rebuild it in place.
-    operands.push_back(localIn(operand, need));
+    operands.push_back(localWindowed(op, rule, factorAxes, k, need));
   }
   return operands;
 }
@@ -441,6 +441,8 @@ LogicalResult FunctionPartitioner::partitionRuleOp(Operation *op,
   // An op without results is not modelled either.
   if (failed(results) || results->empty())
     return op->emitOpError("could not be partitioned");
+  shiftWindowMaps(results->front().getDefiningOp(),
+                  splitWindows(op, rule, factorAxes));
   bindResults(op, *results, resultLayouts);
   return success();
 }

@@ -48,11 +48,74 @@ FailureOr<ShardingRule> mlir::trellis::elementwiseRule(Operation *op) {
 
 namespace {
 
+/// `expr` as a sum of loop dimensions times positive coefficients plus a
+/// constant, or nothing when it is not one.
+std::optional<std::pair<SmallVector<std::pair<unsigned, int64_t>>, int64_t>>
+linearTerms(AffineExpr expr) {
+  SmallVector<std::pair<unsigned, int64_t>> terms;
+  int64_t constant = 0;
+  std::function<bool(AffineExpr, int64_t)> add = [&](AffineExpr e,
+                                                     int64_t scale) {
+    if (auto dim = dyn_cast<AffineDimExpr>(e)) {
+      terms.push_back({dim.getPosition(), scale});
+      return true;
+    }
+    if (auto c = dyn_cast<AffineConstantExpr>(e)) {
+      constant += scale * c.getValue();
+      return true;
+    }
+    auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+    if (!bin)
+      return false;
+    if (bin.getKind() == AffineExprKind::Add)
+      return add(bin.getLHS(), scale) && add(bin.getRHS(), scale);
+    if (bin.getKind() == AffineExprKind::Mul)
+      if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
+        return add(bin.getLHS(), scale * c.getValue());
+    return false;
+  };
+  if (!add(expr, 1))
+    return std::nullopt;
+  return std::make_pair(terms, constant);
+}
+
+/// The window an operand dimension indexed by `expr` is read through: one
+/// parallel loop (the factor) times a positive stride, plus reduction
+/// loops of static range with positive coefficients and a constant that
+/// is not negative (a convolution's `o + k`, a stencil's `o + 2`).
+std::optional<WindowDim> windowOf(AffineExpr expr, linalg::LinalgOp op,
+                                  ArrayRef<int64_t> ranges) {
+  auto linear = linearTerms(expr);
+  if (!linear || linear->second < 0)
+    return std::nullopt;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  std::optional<WindowDim> window;
+  int64_t maxOffset = linear->second;
+  for (auto [d, coefficient] : linear->first) {
+    if (coefficient <= 0)
+      return std::nullopt;
+    if (iterators[d] == utils::IteratorType::parallel) {
+      if (window)
+        return std::nullopt; // two parallel loops: not a window of one
+      window = WindowDim{
+          0, 0, static_cast<int64_t>(d), coefficient, linear->second, 0};
+      continue;
+    }
+    if (ShapedType::isDynamic(ranges[d]) || ranges[d] < 1)
+      return std::nullopt;
+    maxOffset += coefficient * (ranges[d] - 1);
+  }
+  if (window)
+    window->maxOffset = maxOffset;
+  return window;
+}
+
 /// A structured op: its loops are the factors, parallel or reduction as its
 /// iterator types say; each operand dimension indexed by a plain loop
 /// holds that loop's factor, one indexed by a constant (a broadcast unit
-/// dimension) holds none, and loops used in compound expressions (windows)
-/// must be whole.
+/// dimension) holds none, and loops used in compound expressions must be
+/// whole, except the parallel loop of a window (`o + k`, `2 * o + 1`),
+/// whose dimension the rule lists as a window of that loop's factor.
 FailureOr<ShardingRule> linalgRule(linalg::LinalgOp op) {
   if (!op.hasPureTensorSemantics())
     return failure();
@@ -62,23 +125,38 @@ FailureOr<ShardingRule> linalgRule(linalg::LinalgOp op) {
     rule.addFactor(size, kind == utils::IteratorType::reduction
                              ? FactorKind::Reduction
                              : FactorKind::Parallel);
+  SmallVector<WindowDim> windows;
   for (OpOperand &operand : op->getOpOperands()) {
     AffineMap map = op.getMatchingIndexingMap(&operand);
     ValueFactors dims;
-    for (AffineExpr expr : map.getResults()) {
+    for (auto [d, expr] : llvm::enumerate(map.getResults())) {
       if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
         dims.push_back({static_cast<int64_t>(dim.getPosition())});
-      } else {
-        dims.push_back({});
-        if (!isa<AffineConstantExpr>(expr))
-          expr.walk([&](AffineExpr sub) {
-            if (auto d = dyn_cast<AffineDimExpr>(sub))
-              rule.factorKinds[d.getPosition()] = FactorKind::NeedReplication;
-          });
+        continue;
+      }
+      dims.push_back({});
+      if (isa<AffineConstantExpr>(expr))
+        continue;
+      std::optional<WindowDim> window = windowOf(expr, op, ranges);
+      expr.walk([&](AffineExpr sub) {
+        auto loop = dyn_cast<AffineDimExpr>(sub);
+        if (loop && (!window || window->factor != loop.getPosition()))
+          rule.factorKinds[loop.getPosition()] = FactorKind::NeedReplication;
+      });
+      if (window && !op.isDpsInit(&operand)) {
+        window->operand = operand.getOperandNumber();
+        window->dim = d;
+        windows.push_back(*window);
+      } else if (window) {
+        rule.factorKinds[window->factor] = FactorKind::NeedReplication;
       }
     }
     rule.operands.push_back(dims);
   }
+  // A window's loop used some other way in a compound index must be whole.
+  for (const WindowDim &window : windows)
+    if (!rule.needsReplication(window.factor))
+      rule.windows.push_back(window);
   for (OpOperand &init : op.getDpsInitsMutable()) {
     rule.results.push_back(rule.operands[init.getOperandNumber()]);
     rule.tiedInit.push_back(init.getOperandNumber());

@@ -2,6 +2,7 @@
 
 #include "trellis/Dialect/Trellis/Interfaces/ShardingRule.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -72,6 +73,16 @@ std::string ShardingRule::str() const {
   };
   printKind(FactorKind::Reduction, "reduction");
   printKind(FactorKind::NeedReplication, "need_replication");
+  // `window={#0.1=2*i+[0,2]}`: operand 0's dimension 1 reads 2 * i + 0..2.
+  if (!windows.empty()) {
+    os << " window={";
+    llvm::interleaveComma(windows, os, [&](const WindowDim &w) {
+      os << '#' << w.operand << '.' << w.dim << '=' << w.stride << '*'
+         << factorName(w.factor) << "+[" << w.minOffset << ',' << w.maxOffset
+         << ']';
+    });
+    os << '}';
+  }
   return text;
 }
 
@@ -85,6 +96,18 @@ Operation *mlir::trellis::cloneOnLocal(OpBuilder &builder, Operation *op,
   for (auto [result, type] : llvm::zip(clone->getResults(), resultTypes))
     result.setType(type);
   return clone;
+}
+
+Value mlir::trellis::windowSource(Value operand, int64_t dim, int64_t &low) {
+  low = 0;
+  auto pad = operand.getDefiningOp<tensor::PadOp>();
+  if (!pad || !pad.getConstantPaddingValue() || !pad.getStaticLow().size() ||
+      llvm::any_of(
+          llvm::concat<const int64_t>(pad.getStaticLow(), pad.getStaticHigh()),
+          ShapedType::isDynamic))
+    return operand;
+  low = pad.getStaticLow()[dim];
+  return pad.getSource();
 }
 
 FailureOr<ShardingRule> mlir::trellis::getShardingRule(Operation *op) {

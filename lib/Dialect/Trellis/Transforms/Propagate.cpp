@@ -219,6 +219,18 @@ bool Propagator::propagate(Operation *op, const ShardingRule &rule) {
     };
     gather(op->getOperands(), rule.operands);
     gather(op->getResults(), rule.results);
+    // A window of f is best read from a source split like f (the
+    // partitioner then exchanges halos): one whose dimension is f's size
+    // times the window's stride.
+    for (const WindowDim &window : rule.windows) {
+      int64_t low = 0;
+      Value source =
+          windowSource(op->getOperand(window.operand), window.dim, low);
+      auto type = cast<RankedTensorType>(source.getType());
+      if (window.factor == f && !ShapedType::isDynamic(rule.factorSizes[f]) &&
+          type.getDimSize(window.dim) == rule.factorSizes[f] * window.stride)
+        holders.push_back({source, window.dim});
+    }
     SmallVector<Candidate> candidates;
     for (auto [v, d] : holders) {
       ValueState *st = state(v);

@@ -150,3 +150,41 @@ func.func @two_maps_one_axis(%x: tensor<16x2xi32>) -> (tensor<16x2xi32>, tensor<
   }
   return %p, %q : tensor<16x2xi32>, tensor<16x2xi32>
 }
+
+// -----
+
+trellis.mesh @m = <["x"=4]>
+
+// A convolution's window reads the padded input: the output's loop and
+// the pad's source relate through it (the partitioner then exchanges
+// halos), both ways; the padded tensor itself is not split.
+// CHECK-LABEL: func.func @window_through_pad(
+// CHECK-SAME: -> (tensor<16xf32> {trellis.sharding = #trellis.sharding<@m, [{"x"}]>})
+// CHECK: } {trellis.sharding = #trellis.sharding<@m, [{}]>} : tensor<16xf32> to tensor<18xf32>
+// CHECK: linalg.conv_1d {trellis.sharding = #trellis.sharding<@m, [{"x"}]>}
+// CHECK-LABEL: func.func @window_backward(
+// CHECK-SAME: %{{.*}}: tensor<16xf32> {trellis.sharding = #trellis.sharding<@m, [{"x"}]>}
+func.func @window_through_pad(%x: tensor<16xf32> {trellis.sharding = #trellis.sharding<@m, [{"x"}]>},
+                              %w: tensor<3xf32>) -> tensor<16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[1] high[1] {
+  ^bb0(%i: index):
+    tensor.yield %zero : f32
+  } : tensor<16xf32> to tensor<18xf32>
+  %e = tensor.empty() : tensor<16xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+  %y = linalg.conv_1d ins(%p, %w : tensor<18xf32>, tensor<3xf32>) outs(%z : tensor<16xf32>) -> tensor<16xf32>
+  return %y : tensor<16xf32>
+}
+func.func @window_backward(%x: tensor<16xf32>, %w: tensor<3xf32>)
+    -> (tensor<16xf32> {trellis.sharding = #trellis.sharding<@m, [{"x"}]>}) {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[1] high[1] {
+  ^bb0(%i: index):
+    tensor.yield %zero : f32
+  } : tensor<16xf32> to tensor<18xf32>
+  %e = tensor.empty() : tensor<16xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+  %y = linalg.conv_1d ins(%p, %w : tensor<18xf32>, tensor<3xf32>) outs(%z : tensor<16xf32>) -> tensor<16xf32>
+  return %y : tensor<16xf32>
+}

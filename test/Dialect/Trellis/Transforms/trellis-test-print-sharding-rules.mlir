@@ -63,3 +63,40 @@ func.func @rules(%a: tensor<2x8xf32>, %b: tensor<8x4xf32>, %c: tensor<2x4xf32>,
   %q = tensor.expand_shape %r [[0, 1, 2]] output_shape [2, 3, 4] : tensor<24xf32> into tensor<2x3x4xf32>
   return
 }
+
+// Windows: the parallel loop of `stride * o + offset` stays a factor (the
+// partitioner may split it and exchange halos); the window loops must be
+// whole; a loop in any other compound index must be whole.
+func.func @windows(%p: tensor<18xf32>, %w: tensor<3xf32>, %o: tensor<16xf32>,
+                   %q: tensor<17xf32>, %win: tensor<3xf32>, %o8: tensor<8xf32>,
+                   %o3: tensor<3x3xf32>) {
+  // expected-remark @below {{sharding rule: ([_], [j], [i]) -> ([i]) {i=16, j=3} need_replication={j} window={#0.0=1*i+[0,2]}}}
+  %c = linalg.conv_1d ins(%p, %w : tensor<18xf32>, tensor<3xf32>) outs(%o : tensor<16xf32>) -> tensor<16xf32>
+  // Stride 2: 2 * i + k.
+  // expected-remark @below {{sharding rule: ([_], [j], [i]) -> ([i]) {i=8, j=3} need_replication={j} window={#0.0=2*i+[0,2]}}}
+  %pool = linalg.generic {indexing_maps = [affine_map<(i, k) -> (i * 2 + k)>, affine_map<(i, k) -> (k)>, affine_map<(i, k) -> (i)>],
+                          iterator_types = ["parallel", "reduction"]}
+      ins(%q, %win : tensor<17xf32>, tensor<3xf32>) outs(%o8 : tensor<8xf32>) {
+  ^bb0(%a: f32, %unused: f32, %acc: f32):
+    %mx = arith.maximumf %a, %acc : f32
+    linalg.yield %mx : f32
+  } -> tensor<8xf32>
+  // Shifts: one window per read.
+  // expected-remark @below {{sharding rule: ([_], [_], [i]) -> ([i]) {i=16} window={#0.0=1*i+[1,1], #1.0=1*i+[2,2]}}}
+  %shift = linalg.generic {indexing_maps = [affine_map<(i) -> (i + 1)>, affine_map<(i) -> (i + 2)>, affine_map<(i) -> (i)>],
+                           iterator_types = ["parallel"]}
+      ins(%p, %p : tensor<18xf32>, tensor<18xf32>) outs(%o : tensor<16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<16xf32>
+  // Two parallel loops in one index (a diagonal) are no window.
+  // expected-remark @below {{sharding rule: ([_], [i, j]) -> ([i, j]) {i=3, j=3} need_replication={i, j}}}
+  %diag = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i + j)>, affine_map<(i, j) -> (i, j)>],
+                          iterator_types = ["parallel", "parallel"]}
+      ins(%q : tensor<17xf32>) outs(%o3 : tensor<3x3xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    linalg.yield %a : f32
+  } -> tensor<3x3xf32>
+  return
+}

@@ -12,6 +12,12 @@
 //
 // `matmul` is ([i, k], [k, j], [i, j]) -> ([i, j]) with k a reduction.
 //
+// A dimension a convolution or stencil reads through a window of a loop
+// (`stride * o + k`, `o + 1`) holds no factor; the rule lists it as a
+// window of that loop's factor, which stays parallel: when the factor is
+// split, each device reads its block's window of the dimension (its
+// block plus a halo from the neighbours).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TRELLIS_DIALECT_TRELLIS_INTERFACES_SHARDINGRULE_H
@@ -38,6 +44,20 @@ using DimFactors = SmallVector<int64_t, 2>;
 /// scalar or non-tensor value).
 using ValueFactors = SmallVector<DimFactors>;
 
+/// An operand dimension read at `stride * o + offset` for a parallel loop
+/// `o` (the factor) and offsets in [`minOffset`, `maxOffset`] (a
+/// convolution's or pooling's window, a stencil's shifts). The block
+/// [o0, o0 + b) of the factor reads [stride * o0 + minOffset,
+/// stride * (o0 + b - 1) + maxOffset].
+struct WindowDim {
+  int64_t operand;
+  int64_t dim;
+  int64_t factor;
+  int64_t stride;
+  int64_t minOffset;
+  int64_t maxOffset;
+};
+
 struct ShardingRule {
   SmallVector<int64_t> factorSizes; ///< ShapedType::kDynamic if unknown
   SmallVector<FactorKind> factorKinds;
@@ -46,6 +66,8 @@ struct ShardingRule {
   /// For destination-style ops: result i is written into operand
   /// tiedInit[i] (-1 if none).
   SmallVector<int64_t> tiedInit;
+  /// Operand dimensions read through windows of parallel factors.
+  SmallVector<WindowDim> windows;
 
   int64_t addFactor(int64_t size, FactorKind kind) {
     factorSizes.push_back(size);
@@ -86,6 +108,12 @@ Operation *cloneOnLocal(OpBuilder &builder, Operation *op, ValueRange operands,
 /// The sharding rule of `op` (through ShardingRuleOpInterface), or failure
 /// when the op has none.
 FailureOr<ShardingRule> getShardingRule(Operation *op);
+
+/// The value whose blocks supply a window read of `operand` along `dim`:
+/// the source of a tensor.pad with a constant padding value and static
+/// amounts (`low` is then the padding before the first element), else
+/// `operand` itself (`low` 0).
+Value windowSource(Value operand, int64_t dim, int64_t &low);
 
 /// The rule of an op whose result dimensions are all parallel factors shared
 /// by its tensor operands of the same rank (elementwise ops).
