@@ -31,6 +31,9 @@ void mlir::trellis::buildLowerToLLVMPipeline(
   if (options.asyncPpermute)
     pm.addPass(spmd::createSpmdAsyncCollectives());
   pm.addPass(createSpmdToRuntime());
+  // Aggregates (linalg.softmax) as the structured ops they stand for,
+  // whose sums the next pass widens.
+  pm.addNestedPass<func::FuncOp>(createTrellisDecomposeAggregates());
   // bf16/f16 sums and contractions accumulate in f32 (docs/Precision.md).
   pm.addPass(createTrellisWidenAccumulation());
   // Elementwise arith/math on tensors become linalg so they bufferize.

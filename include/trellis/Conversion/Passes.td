@@ -73,6 +73,26 @@ def TrellisLinalgToKernels : Pass<"trellis-linalg-to-kernels", "ModuleOp"> {
   ];
 }
 
+def TrellisDecomposeAggregates
+    : Pass<"trellis-decompose-aggregates", "func::FuncOp"> {
+  let summary = "Rewrite aggregate linalg ops (softmax) into structured ops";
+  let description = [{
+    Ops of `linalg::AggregatedOpInterface` (`linalg.softmax`) have no loop
+    lowering of their own: each is replaced by the structured ops it
+    decomposes into (for softmax: a max reduction, `exp(x - max)`, a sum
+    reduction and a division), which bufferize and lower like any other.
+    An op that does not decompose fails the pass at its location.
+
+    ```mlir
+    %y = linalg.softmax dimension(1) ins(%x : tensor<2x16xf32>)
+           outs(%e : tensor<2x16xf32>) -> tensor<2x16xf32>
+    // becomes linalg.generic / linalg.fill ops computing the same
+    ```
+  }];
+  let dependentDialects = ["linalg::LinalgDialect", "tensor::TensorDialect",
+                           "arith::ArithDialect", "math::MathDialect"];
+}
+
 def TrellisCopyRepeatedResults
     : Pass<"trellis-copy-repeated-results", "func::FuncOp"> {
   let summary = "Give each returned tensor its own value before bufferization";
