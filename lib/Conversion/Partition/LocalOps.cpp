@@ -29,6 +29,7 @@ LogicalResult FunctionPartitioner::partitionFallback(Operation *op) {
              : mapping.lookupOrDefault(operand));
   }
   Operation *clone = cloneOn(op, operands);
+  clone->removeAttr(TrellisDialect::kShardingAttrName);
   for (OpResult result : clone->getResults())
     result.setType(plain(result.getType()));
   for (auto [global, local] :
@@ -66,8 +67,16 @@ FailureOr<SmallVector<Value>> FunctionPartitioner::createLocalOp(
   FactorSplit split{factorAxes, blockOffset};
   FailureOr<SmallVector<Value>> results = failure();
   withCapturedWhole(op, [&] {
-    results = cast<ShardingRuleOpInterface>(op).buildLocalOp(
-        operands, resultTypes, split, mapping, b);
+    // An op under a rule the user declared computes blockwise by that
+    // declaration: it is cloned on the blocks.
+    auto iface = dyn_cast<ShardingRuleOpInterface>(op);
+    if (!iface || op->hasAttr(TrellisDialect::kRuleAttrName)) {
+      Operation *clone = cloneOnLocal(b, op, operands, resultTypes, mapping);
+      clone->removeAttr(TrellisDialect::kRuleAttrName);
+      results = llvm::to_vector_of<Value>(clone->getResults());
+      return;
+    }
+    results = iface.buildLocalOp(operands, resultTypes, split, mapping, b);
   });
   if (failed(results))
     return failure();

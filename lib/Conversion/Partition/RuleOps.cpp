@@ -37,7 +37,17 @@ bool isZeroFilled(Value value) {
 
 /// How the reductions of `op` combine: sums (a contraction, or a reduction
 /// whose payload adds into the output), maxima or minima; none otherwise.
-std::optional<PartialKind> reductionKind(Operation *op) {
+std::optional<PartialKind> reductionKind(Operation *op,
+                                         const ShardingRule &rule) {
+  if (op->hasAttr(TrellisDialect::kRuleAttrName)) {
+    if (rule.declaredReduction == "sum")
+      return PartialKind::Sum;
+    if (rule.declaredReduction == "max")
+      return PartialKind::Max;
+    if (rule.declaredReduction == "min")
+      return PartialKind::Min;
+    return std::nullopt;
+  }
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp)
     return std::nullopt;
@@ -420,7 +430,7 @@ LogicalResult FunctionPartitioner::partitionRuleOp(Operation *op,
   FactorAxes factorAxes(rule.numFactors());
   SmallVector<bool> assigned(rule.numFactors(), false);
   takeResultAxes(op, rule, factorAxes, assigned);
-  std::optional<PartialKind> kind = reductionKind(op);
+  std::optional<PartialKind> kind = reductionKind(op, rule);
   bool combinable = canCombinePartials(op, rule, kind);
   factorAxes =
       choosePlan(op, rule, factorAxes, assigned, combinable).factorAxes;

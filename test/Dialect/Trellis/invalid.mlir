@@ -440,3 +440,68 @@ func.func private @f() attributes {trellis.rt_abi_version = 1 : i32}
 // expected-error @below {{'trellis.rt_abi_version' must be an i32 on a module}}
 module attributes {trellis.rt_abi_version = "1"} {
 }
+
+// -----
+
+// Declared sharding rules (trellis.rule) are checked against the op.
+func.func @rules(%a: tensor<2x8xf32>, %b: tensor<8x4xf32>, %s: f32) {
+  // expected-error @below {{sharding rule "ij,jk": expected `operands -> results`}}
+  %0 = "test.op"(%a, %b) {trellis.rule = "ij,jk"} : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @rules(%a: tensor<2x8xf32>, %b: tensor<8x4xf32>) {
+  // expected-error @below {{sharding rule "ij->ik": 1 operands for 2 tensor operands}}
+  %0 = "test.op"(%a, %b) {trellis.rule = "ij->ik"} : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @rules(%a: tensor<2x8xf32>, %b: tensor<8x4xf32>) {
+  // expected-error @below {{sharding rule "ijk,jk->ik": 'ijk' names 3 dimensions of a tensor of rank 2}}
+  %0 = "test.op"(%a, %b) {trellis.rule = "ijk,jk->ik"} : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @rules(%a: tensor<2x8xf32>, %b: tensor<8x4xf32>) {
+  // expected-error @below {{sharding rule "ij,ik->ik": factor 'i' has size 2 and 8}}
+  %0 = "test.op"(%a, %b) {trellis.rule = "ij,ik->ik"} : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @rules(%a: tensor<2x8xf32>, %b: tensor<8x4xf32>) {
+  // expected-error @below {{sharding rule "iJ,Jk->ik": 'J' is not a factor (a-z) or '_'}}
+  %0 = "test.op"(%a, %b) {trellis.rule = "iJ,Jk->ik"} : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @rules(%a: tensor<2x8xf32>, %b: tensor<8x4xf32>) {
+  // expected-error @below {{sharding rule "ij,jk->ik; whole q": 'whole' names 'q', which is no factor of the rule}}
+  %0 = "test.op"(%a, %b) {trellis.rule = "ij,jk->ik; whole q"} : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @rules(%a: tensor<2x8xf32>, %b: tensor<8x4xf32>) {
+  // expected-error @below {{sharding rule "ij,jk->ik; reduce mean": unknown clause 'reduce mean' (expected `reduce sum|max|min` or `whole <factors>`)}}
+  %0 = "test.op"(%a, %b) {trellis.rule = "ij,jk->ik; reduce mean"} : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @rules(%a: tensor<2x8xf32>) {
+  // expected-error @below {{'trellis.rule' must be a string}}
+  %0 = "test.op"(%a) {trellis.rule = 1} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  return
+}

@@ -3,6 +3,7 @@
 #include "trellis/Dialect/Trellis/IR/TrellisDialect.h"
 #include "trellis/Dialect/Trellis/IR/ShardingUtils.h"
 #include "trellis/Dialect/Trellis/IR/TrellisOps.h"
+#include "trellis/Dialect/Trellis/Interfaces/ShardingRule.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
@@ -88,6 +89,13 @@ LogicalResult TrellisDialect::verifyOperationAttribute(Operation *op,
                              << "' must be a unit attribute or an array of "
                                 "argument indices on a function";
     return success();
+  }
+  if (attr.getName() == kRuleAttrName) {
+    auto text = dyn_cast<StringAttr>(attr.getValue());
+    if (!text)
+      return op->emitError() << "'" << kRuleAttrName << "' must be a string";
+    return parseDeclaredRule(op, text.getValue(),
+                             [&] { return op->emitError(); });
   }
   if (attr.getName() != kShardingAttrName)
     return op->emitError() << "unknown trellis attribute " << attr.getName();

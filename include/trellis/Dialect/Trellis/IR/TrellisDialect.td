@@ -53,6 +53,10 @@ def Trellis_Dialect : Dialect {
     /// Marks a function for trellis-grad: a unit attribute, or the array of
     /// argument indices to differentiate with respect to.
     static constexpr ::llvm::StringLiteral kGradAttrName = "trellis.grad";
+    /// A sharding rule the user declares for an op (one Trellis has no rule
+    /// for, or whose rule it overrides): `"ij,jk->ik; reduce sum"`, see
+    /// ShardingRule.h's parseDeclaredRule.
+    static constexpr ::llvm::StringLiteral kRuleAttrName = "trellis.rule";
     /// Module attribute: the TRELLIS_RT_ABI_VERSION (an i32) that the
     /// module's calls into the runtime were lowered for.
     static constexpr ::llvm::StringLiteral kRuntimeABIVersionAttrName =

@@ -68,6 +68,10 @@ struct ShardingRule {
   SmallVector<int64_t> tiedInit;
   /// Operand dimensions read through windows of parallel factors.
   SmallVector<WindowDim> windows;
+  /// For a rule the user declared (`trellis.rule`): how partial results
+  /// over split reduction factors combine ("sum", "max", "min"), or empty
+  /// when they cannot (reduction factors then stay whole).
+  std::string declaredReduction;
 
   int64_t addFactor(int64_t size, FactorKind kind) {
     factorSizes.push_back(size);
@@ -105,8 +109,25 @@ struct FactorSplit {
 Operation *cloneOnLocal(OpBuilder &builder, Operation *op, ValueRange operands,
                         TypeRange resultTypes, IRMapping &mapping);
 
-/// The sharding rule of `op` (through ShardingRuleOpInterface), or failure
-/// when the op has none.
+/// Parses a rule the user declares for `op` in `trellis.rule`:
+///
+///   rule   := values `->` values (`;` clause)*
+///   values := value (`,` value)*      one per tensor operand / result
+///   value  := (letter | `_`)*         one per dimension; `_`: no factor
+///   clause := `reduce` (`sum` | `max` | `min`) | `whole` letter+
+///
+/// Letters name factors: those in a result are parallel, the others
+/// reductions, whose partial results combine as `reduce` says (without
+/// it they stay whole); `whole` factors need replication. Each factor must
+/// have one size wherever it appears. `"ij,jk->ik; reduce sum"` is a
+/// matmul; `"ij->ij; whole j"` a row-wise softmax. Diagnostics go to
+/// `emitError` when given.
+FailureOr<ShardingRule>
+parseDeclaredRule(Operation *op, StringRef text,
+                  function_ref<InFlightDiagnostic()> emitError = {});
+
+/// The sharding rule of `op`: the one it declares in `trellis.rule`, else
+/// its ShardingRuleOpInterface's; failure when it has none.
 FailureOr<ShardingRule> getShardingRule(Operation *op);
 
 /// The value whose blocks supply a window read of `operand` along `dim`:
