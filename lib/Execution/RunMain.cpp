@@ -2,6 +2,7 @@
 
 #include "trellis/Execution/RunMain.h"
 #include "lib/Execution/ProcessSetup.h"
+#include "lib/Execution/ShardingDiagram.h"
 #include "lib/Execution/TraceWriter.h"
 #include "trellis/Execution/Executor.h"
 #ifdef TRELLIS_HAVE_MPI
@@ -153,6 +154,11 @@ struct RunOptions {
       cl::cat(category)};
   cl::opt<bool> quiet{"quiet", cl::desc("No progress lines or summaries"),
                       cl::cat(category)};
+  cl::opt<bool> showShardings{
+      "show-shardings",
+      cl::desc("Before running, draw which devices hold which block of "
+               "each input and output (as partitioned)"),
+      cl::cat(category)};
   cl::opt<std::string> backend{
       "backend",
       cl::desc("threads: every device a thread of this process (default); "
@@ -223,6 +229,7 @@ private:
   std::optional<int> checkAgainstReference();
   bool compareResult(size_t j, const HostArray &expected, int64_t refDevices);
   void reportTimes();
+  std::optional<int> showLayouts();
 
   int finish(int status) {
 #ifdef TRELLIS_HAVE_MPI
@@ -255,9 +262,10 @@ private:
 } // namespace
 
 int Driver::run() {
-  for (auto step : {&Driver::loadProgram, &Driver::checkOptions,
-                    &Driver::compile, &Driver::runOnRanks, &Driver::readInputs,
-                    &Driver::runTimed, &Driver::writeResults})
+  for (auto step :
+       {&Driver::loadProgram, &Driver::checkOptions, &Driver::compile,
+        &Driver::showLayouts, &Driver::runOnRanks, &Driver::readInputs,
+        &Driver::runTimed, &Driver::writeResults})
     if (std::optional<int> status = (this->*step)())
       return *status;
   printResults();
@@ -489,6 +497,48 @@ std::optional<int> Driver::writeResults() {
         return finish(fail(llvm::toString(std::move(error))));
     }
   }
+  return std::nullopt;
+}
+
+/// --show-shardings: each input's and output's blocks over the mesh, as
+/// the partitioned program lays them out (rank 0 only under MPI).
+std::optional<int> Driver::showLayouts() {
+  if (!opts.showShardings || mpiRank != 0)
+    return std::nullopt;
+  const rt::MeshShape &mesh = exec->mesh();
+  llvm::outs() << "mesh (";
+  for (int a = 0; a < mesh.numAxes(); ++a)
+    llvm::outs() << (a ? ", " : "") << "\"" << mesh.axisNames[a]
+                 << "\"=" << mesh.axisSizes[a];
+  llvm::outs() << "), " << mesh.numDevices() << " devices\n";
+  auto draw = [&](const TensorInfo &info, bool output, int index) {
+    std::vector<DeviceBlock> blocks;
+    for (int64_t p = 0; p < mesh.numDevices(); ++p) {
+      std::vector<Executor::LocalBlock> local =
+          output ? exec->localOutputs(p) : exec->localInputs(p);
+      DeviceBlock block{mesh.deviceAt(p), {}, {}};
+      block.offset.assign(info.shape.size(), 0);
+      block.shape = info.shape; // an input no device argument takes: whole
+      if (output) {
+        block.offset = local[index].offset;
+        block.shape = local[index].shape;
+      } else {
+        for (const Executor::LocalBlock &l : local)
+          if (l.index == index) {
+            block.offset = l.offset;
+            block.shape = l.shape;
+          }
+      }
+      blocks.push_back(std::move(block));
+    }
+    llvm::outs() << info.name << ": " << numpyName(info.dtype)
+                 << shapeText(info.shape) << "\n"
+                 << drawBlocks(info.shape, blocks);
+  };
+  for (auto [i, info] : llvm::enumerate(exec->inputs()))
+    draw(info, false, i);
+  for (auto [j, info] : llvm::enumerate(exec->outputs()))
+    draw(info, true, j);
   return std::nullopt;
 }
 
