@@ -378,6 +378,18 @@ LogicalResult Importer::importOp(Operation *op) {
             // A scheduling hint for XLA; Trellis schedules its own way.
             return Values(o.getOperand());
           })
+          .Case([&](sdy::ShardingGroupOp o) -> FailureOr<Values> {
+            ShardingGroupOp::create(b, o.getLoc(), o.getInput(),
+                                    o.getGroupIdAttr());
+            return Values();
+          })
+          .Case([&](sdy::PropagationBarrierOp o) {
+            std::string direction = o.getAllowedDirection().lower();
+            return one(PropagationBarrierOp::create(b, o.getLoc(),
+                                                    o.getInput().getType(),
+                                                    o.getInput(), direction)
+                           .getResult());
+          })
           .Case<sdy::ShardingConstraintOp, sdy::ReshardOp>([&](Operation *o) {
             Value input = o->getOperand(0);
             auto sharding =

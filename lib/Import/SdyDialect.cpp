@@ -73,6 +73,25 @@ static void printAxisSet(AsmPrinter &printer, ArrayRef<StringAttr> axes,
 #include "lib/Import/SdyDialect.cpp.inc"
 #define GET_ATTRDEF_CLASSES
 #include "lib/Import/SdyAttrs.cpp.inc"
+/// `allowed_direction=FORWARD`: Shardy spells the direction as a bare
+/// keyword (FORWARD, BACKWARD or NONE); kept as that string.
+static ParseResult parseDirection(OpAsmParser &parser, StringAttr &direction) {
+  StringRef keyword;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  if (keyword != "FORWARD" && keyword != "BACKWARD" && keyword != "NONE")
+    return parser.emitError(loc, "expected FORWARD, BACKWARD or NONE, got ")
+           << keyword;
+  direction = parser.getBuilder().getStringAttr(keyword);
+  return success();
+}
+
+static void printDirection(OpAsmPrinter &printer, Operation *,
+                           StringAttr direction) {
+  printer << direction.getValue();
+}
+
 #define GET_OP_CLASSES
 #include "lib/Import/SdyOps.cpp.inc"
 

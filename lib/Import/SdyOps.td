@@ -102,6 +102,22 @@ def Sdy_ReshardOp : Sdy_Op<"reshard", [Pure, AllTypesMatch<["input", "result"]>]
   let assemblyFormat = "$input $sharding attr-dict `:` type($result)";
 }
 
+def Sdy_ShardingGroupOp : Sdy_Op<"sharding_group"> {
+  let summary = "Values with one group_id share a sharding (shard_alike)";
+  let arguments = (ins AnyRankedTensor:$input, I64Attr:$group_id);
+  let assemblyFormat = "$input `group_id` `=` $group_id attr-dict `:` type($input)";
+}
+
+def Sdy_PropagationBarrierOp : Sdy_Op<"propagation_barrier", [Pure, AllTypesMatch<["input", "result"]>]> {
+  let summary = "Shardings cross only in allowed_direction";
+  let arguments = (ins AnyRankedTensor:$input, StrAttr:$allowed_direction);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $input `allowed_direction` `=` custom<Direction>($allowed_direction)
+    attr-dict `:` type($result)
+  }];
+}
+
 def Sdy_ManualComputationOp : Sdy_Op<"manual_computation", [
     RecursiveMemoryEffects, SingleBlock]> {
   let summary = "A region of per-device code over some manual axes";

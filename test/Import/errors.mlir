@@ -495,3 +495,12 @@ func.func @top_k_unsigned(%a: tensor<4x3xf32>) -> tensor<4x2xi32> {
   %v, %i = chlo.top_k(%u, k = 2) : tensor<4x3xui32> -> (tensor<4x2xui32>, tensor<4x2xi32>)
   return %i : tensor<4x2xi32>
 }
+
+// -----
+
+sdy.mesh @mesh = <["x"=2]>
+func.func @main(%a: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @below {{expected FORWARD, BACKWARD or NONE, got BOTH}}
+  %0 = sdy.propagation_barrier %a allowed_direction=BOTH : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}

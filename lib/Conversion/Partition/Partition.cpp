@@ -72,6 +72,14 @@ LogicalResult FunctionPartitioner::partitionOp(Operation *op) {
     setLocal(constraint.getResult(), localIn(constraint.getInput(), to), to);
     return success();
   }
+  if (auto barrier = dyn_cast<PropagationBarrierOp>(op)) {
+    Layout to = desiredLayout(barrier.getResult());
+    setLocal(barrier.getResult(), localIn(barrier.getInput(), to), to);
+    return success();
+  }
+  // Groups only steered propagation.
+  if (isa<ShardingGroupOp>(op))
+    return success();
   if (auto reshard = dyn_cast<ReshardOp>(op)) {
     Layout to = desiredLayout(reshard.getResult());
     setLocal(reshard.getResult(), localIn(reshard.getInput(), to), to);

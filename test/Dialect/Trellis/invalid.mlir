@@ -505,3 +505,11 @@ func.func @rules(%a: tensor<2x8xf32>) {
   %0 = "test.op"(%a) {trellis.rule = 1} : (tensor<2x8xf32>) -> tensor<2x8xf32>
   return
 }
+
+// -----
+
+func.func @barrier(%a: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  // expected-error @below {{allowed_direction must be "forward", "backward" or "none", got "both"}}
+  %0 = trellis.propagation_barrier %a allowed_direction = "both" : tensor<2x8xf32>
+  return %0 : tensor<2x8xf32>
+}

@@ -399,3 +399,16 @@ FlatSymbolRefAttr ExplicitAxesOp::getSwitchedMesh() { return getMeshAttr(); }
 std::optional<AxisType> ExplicitAxesOp::getAxisTypeInside(StringRef axis) {
   return axisTypeIfListed(getAxes(), axis, AxisType::Explicit);
 }
+
+//===----------------------------------------------------------------------===//
+// PropagationBarrierOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult PropagationBarrierOp::verify() {
+  StringRef direction = getAllowedDirection();
+  if (direction != "forward" && direction != "backward" && direction != "none")
+    return emitOpError("allowed_direction must be \"forward\", \"backward\" "
+                       "or \"none\", got \"")
+           << direction << "\"";
+  return success();
+}

@@ -141,8 +141,9 @@ struct Inferrer {
       return inferIf(ifOp);
     if (isa<AutoAxesOp, ExplicitAxesOp, spmd::ShardMapOp, scf::WhileOp>(op))
       return inferRegions(op);
-    if (isa<ReshardOp, ShardingConstraintOp, func::ReturnOp, scf::YieldOp,
-            YieldOp, spmd::YieldOp>(op))
+    if (isa<ReshardOp, ShardingConstraintOp, PropagationBarrierOp,
+            ShardingGroupOp, func::ReturnOp, scf::YieldOp, YieldOp,
+            spmd::YieldOp>(op))
       return success();
     if (isa_and_nonnull<spmd::SpmdDialect>(op->getDialect()))
       return inferCollective(op);

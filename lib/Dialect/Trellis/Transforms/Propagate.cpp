@@ -21,6 +21,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 
+#include <map>
+
 namespace mlir::trellis {
 #define GEN_PASS_DEF_TRELLISPROPAGATE
 #include "trellis/Dialect/Trellis/Transforms/Passes.h.inc"
@@ -92,6 +94,7 @@ private:
   bool propagate(Operation *op, const ShardingRule &rule);
   bool propagateBoundary(spmd::ShardMapOp map);
   bool propagateAxisRegion(Operation *op);
+  bool propagateBarrier(PropagationBarrierOp barrier);
   bool extend(Value v, int64_t dim, ArrayRef<StringAttr> axes);
   ShardingAttr shardingOf(Value v);
   void writeBack();
@@ -107,6 +110,11 @@ private:
   SmallVector<spmd::ShardMapOp> partialMaps;
   /// auto_axes and explicit_axes ops: the same arrays on both sides.
   SmallVector<Operation *> axisRegions;
+  /// Propagation barriers: one way, or no way.
+  SmallVector<PropagationBarrierOp> barriers;
+  /// Sharding groups by id, in program order: values that share one
+  /// sharding (tied once their shapes are checked).
+  std::map<int64_t, SmallVector<ShardingGroupOp>> groups;
   SmallVector<Value> values;
 };
 
@@ -144,6 +152,10 @@ void Propagator::collect(Region &region) {
       }
       if (isa<AutoAxesOp, ExplicitAxesOp>(op))
         axisRegions.push_back(&op);
+      if (auto barrier = dyn_cast<PropagationBarrierOp>(op))
+        barriers.push_back(barrier);
+      if (auto group = dyn_cast<ShardingGroupOp>(op))
+        groups[group.getGroupId()].push_back(group);
       if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
         for (auto [k, result] : llvm::enumerate(ifOp.getResults())) {
           ties.unionSets(result, ifOp.thenYield().getOperand(k));
@@ -278,6 +290,22 @@ bool Propagator::propagate(Operation *op, const ShardingRule &rule) {
 
 LogicalResult Propagator::run() {
   collect(func.getBody());
+  // A sharding group's values share one state: one sharding.
+  for (auto &[id, members] : groups)
+    for (ShardingGroupOp member : members) {
+      Value first = members.front().getInput();
+      if (member.getInput().getType().getShape() !=
+          cast<RankedTensorType>(first.getType()).getShape()) {
+        InFlightDiagnostic diag = member.emitOpError();
+        diag << "puts a value of type " << member.getInput().getType()
+             << " in sharding group " << id << " with one of type "
+             << first.getType() << "; the values of a group must have one "
+             << "shape";
+        diag.attachNote(members.front().getLoc()) << "the group's first value";
+        return diag;
+      }
+      ties.unionSets(first, member.getInput());
+    }
   for (Value v : values) {
     auto type = dyn_cast<RankedTensorType>(v.getType());
     if (!type)
@@ -385,6 +413,8 @@ LogicalResult Propagator::run() {
         changed |= propagateBoundary(map);
       for (Operation *region : axisRegions)
         changed |= propagateAxisRegion(region);
+      for (PropagationBarrierOp barrier : barriers)
+        changed |= propagateBarrier(barrier);
       for (auto &[op, rule] : llvm::reverse(ruleOps))
         if (!passThroughOnly || isPassThrough(op, rule))
           changed |= propagate(op, rule);
@@ -467,6 +497,24 @@ bool Propagator::propagateAxisRegion(Operation *op) {
   for (auto [result, yielded] :
        llvm::zip(op->getResults(), body.getTerminator()->getOperands()))
     changed |= relate(result, yielded);
+  return changed;
+}
+
+/// Across a barrier, each dimension's axes pass only the way it allows.
+bool Propagator::propagateBarrier(PropagationBarrierOp barrier) {
+  Value from = barrier.getInput(), to = barrier.getResult();
+  if (barrier.allowsBackward())
+    std::swap(from, to);
+  else if (!barrier.allowsForward())
+    return false;
+  ValueState *source = state(from);
+  if (!source || state(to) == source)
+    return false;
+  bool changed = false;
+  for (int64_t d = 0, e = source->dims.size(); d < e; ++d) {
+    SmallVector<StringAttr> axes(state(from)->dims[d].axes);
+    changed |= extend(to, d, axes);
+  }
   return changed;
 }
 

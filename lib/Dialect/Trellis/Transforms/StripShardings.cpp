@@ -53,8 +53,12 @@ struct StripShardingsPass
       if (op->getBlock())
         inlineRegion(op);
     module.walk([&](Operation *op) {
-      if (isa<ReshardOp, ShardingConstraintOp>(op)) {
+      if (isa<ReshardOp, ShardingConstraintOp, PropagationBarrierOp>(op)) {
         op->getResult(0).replaceAllUsesWith(op->getOperand(0));
+        op->erase();
+        return;
+      }
+      if (isa<ShardingGroupOp>(op)) {
         op->erase();
         return;
       }

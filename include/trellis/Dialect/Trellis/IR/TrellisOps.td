@@ -103,6 +103,60 @@ def Trellis_ShardingConstraintOp : Trellis_Op<"sharding_constraint", [
 }
 
 //===----------------------------------------------------------------------===//
+// trellis.sharding_group / trellis.propagation_barrier
+//===----------------------------------------------------------------------===//
+
+def Trellis_ShardingGroupOp : Trellis_Op<"sharding_group"> {
+  let summary = "Ask auto propagation to give values one sharding";
+  let description = [{
+    JAX's `shard_alike`: every value named by a `trellis.sharding_group`
+    with the same `group_id` (in one function) gets the same sharding from
+    auto propagation, whatever each would get alone; the values must have
+    one shape. The op does nothing else, and partitioning drops it.
+
+    ```mlir
+    trellis.sharding_group %x group_id = 0 : tensor<8x16xf32>
+    trellis.sharding_group %y group_id = 0 : tensor<8x16xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, I64Attr:$group_id);
+  let assemblyFormat = "$input `group_id` `=` $group_id attr-dict `:` type($input)";
+}
+
+def Trellis_PropagationBarrierOp : Trellis_Op<"propagation_barrier", [
+    Pure, SameOperandsAndResultType]> {
+  let summary = "Let auto propagation pass a point one way, or not at all";
+  let description = [{
+    The value is unchanged; auto sharding propagation carries shardings
+    across the op only in `allowed_direction`: `"forward"` (from the
+    operand to the result), `"backward"` (from the result to the operand)
+    or `"none"`. The partitioner reshards at the op when the two sides
+    differ.
+
+    ```mlir
+    %y = trellis.propagation_barrier %x allowed_direction = "forward"
+           : tensor<8x16xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, StrAttr:$allowed_direction);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $input `allowed_direction` `=` $allowed_direction attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    bool allowsForward() const {
+      return const_cast<PropagationBarrierOp *>(this)->getAllowedDirection() ==
+             "forward";
+    }
+    bool allowsBackward() const {
+      return const_cast<PropagationBarrierOp *>(this)->getAllowedDirection() ==
+             "backward";
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // trellis.auto_axes / trellis.explicit_axes
 //===----------------------------------------------------------------------===//
 
