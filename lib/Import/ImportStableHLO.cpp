@@ -199,11 +199,11 @@ Importer::importSharding(Location where, sdy::TensorShardingAttr sharding,
   auto emitError = [&] { return mlir::emitError(where); };
   SmallVector<DimShardingAttr> dims;
   for (sdy::DimShardingAttr dim : sharding.getDims()) {
-    if (failed(
-            DimShardingAttr::verify(emitError, dim.getAxes(), dim.getClosed())))
+    if (failed(DimShardingAttr::verify(emitError, dim.getAxes(),
+                                       dim.getClosed(), dim.getPriority())))
       return failure();
-    dims.push_back(
-        DimShardingAttr::get(b.getContext(), dim.getAxes(), dim.getClosed()));
+    dims.push_back(DimShardingAttr::get(b.getContext(), dim.getAxes(),
+                                        dim.getClosed(), dim.getPriority()));
   }
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (tensor && static_cast<int64_t>(dims.size()) != tensor.getRank())

@@ -9,7 +9,7 @@ module @jit_f attributes {jax.uses_shape_polymorphism = false, mhlo.num_partitio
   sdy.mesh @ring = <["r"=8], device_ids=[0, 2, 4, 6, 7, 5, 3, 1]>
 
   // CHECK-LABEL: func.func public @main
-  // CHECK-SAME: %arg0: tensor<8x16xf32> {trellis.name = "x", trellis.sharding = #trellis.sharding<@mesh, [{"x", ?}, {}], replicated = {"y"}>}
+  // CHECK-SAME: %arg0: tensor<8x16xf32> {trellis.name = "x", trellis.sharding = #trellis.sharding<@mesh, [{"x", ?}p0, {}], replicated = {"y"}>}
   // CHECK-SAME: -> (tensor<8x16xf32> {trellis.name = "result", trellis.sharding = #trellis.sharding<@mesh, [{"x"}, {}]>})
   func.func public @main(%arg0: tensor<8x16xf32> {jax.arg_info = "x", mhlo.layout_mode = "default", sdy.sharding = #sdy.sharding<@mesh, [{"x", ?}p0, {}], replicated={"y"}>}) -> (tensor<8x16xf32> {jax.result_info = "result", sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) {
     // CHECK: %[[C:.*]] = trellis.sharding_constraint %arg0 to <@mesh, [{}, {"y"}]> : tensor<8x16xf32>

@@ -513,3 +513,15 @@ func.func @barrier(%a: tensor<2x8xf32>) -> tensor<2x8xf32> {
   %0 = trellis.propagation_barrier %a allowed_direction = "both" : tensor<2x8xf32>
   return %0 : tensor<2x8xf32>
 }
+
+// -----
+
+trellis.mesh @m = <["x"=2]>
+// expected-error @below {{expected a priority like 'p0' after a dimension sharding, got 'q0'}}
+func.func private @f(%a: tensor<2xf32> {trellis.sharding = #trellis.sharding<@m, [{"x"}q0]>})
+
+// -----
+
+trellis.mesh @m = <["x"=2]>
+// expected-error @below {{in a type has a priority; priorities order auto propagation and belong on trellis.sharding attributes and constraints}}
+func.func private @f(%a: tensor<2xf32, #trellis.sharding<@m, [{"x"}p0]>>)

@@ -106,6 +106,8 @@ static ParseResult parseDims(AsmParser &parser,
 
 void DimShardingAttr::printBare(AsmPrinter &printer) const {
   printAxisSet(printer, getAxes(), /*open=*/!getClosed());
+  if (hasPriority())
+    printer << 'p' << getPriority();
 }
 
 FailureOr<DimShardingAttr> DimShardingAttr::parseBare(AsmParser &parser) {
@@ -113,9 +115,19 @@ FailureOr<DimShardingAttr> DimShardingAttr::parseBare(AsmParser &parser) {
   bool open = false;
   if (parseAxisSet(parser, axes, &open))
     return failure();
+  // `p<N>`: a priority.
+  int64_t priority = -1;
+  StringRef keyword;
+  SMLoc at = parser.getCurrentLocation();
+  if (succeeded(parser.parseOptionalKeyword(&keyword)) &&
+      (!keyword.starts_with("p") ||
+       keyword.drop_front().getAsInteger(10, priority) || priority < 0))
+    return parser.emitError(at, "expected a priority like 'p0' after a "
+                                "dimension sharding, got '")
+           << keyword << "'";
   auto emitError = [&] { return parser.emitError(parser.getNameLoc()); };
-  DimShardingAttr dim =
-      DimShardingAttr::getChecked(emitError, parser.getContext(), axes, !open);
+  DimShardingAttr dim = DimShardingAttr::getChecked(
+      emitError, parser.getContext(), axes, !open, priority);
   if (!dim)
     return failure();
   return dim;
@@ -138,7 +150,9 @@ void DimShardingAttr::print(AsmPrinter &printer) const {
 
 LogicalResult
 DimShardingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                        ArrayRef<StringAttr> axes, bool) {
+                        ArrayRef<StringAttr> axes, bool, int64_t priority) {
+  if (priority < -1)
+    return emitError() << "a priority must be p0 or more";
   for (StringAttr axis : axes)
     if (!axis || axis.getValue().empty())
       return emitError() << "mesh axis names must be non-empty";
@@ -275,6 +289,12 @@ LogicalResult ShardingAttr::verifyEncoding(
     return emitError() << "sharding " << *this << " has " << getDims().size()
                        << " dimensions but the tensor has rank "
                        << shape.size();
+  if (llvm::any_of(getDims(),
+                   [](DimShardingAttr dim) { return dim.hasPriority(); }))
+    return emitError() << "sharding " << *this
+                       << " in a type has a priority; priorities order auto "
+                          "propagation and belong on trellis.sharding "
+                          "attributes and constraints";
   return success();
 }
 

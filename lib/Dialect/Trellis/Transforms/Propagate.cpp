@@ -22,6 +22,7 @@
 #include "llvm/ADT/EquivalenceClasses.h"
 
 #include <map>
+#include <set>
 
 namespace mlir::trellis {
 #define GEN_PASS_DEF_TRELLISPROPAGATE
@@ -90,6 +91,14 @@ private:
     return it == states.end() ? nullptr : &it->second;
   }
   void seed(Value v, ShardingAttr sharding, bool user, bool fixed);
+  /// Seeds the user's shardings (of this priority round) and, in the first
+  /// round, types and shard_map boundaries.
+  void seedSources(bool firstRound);
+  /// The user's priorities, ascending, then -1 (none) for the last round;
+  /// empty when no sharding has a priority.
+  SmallVector<int64_t> priorityRounds();
+  /// Propagates to a fixed point.
+  LogicalResult fixedPoint();
   void collect(Region &region);
   bool propagate(Operation *op, const ShardingRule &rule);
   bool propagateBoundary(spmd::ShardMapOp map);
@@ -103,6 +112,9 @@ private:
   MeshOp mesh;
   bool conservative;
   llvm::EquivalenceClasses<Value> ties;
+  /// The priority whose user shardings seed now (-1: those without one);
+  /// none when no sharding has a priority (one round seeds everything).
+  std::optional<int64_t> priorityRound;
   DenseMap<Value, ValueState> states;
   /// Ops with rules, in program order.
   std::vector<std::pair<Operation *, ShardingRule>> ruleOps;
@@ -122,13 +134,21 @@ void Propagator::seed(Value v, ShardingAttr sharding, bool user, bool fixed) {
   ValueState *st = state(v);
   if (!st || !sharding)
     return;
+  bool seeded = false;
   for (auto [d, dim] : llvm::enumerate(st->dims)) {
     if (d >= sharding.getDims().size())
       break;
     DimShardingAttr given = sharding.getDims()[d];
+    // In priority rounds, a dimension is seeded in its priority's round
+    // (one without a priority in the last).
+    if (priorityRound && given.getPriority() != *priorityRound)
+      continue;
     dim.axes.assign(given.getAxes().begin(), given.getAxes().end());
     dim.closed = given.getClosed() || fixed;
+    seeded = true;
   }
+  if (!seeded)
+    return;
   st->user |= user;
   st->fixed |= fixed;
 }
@@ -288,42 +308,39 @@ bool Propagator::propagate(Operation *op, const ShardingRule &rule) {
   return changed;
 }
 
-LogicalResult Propagator::run() {
-  collect(func.getBody());
-  // A sharding group's values share one state: one sharding.
-  for (auto &[id, members] : groups)
-    for (ShardingGroupOp member : members) {
-      Value first = members.front().getInput();
-      if (member.getInput().getType().getShape() !=
-          cast<RankedTensorType>(first.getType()).getShape()) {
-        InFlightDiagnostic diag = member.emitOpError();
-        diag << "puts a value of type " << member.getInput().getType()
-             << " in sharding group " << id << " with one of type "
-             << first.getType() << "; the values of a group must have one "
-             << "shape";
-        diag.attachNote(members.front().getLoc()) << "the group's first value";
-        return diag;
-      }
-      ties.unionSets(first, member.getInput());
-    }
-  for (Value v : values) {
-    auto type = dyn_cast<RankedTensorType>(v.getType());
-    if (!type)
-      continue;
-    Value l = leader(v);
-    if (states.count(l))
-      continue;
-    ValueState st;
-    st.dims.resize(type.getRank());
-    st.elements = type.hasStaticShape() ? type.getNumElements() : 0;
-    states[l] = st;
-  }
+SmallVector<int64_t> Propagator::priorityRounds() {
+  std::set<int64_t> priorities;
+  auto note = [&](ShardingAttr sharding) {
+    if (sharding)
+      for (DimShardingAttr dim : sharding.getDims())
+        if (dim.hasPriority())
+          priorities.insert(dim.getPriority());
+  };
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    note(func.getArgAttrOfType<ShardingAttr>(
+        i, TrellisDialect::kShardingAttrName));
+  for (unsigned i = 0; i < func.getNumResults(); ++i)
+    note(func.getResultAttrOfType<ShardingAttr>(
+        i, TrellisDialect::kShardingAttrName));
+  func.walk([&](ShardingConstraintOp op) { note(op.getSharding()); });
+  if (priorities.empty())
+    return {};
+  SmallVector<int64_t> rounds(priorities.begin(), priorities.end());
+  rounds.push_back(-1);
+  return rounds;
+}
+
+void Propagator::seedSources(bool firstRound) {
   // Sources: explicit types, then the user's shardings.
   // A type speaks only of explicit axes, which propagation never adds, so
   // its dimensions stay open to auto axes.
   for (Value v : values)
-    if (ShardingAttr typed = getShardingEncoding(v.getType())) {
+    if (ShardingAttr typed = getShardingEncoding(v.getType());
+        typed && firstRound) {
+      std::optional<int64_t> round = priorityRound;
+      priorityRound.reset(); // types have no priority
       seed(v, typed, /*user=*/true, /*fixed=*/false);
+      priorityRound = round;
       if (ValueState *st = state(v))
         for (DimState &dim : st->dims)
           dim.closed = false;
@@ -346,6 +363,8 @@ LogicalResult Propagator::run() {
   func.walk([&](Operation *op) {
     if (auto constraint = dyn_cast<ShardingConstraintOp>(op))
       seed(constraint.getResult(), constraint.getSharding(), true, false);
+    if (!firstRound)
+      return WalkResult::advance();
     if (auto map = dyn_cast<spmd::ShardMapOp>(op);
         map && map.getAllManualAxes().size() < mesh.getNumAxes()) {
       // A partially-manual body partitions its free axes like the rest of
@@ -362,11 +381,14 @@ LogicalResult Propagator::run() {
         for (int64_t d = 0; d < type.getRank(); ++d)
           dims.push_back(
               DimShardingAttr::get(op->getContext(), spec.getAxes(d)));
+        std::optional<int64_t> round = priorityRound;
+        priorityRound.reset(); // out_specs have no priority
         seed(result,
              ShardingAttr::get(op->getContext(),
                                FlatSymbolRefAttr::get(mesh.getSymNameAttr()),
                                dims),
              true, true);
+        priorityRound = round;
       }
       for (auto [k, input] : llvm::enumerate(map.getInputs())) {
         ValueState *st = state(input);
@@ -387,7 +409,9 @@ LogicalResult Propagator::run() {
     }
     return WalkResult::advance();
   });
+}
 
+LogicalResult Propagator::fixedPoint() {
   // Pass-through ops first, then all ops; forward then backward, to a fixed
   // point. Every change goes through `extend`, which appends at least one
   // axis to a dimension, and a value holds each mesh axis at most once: a
@@ -419,6 +443,53 @@ LogicalResult Propagator::run() {
         if (!passThroughOnly || isPassThrough(op, rule))
           changed |= propagate(op, rule);
     }
+  }
+  return success();
+}
+
+LogicalResult Propagator::run() {
+  collect(func.getBody());
+  // A sharding group's values share one state: one sharding.
+  for (auto &[id, members] : groups)
+    for (ShardingGroupOp member : members) {
+      Value first = members.front().getInput();
+      if (member.getInput().getType().getShape() !=
+          cast<RankedTensorType>(first.getType()).getShape()) {
+        InFlightDiagnostic diag = member.emitOpError();
+        diag << "puts a value of type " << member.getInput().getType()
+             << " in sharding group " << id << " with one of type "
+             << first.getType() << "; the values of a group must have one "
+             << "shape";
+        diag.attachNote(members.front().getLoc()) << "the group's first value";
+        return diag;
+      }
+      ties.unionSets(first, member.getInput());
+    }
+  for (Value v : values) {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    if (!type)
+      continue;
+    Value l = leader(v);
+    if (states.count(l))
+      continue;
+    ValueState st;
+    st.dims.resize(type.getRank());
+    st.elements = type.hasStaticShape() ? type.getNumElements() : 0;
+    states[l] = st;
+  }
+  SmallVector<int64_t> rounds = priorityRounds();
+  if (rounds.empty()) {
+    seedSources(/*firstRound=*/true);
+    if (failed(fixedPoint()))
+      return failure();
+  }
+  // Priorities: one propagation per round, p0 first; a later round only
+  // appends axes to what earlier ones decided.
+  for (int64_t round : rounds) {
+    priorityRound = round;
+    seedSources(/*firstRound=*/round == rounds.front());
+    if (failed(fixedPoint()))
+      return failure();
   }
   writeBack();
   return success();

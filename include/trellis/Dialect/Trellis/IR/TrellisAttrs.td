@@ -32,21 +32,29 @@ def Trellis_DimShardingAttr : Trellis_Attr<"DimSharding", "dim"> {
     dimension: `{"X", "Y"}` is JAX's `('X', 'Y')` entry of a PartitionSpec and
     `{}` is `None`. A dimension is *closed* by default: propagation may not add
     axes to it. A trailing `?` marks it *open* (`{"X", ?}`): auto propagation
-    may append further axes.
+    may append further axes. A suffix `p<N>` (`{"X"}p0`) gives a user
+    sharding a priority: auto propagation runs one round per priority, p0
+    first, and dimensions without one last.
   }];
   let parameters = (ins
     OptionalArrayRefParameter<"::mlir::StringAttr">:$axes,
-    DefaultValuedParameter<"bool", "true">:$closed
+    DefaultValuedParameter<"bool", "true">:$closed,
+    DefaultValuedParameter<"int64_t", "-1">:$priority
   );
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let builders = [
     AttrBuilder<(ins "::llvm::ArrayRef<::mlir::StringAttr>":$axes), [{
-      return $_get($_ctxt, axes, /*closed=*/true);
+      return $_get($_ctxt, axes, /*closed=*/true, /*priority=*/-1);
+    }]>,
+    AttrBuilder<(ins "::llvm::ArrayRef<::mlir::StringAttr>":$axes,
+                     "bool":$closed), [{
+      return $_get($_ctxt, axes, closed, /*priority=*/-1);
     }]>
   ];
   let extraClassDeclaration = [{
     bool isReplicated() const { return getAxes().empty(); }
+    bool hasPriority() const { return getPriority() >= 0; }
     /// Print as `{"X", "Y"}` without the attribute prefix.
     void printBare(::mlir::AsmPrinter &printer) const;
     static ::mlir::FailureOr<DimShardingAttr>
