@@ -116,6 +116,8 @@ bool isUnshardedFreshInit(Operation *op) {
 
 struct Inferrer {
   ModuleOp module;
+  /// Whether some function had shardings in its types to infer from.
+  bool inferredAny = false;
 
   LogicalResult inferBlock(Block &block) {
     for (Operation &op : llvm::make_early_inc_range(block))
@@ -192,9 +194,34 @@ struct Inferrer {
     return success();
   }
 
+  /// Whether any value of `func` (arguments, results, op results, block
+  /// arguments inside) has a sharding in its type.
+  static bool hasShardedTypes(func::FuncOp func) {
+    auto sharded = [](Type type) {
+      return static_cast<bool>(getShardingEncoding(type));
+    };
+    if (llvm::any_of(func.getArgumentTypes(), sharded) ||
+        llvm::any_of(func.getResultTypes(), sharded))
+      return true;
+    WalkResult found = func.walk([&](Operation *op) {
+      if (llvm::any_of(op->getResultTypes(), sharded))
+        return WalkResult::interrupt();
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          if (llvm::any_of(block.getArgumentTypes(), sharded))
+            return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    return found.wasInterrupted();
+  }
+
   LogicalResult inferFunc(func::FuncOp func) {
-    if (func.isExternal())
+    // Inference only derives shardings in types from shardings in types:
+    // an auto-mode function has none to derive (its rules would be
+    // computed op by op for nothing).
+    if (func.isExternal() || !hasShardedTypes(func))
       return success();
+    inferredAny = true;
     if (failed(inferRegions(func)))
       return failure();
     // Results declared without a sharding take the inferred one. (A
@@ -445,6 +472,9 @@ struct InferShardingsPass
     for (Operation &op : llvm::make_early_inc_range(*module.getBody()))
       if (failed(inferrer.inferOp(&op)))
         return signalPassFailure();
+    // Nothing typed, nothing changed: the IR need not be verified again.
+    if (!inferrer.inferredAny)
+      markAllAnalysesPreserved();
   }
 };
 

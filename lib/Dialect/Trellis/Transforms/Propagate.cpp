@@ -186,7 +186,7 @@ void Propagator::collect(Region &region) {
       FailureOr<ShardingRule> rule = getShardingRule(&op);
       if (succeeded(rule) && rule->operands.size() == op.getNumOperands() &&
           rule->results.size() == op.getNumResults())
-        ruleOps.push_back({&op, *rule});
+        ruleOps.emplace_back(&op, std::move(*rule));
       // Fully-manual regions are per-device code, and structured ops'
       // payloads are scalars: propagation stays outside both. A partially
       // manual body still has automatic axes to propagate.

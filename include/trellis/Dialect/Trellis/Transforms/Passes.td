@@ -33,7 +33,9 @@ def TrellisInferShardings : Pass<"trellis-infer-shardings", "ModuleOp"> {
     `outs` operand: an init that is a fresh `tensor.empty` (possibly filled)
     without a sharding leaves the result to inference, and is retyped to the
     inferred sharding. A function result declared without a sharding takes
-    the inferred one.
+    the inferred one. A function with no sharding in any type (auto mode
+    only) is left as it is, and a module of such functions is not verified
+    again after the pass.
 
     ```mlir
     // Before: %init has no sharding.
@@ -88,8 +90,9 @@ def TrellisStripShardings : Pass<"trellis-strip-shardings", "ModuleOp"> {
   let summary = "Drop every sharding: the unpartitioned global program";
   let description = [{
     Removes `trellis.sharding` attributes and sharding encodings from types,
-    replaces `trellis.reshard` and `trellis.sharding_constraint` by their
-    operands and inlines `trellis.auto_axes` / `trellis.explicit_axes`
+    replaces `trellis.reshard`, `trellis.sharding_constraint` and
+    `trellis.propagation_barrier` by their operands, drops
+    `trellis.sharding_group` and inlines `trellis.auto_axes` / `trellis.explicit_axes`
     bodies. What remains computes the same values on a single device (or,
     with `spmd.shard_map` regions, with every value outside them
     replicated); `trellis-run --reference` runs it as the oracle.
