@@ -73,6 +73,30 @@ def TrellisLinalgToKernels : Pass<"trellis-linalg-to-kernels", "ModuleOp"> {
   ];
 }
 
+def TrellisExplainShardings
+    : Pass<"trellis-explain-shardings", "ModuleOp"> {
+  let summary = "Say where each sharding came from and why each reshard is";
+  let description = [{
+    Propagates as `trellis-global-to-manual` does (inlining calls, explicit
+    inference, `trellis-propagate`) and annotates every value with
+    `trellis.sharding_origin`: per dimension, the argument, result,
+    constraint, explicit type or shard_map spec its axes came from, how
+    many ops they crossed and the last one. Then it partitions a copy of
+    the module and prints, per function, every reshard the partitioner
+    would insert: the value, its layout and the one wanted, the op it is
+    moved for, the collectives and bytes per device, and where both
+    shardings came from. The module it leaves is the annotated global one.
+
+    ```
+    // reshards @main (mesh @m, 4 devices)
+    //   argument #0: [{"x"}, {}] # "}]" # [{ -> [{}, {"x"}] # "}]" # [{ for arith.addf at f.mlir:4:8: spmd.all_to_all, 384 B per device
+    //     has:    dim 0 over x: argument #0 (given); dim 1 whole
+    //     wanted: dim 0 whole; dim 1 over x: argument #1 through 1 op (last: arith.addf at f.mlir:4:8)
+    //   total: 1 reshard, 384 B per device
+    ```
+  }];
+}
+
 def TrellisDecomposeAggregates
     : Pass<"trellis-decompose-aggregates", "func::FuncOp"> {
   let summary = "Rewrite aggregate linalg ops (softmax) into structured ops";
@@ -193,7 +217,17 @@ def TrellisPartition : Pass<"trellis-partition", "ModuleOp"> {
 
     Functions without any sharding and functions that already are a fully
     manual shard_map are left alone.
+
+    With `report-reshards`, it prints to stdout, per function, every
+    reshard it inserted: the value moved, the layouts, the op it was moved
+    for, the collectives and the bytes each device sends, and (after
+    `trellis-propagate{explain}`) where the value's sharding and the op's
+    came from.
   }];
+  let options = [
+    Option<"reportReshards", "report-reshards", "bool", /*default=*/"false",
+           "Print every reshard inserted, with its layouts, cost and cause">,
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::spmd::SpmdDialect",
     "::mlir::tensor::TensorDialect", "::mlir::linalg::LinalgDialect"

@@ -69,6 +69,20 @@ struct SplitWindow {
   }
 };
 
+/// One reshard the partitioner inserted, in words (`report-reshards`).
+struct ReshardEntry {
+  std::string value;    ///< what was moved
+  std::string consumer; ///< what it was moved for
+  std::string from, to; ///< the layouts
+  std::string has;      ///< where the value's sharding came from, if known
+  std::string wanted;   ///< where the consumer's came from, if known
+  int64_t bytes = 0;    ///< sent per device, ring estimates
+  SmallVector<std::string> collectives;
+  /// The ops the reshard made (until the function is done: unread ones are
+  /// erased, and a collective prices itself once it sees its mesh).
+  SmallVector<Operation *> ops;
+};
+
 /// Rewrites one function with shardings into one fully-manual shard_map.
 class FunctionPartitioner {
 public:
@@ -76,6 +90,8 @@ public:
       : func(func), mesh(mesh), b(func.getContext()), resharder(b, mesh) {}
 
   LogicalResult run();
+  /// Records every reshard in `log` from now on.
+  void logReshardsTo(std::vector<ReshardEntry> *log) { reshardLog = log; }
 
 private:
   // The steps of run() (Partition.cpp).
@@ -206,6 +222,17 @@ private:
   IRMapping mapping;
   DenseMap<Value, Layout> layouts;
   std::map<std::pair<const void *, std::string>, Value> reshardCache;
+  /// `report-reshards`: where reshards are recorded, and the op being
+  /// partitioned (null: the function's return).
+  std::vector<ReshardEntry> *reshardLog = nullptr;
+  Operation *consumer = nullptr;
+  /// With no consumer: which function result is being returned.
+  int64_t returning = -1;
+  void logReshard(Value global, const Layout &from, const Layout &to,
+                  llvm::iterator_range<Block::iterator> created);
+  /// Once the function is partitioned: drops the logged reshards that were
+  /// erased unread and prices the others.
+  void finishReshardLog();
 };
 
 } // namespace mlir::trellis::partition

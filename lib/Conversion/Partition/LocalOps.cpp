@@ -30,6 +30,7 @@ LogicalResult FunctionPartitioner::partitionFallback(Operation *op) {
   }
   Operation *clone = cloneOn(op, operands);
   clone->removeAttr(TrellisDialect::kShardingAttrName);
+  clone->removeAttr(TrellisDialect::kShardingOriginAttrName);
   for (OpResult result : clone->getResults())
     result.setType(plain(result.getType()));
   for (auto [global, local] :
@@ -84,6 +85,7 @@ FailureOr<SmallVector<Value>> FunctionPartitioner::createLocalOp(
   for (Value result : *results)
     if (Operation *local = result.getDefiningOp()) {
       local->removeAttr(TrellisDialect::kShardingAttrName);
+      local->removeAttr(TrellisDialect::kShardingOriginAttrName);
       if (isMemoryEffectFree(local))
         resharder.eraseIfUnused(local);
     }

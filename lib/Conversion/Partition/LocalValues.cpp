@@ -10,11 +10,14 @@
 
 #include "lib/Conversion/Partition/FunctionPartitioner.h"
 
+#include "llvm/Support/Path.h"
+
 #include "trellis/Dialect/Trellis/IR/ShardingUtils.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/Support/Path.h"
 
 using namespace mlir;
 using namespace mlir::trellis;
@@ -90,8 +93,18 @@ Value FunctionPartitioner::localIn(Value global, const Layout &layout) {
       cached->second.getParentRegion()->isAncestor(
           b.getInsertionBlock()->getParent()))
     return cached->second;
+  Block *block = b.getInsertionBlock();
+  Operation *before = b.getInsertionPoint() == block->begin()
+                          ? nullptr
+                          : &*std::prev(b.getInsertionPoint());
   Value result = resharder.reshard(global.getLoc(), local, type, from, layout);
   reshardCache[key] = result;
+  if (reshardLog) {
+    Block::iterator first =
+        before ? std::next(before->getIterator()) : block->begin();
+    logReshard(global, from, layout,
+               llvm::make_range(first, b.getInsertionPoint()));
+  }
   return result;
 }
 
@@ -137,4 +150,91 @@ Operation *FunctionPartitioner::cloneOn(Operation *op, ValueRange operands) {
     clone = cloneOnLocal(b, op, operands, op->getResultTypes(), mapping);
   });
   return clone;
+}
+
+/// `file:line:col` of `loc`, or the location as printed.
+static std::string whereText(Location loc) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    os << llvm::sys::path::filename(file.getFilename().getValue()) << ':'
+       << file.getLine() << ':' << file.getColumn();
+  else
+    os << loc;
+  return text;
+}
+
+/// The `trellis.sharding_origin` propagation wrote for `value`, if any.
+static std::string originText(Value value) {
+  StringAttr origin;
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    if (auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()))
+      origin = func.getArgAttrOfType<StringAttr>(
+          arg.getArgNumber(), TrellisDialect::kShardingOriginAttrName);
+  } else {
+    auto result = cast<OpResult>(value);
+    Attribute attr =
+        result.getOwner()->getAttr(TrellisDialect::kShardingOriginAttrName);
+    if (auto array = dyn_cast_or_null<ArrayAttr>(attr))
+      attr = array[result.getResultNumber()];
+    origin = dyn_cast_or_null<StringAttr>(attr);
+  }
+  return origin ? origin.str() : std::string();
+}
+
+void FunctionPartitioner::logReshard(
+    Value global, const Layout &from, const Layout &to,
+    llvm::iterator_range<Block::iterator> created) {
+  ReshardEntry entry;
+  if (auto arg = dyn_cast<BlockArgument>(global)) {
+    entry.value = isa<func::FuncOp>(arg.getOwner()->getParentOp())
+                      ? "argument #" + std::to_string(arg.getArgNumber())
+                      : "a region argument";
+  } else {
+    Operation *def = global.getDefiningOp();
+    entry.value =
+        def->getName().getStringRef().str() + " at " + whereText(def->getLoc());
+    if (def->getNumResults() > 1)
+      entry.value += " (result #" +
+                     std::to_string(cast<OpResult>(global).getResultNumber()) +
+                     ")";
+  }
+  entry.consumer = consumer ? consumer->getName().getStringRef().str() +
+                                  " at " + whereText(consumer->getLoc())
+                            : "result #" + std::to_string(returning);
+  entry.from = from.str();
+  entry.to = to.str();
+  entry.has = originText(global);
+  if (consumer && consumer->getNumResults() > 0)
+    entry.wanted = originText(consumer->getResult(0));
+  if (!consumer && returning >= 0)
+    entry.wanted =
+        func.getResultAttr(returning, TrellisDialect::kShardingAttrName)
+            ? "the sharding of result #" + std::to_string(returning)
+            : "a replicated result #" + std::to_string(returning);
+  for (Operation &op : created)
+    entry.ops.push_back(&op);
+  reshardLog->push_back(std::move(entry));
+}
+
+void FunctionPartitioner::finishReshardLog() {
+  if (!reshardLog)
+    return;
+  std::vector<ReshardEntry> kept;
+  for (ReshardEntry &entry : *reshardLog) {
+    // Reshards the partitioner erased unread did not happen.
+    if (!entry.ops.empty() && llvm::none_of(entry.ops, [&](Operation *op) {
+          return resharder.holds(op);
+        }))
+      continue;
+    for (Operation *op : entry.ops)
+      if (resharder.holds(op))
+        if (auto collective = dyn_cast<spmd::CollectiveOpInterface>(op)) {
+          entry.bytes += collective.getBytesSentPerDevice();
+          entry.collectives.push_back(op->getName().getStringRef().str());
+        }
+    entry.ops.clear();
+    kept.push_back(std::move(entry));
+  }
+  *reshardLog = std::move(kept);
 }

@@ -21,6 +21,8 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/CallInterfaces.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/SaveAndRestore.h"
 
 namespace mlir::trellis {
 #define GEN_PASS_DEF_TRELLISPARTITION
@@ -67,6 +69,7 @@ LogicalResult FunctionPartitioner::partitionBlock(Block &block) {
 }
 
 LogicalResult FunctionPartitioner::partitionOp(Operation *op) {
+  llvm::SaveAndRestore<Operation *> reshardsFor(consumer, op);
   if (auto constraint = dyn_cast<ShardingConstraintOp>(op)) {
     Layout to = desiredLayout(constraint.getResult());
     setLocal(constraint.getResult(), localIn(constraint.getInput(), to), to);
@@ -260,13 +263,15 @@ LogicalResult FunctionPartitioner::run() {
     return failure();
   }
   SmallVector<Value> yields;
-  for (auto [j, value] : llvm::enumerate(ret.getOperands()))
+  for (auto [j, value] : llvm::enumerate(ret.getOperands())) {
+    returning = j;
     yields.push_back(isScalar(value.getType())
                          ? tensor::FromElementsOp::create(
                                b, ret.getLoc(), asTensor(value.getType()),
                                ValueRange{mapping.lookupOrDefault(value)})
                                .getResult()
                          : localIn(value, (*resultLayouts)[j]));
+  }
   spmd::YieldOp::create(b, ret.getLoc(), yields);
   if (resharder.failed) {
     delete entry;
@@ -289,6 +294,7 @@ LogicalResult FunctionPartitioner::run() {
     op.dropAllReferences();
   func.getBody().getBlocks().clear();
   func.getBody().push_back(entry);
+  finishReshardLog();
   return success();
 }
 
@@ -338,8 +344,34 @@ LogicalResult checkEmbeddedShardMaps(func::FuncOp func) {
   return success();
 }
 
+/// The `report-reshards` text of one function.
+void printReshards(func::FuncOp func, MeshOp mesh, ArrayRef<ReshardEntry> log,
+                   raw_ostream &os) {
+  os << "// reshards @" << func.getSymName() << " (mesh @" << mesh.getSymName()
+     << ", " << mesh.getNumDevices() << " devices)\n";
+  int64_t total = 0;
+  for (const ReshardEntry &entry : log) {
+    os << "//   " << entry.value << ": " << entry.from << " -> " << entry.to
+       << " for " << entry.consumer << ": ";
+    if (entry.collectives.empty())
+      os << "local slicing, 0 B\n";
+    else
+      os << llvm::join(entry.collectives, ", ") << ", " << entry.bytes
+         << " B per device\n";
+    if (!entry.has.empty())
+      os << "//     has:    " << entry.has << "\n";
+    if (!entry.wanted.empty())
+      os << "//     wanted: " << entry.wanted << "\n";
+    total += entry.bytes;
+  }
+  os << "//   total: " << log.size()
+     << (log.size() == 1 ? " reshard, " : " reshards, ") << total
+     << " B per device\n";
+}
+
 struct PartitionPass
     : mlir::trellis::impl::TrellisPartitionBase<PartitionPass> {
+  using TrellisPartitionBase::TrellisPartitionBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
@@ -363,8 +395,13 @@ struct PartitionPass
       // device-variance types (checked above) would no longer match them.
       spmd::stripVarianceInside(func, /*keepArguments=*/false);
       FunctionPartitioner partitioner(func, *mesh);
+      std::vector<ReshardEntry> log;
+      if (reportReshards)
+        partitioner.logReshardsTo(&log);
       if (failed(partitioner.run()))
         return signalPassFailure();
+      if (reportReshards)
+        printReshards(func, *mesh, log, llvm::outs());
     }
   }
 };

@@ -84,6 +84,8 @@ public:
   /// readers took their windows by halo exchange), and the reshards it
   /// alone read.
   void eraseIfUnused(Operation *op) { created.insert(op); }
+  /// Whether `op` was made by a reshard and not erased since.
+  bool holds(Operation *op) const { return created.contains(op); }
 
   /// The collectives and slices emitted so far (for statistics).
   int64_t numCollectives = 0;

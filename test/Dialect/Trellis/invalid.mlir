@@ -525,3 +525,8 @@ func.func private @f(%a: tensor<2xf32> {trellis.sharding = #trellis.sharding<@m,
 trellis.mesh @m = <["x"=2]>
 // expected-error @below {{in a type has a priority; priorities order auto propagation and belong on trellis.sharding attributes and constraints}}
 func.func private @f(%a: tensor<2xf32, #trellis.sharding<@m, [{"x"}p0]>>)
+
+// -----
+
+// expected-error @below {{'trellis.sharding_origin' must be a string or an array of strings}}
+"test.op"() {trellis.sharding_origin = 1} : () -> ()

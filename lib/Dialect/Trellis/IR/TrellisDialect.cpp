@@ -90,6 +90,14 @@ LogicalResult TrellisDialect::verifyOperationAttribute(Operation *op,
                                 "argument indices on a function";
     return success();
   }
+  if (attr.getName() == kShardingOriginAttrName) {
+    auto array = dyn_cast<ArrayAttr>(attr.getValue());
+    if (!isa<StringAttr>(attr.getValue()) &&
+        !(array && llvm::all_of(array, llvm::IsaPred<StringAttr>)))
+      return op->emitError() << "'" << kShardingOriginAttrName
+                             << "' must be a string or an array of strings";
+    return success();
+  }
   if (attr.getName() == kRuleAttrName) {
     auto text = dyn_cast<StringAttr>(attr.getValue());
     if (!text)
@@ -125,9 +133,11 @@ LogicalResult TrellisDialect::verifyRegionArgAttribute(Operation *op,
                                                        unsigned regionIndex,
                                                        unsigned argIndex,
                                                        NamedAttribute attr) {
-  if (attr.getName() == kNameAttrName) {
+  if (attr.getName() == kNameAttrName ||
+      attr.getName() == kShardingOriginAttrName) {
     if (!isa<StringAttr>(attr.getValue()))
-      return op->emitError() << "'" << kNameAttrName << "' must be a string";
+      return op->emitError()
+             << "'" << attr.getName().getValue() << "' must be a string";
     return success();
   }
   if (attr.getName() != kShardingAttrName)

@@ -20,6 +20,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/Support/Path.h"
 
 #include <map>
 #include <set>
@@ -34,9 +35,18 @@ using namespace mlir::trellis;
 
 namespace {
 
+/// Where a dimension's axes came from, for `explain`: a source (an index
+/// into Propagator::sources), how many ops they crossed, and the last.
+struct Origin {
+  int source = -1;
+  int64_t hops = 0;
+  Operation *via = nullptr;
+};
+
 struct DimState {
   SmallVector<StringAttr> axes;
   bool closed = false;
+  Origin origin;
 };
 
 struct ValueState {
@@ -77,20 +87,42 @@ bool isPassThrough(Operation *op, const ShardingRule &rule) {
   return true;
 }
 
+/// `file:line:col` of `op`, or its op name where it has no file location.
+std::string where(Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto loc = dyn_cast<FileLineColLoc>(op->getLoc()))
+    os << llvm::sys::path::filename(loc.getFilename().getValue()) << ':'
+       << loc.getLine() << ':' << loc.getColumn();
+  else
+    os << op->getLoc();
+  return text;
+}
+
 class Propagator {
 public:
-  Propagator(func::FuncOp func, MeshOp mesh, bool conservative)
-      : func(func), mesh(mesh), conservative(conservative) {}
+  Propagator(func::FuncOp func, MeshOp mesh, bool conservative, bool explain)
+      : func(func), mesh(mesh), conservative(conservative), explain(explain) {}
 
   LogicalResult run();
 
 private:
   Value leader(Value v) { return ties.getOrInsertLeaderValue(v); }
+  /// `explain`: the origin of each dimension of `v`, in words.
+  StringAttr originOf(Value v);
   ValueState *state(Value v) {
     auto it = states.find(leader(v));
     return it == states.end() ? nullptr : &it->second;
   }
-  void seed(Value v, ShardingAttr sharding, bool user, bool fixed);
+  void seed(Value v, ShardingAttr sharding, bool user, bool fixed,
+            const Twine &source);
+  /// The index of `text` in `sources`.
+  int sourceId(const Twine &text) {
+    sources.push_back(text.str());
+    return static_cast<int>(sources.size()) - 1;
+  }
+  /// `explain`: a dimension's origin in words.
+  std::string describe(const DimState &dim);
   /// Seeds the user's shardings (of this priority round) and, in the first
   /// round, types and shard_map boundaries.
   void seedSources(bool firstRound);
@@ -104,13 +136,20 @@ private:
   bool propagateBoundary(spmd::ShardMapOp map);
   bool propagateAxisRegion(Operation *op);
   bool propagateBarrier(PropagationBarrierOp barrier);
-  bool extend(Value v, int64_t dim, ArrayRef<StringAttr> axes);
+  /// Appends `axes` past `dim`'s current ones where they fit; `from` (the
+  /// dimension they came from, across `via`) becomes its origin.
+  bool extend(Value v, int64_t dim, ArrayRef<StringAttr> axes,
+              const Origin &from, Operation *via);
   ShardingAttr shardingOf(Value v);
   void writeBack();
 
   func::FuncOp func;
   MeshOp mesh;
   bool conservative;
+  /// Write `trellis.sharding_origin` beside every sharding.
+  bool explain;
+  /// The sources dimensions' origins name ("argument #0", ...).
+  std::vector<std::string> sources;
   llvm::EquivalenceClasses<Value> ties;
   /// The priority whose user shardings seed now (-1: those without one);
   /// none when no sharding has a priority (one round seeds everything).
@@ -130,10 +169,12 @@ private:
   SmallVector<Value> values;
 };
 
-void Propagator::seed(Value v, ShardingAttr sharding, bool user, bool fixed) {
+void Propagator::seed(Value v, ShardingAttr sharding, bool user, bool fixed,
+                      const Twine &source) {
   ValueState *st = state(v);
   if (!st || !sharding)
     return;
+  int id = -1;
   bool seeded = false;
   for (auto [d, dim] : llvm::enumerate(st->dims)) {
     if (d >= sharding.getDims().size())
@@ -145,6 +186,9 @@ void Propagator::seed(Value v, ShardingAttr sharding, bool user, bool fixed) {
       continue;
     dim.axes.assign(given.getAxes().begin(), given.getAxes().end());
     dim.closed = given.getClosed() || fixed;
+    if (id < 0)
+      id = sourceId(source);
+    dim.origin = {id, 0, nullptr};
     seeded = true;
   }
   if (!seeded)
@@ -201,7 +245,8 @@ void Propagator::collect(Region &region) {
   }
 }
 
-bool Propagator::extend(Value v, int64_t d, ArrayRef<StringAttr> axes) {
+bool Propagator::extend(Value v, int64_t d, ArrayRef<StringAttr> axes,
+                        const Origin &from, Operation *via) {
   ValueState *st = state(v);
   if (!st || st->fixed || d >= static_cast<int64_t>(st->dims.size()))
     return false;
@@ -225,6 +270,7 @@ bool Propagator::extend(Value v, int64_t d, ArrayRef<StringAttr> axes) {
   if (next.size() == dim.axes.size())
     return false;
   dim.axes = next;
+  dim.origin = {from.source, from.hops + 1, via};
   return true;
 }
 
@@ -233,6 +279,7 @@ bool Propagator::propagate(Operation *op, const ShardingRule &rule) {
     SmallVector<StringAttr> axes;
     bool user;
     int64_t elements;
+    Origin origin;
   };
   bool changed = false;
   for (int64_t f = 0; f < rule.numFactors(); ++f) {
@@ -268,7 +315,8 @@ bool Propagator::propagate(Operation *op, const ShardingRule &rule) {
       ValueState *st = state(v);
       if (st && d < static_cast<int64_t>(st->dims.size()) &&
           !st->dims[d].axes.empty())
-        candidates.push_back({st->dims[d].axes, st->user, st->elements});
+        candidates.push_back(
+            {st->dims[d].axes, st->user, st->elements, st->dims[d].origin});
     }
     if (candidates.empty())
       continue;
@@ -281,6 +329,7 @@ bool Propagator::propagate(Operation *op, const ShardingRule &rule) {
       return isAxisPrefix(c.axes, longest->axes);
     });
     SmallVector<StringAttr> chosen;
+    Origin origin = longest->origin;
     if (compatible) {
       chosen = longest->axes;
     } else if (conservative) {
@@ -299,11 +348,12 @@ bool Propagator::propagate(Operation *op, const ShardingRule &rule) {
             std::make_pair(best->user, best->elements))
           best = &c;
       chosen = best->axes;
+      origin = best->origin;
     }
     if (chosen.empty())
       continue;
     for (auto [v, d] : holders)
-      changed |= extend(v, d, chosen);
+      changed |= extend(v, d, chosen, origin, op);
   }
   return changed;
 }
@@ -339,7 +389,7 @@ void Propagator::seedSources(bool firstRound) {
         typed && firstRound) {
       std::optional<int64_t> round = priorityRound;
       priorityRound.reset(); // types have no priority
-      seed(v, typed, /*user=*/true, /*fixed=*/false);
+      seed(v, typed, /*user=*/true, /*fixed=*/false, "an explicit type");
       priorityRound = round;
       if (ValueState *st = state(v))
         for (DimState &dim : st->dims)
@@ -349,7 +399,8 @@ void Propagator::seedSources(bool firstRound) {
     seed(arg,
          func.getArgAttrOfType<ShardingAttr>(arg.getArgNumber(),
                                              TrellisDialect::kShardingAttrName),
-         /*user=*/true, /*fixed=*/false);
+         /*user=*/true, /*fixed=*/false,
+         "argument #" + Twine(arg.getArgNumber()));
   // A result's sharding seeds the value returned unless the user already
   // laid that value out (an argument returned as is): the partitioner then
   // reshards it at the return.
@@ -359,10 +410,11 @@ void Propagator::seedSources(bool firstRound) {
       seed(value,
            func.getResultAttrOfType<ShardingAttr>(
                j, TrellisDialect::kShardingAttrName),
-           /*user=*/true, /*fixed=*/false);
+           /*user=*/true, /*fixed=*/false, "result #" + Twine(j));
   func.walk([&](Operation *op) {
     if (auto constraint = dyn_cast<ShardingConstraintOp>(op))
-      seed(constraint.getResult(), constraint.getSharding(), true, false);
+      seed(constraint.getResult(), constraint.getSharding(), true, false,
+           "the constraint at " + where(constraint));
     if (!firstRound)
       return WalkResult::advance();
     if (auto map = dyn_cast<spmd::ShardMapOp>(op);
@@ -387,7 +439,7 @@ void Propagator::seedSources(bool firstRound) {
              ShardingAttr::get(op->getContext(),
                                FlatSymbolRefAttr::get(mesh.getSymNameAttr()),
                                dims),
-             true, true);
+             true, true, "the out_specs of the shard_map at " + where(op));
         priorityRound = round;
       }
       for (auto [k, input] : llvm::enumerate(map.getInputs())) {
@@ -401,8 +453,12 @@ void Propagator::seedSources(bool firstRound) {
         for (auto [d, dim] : llvm::enumerate(st->dims)) {
           ArrayRef<StringAttr> axes = spec.getAxes(d);
           if (dim.axes.empty() && !dim.closed &&
-              llvm::none_of(axes, [&](StringAttr a) { return st->uses(a); }))
+              llvm::none_of(axes, [&](StringAttr a) { return st->uses(a); })) {
             dim.axes.assign(axes.begin(), axes.end());
+            dim.origin = {
+                sourceId("the in_specs of the shard_map at " + where(op)), 0,
+                nullptr};
+          }
         }
       }
       return WalkResult::skip();
@@ -518,13 +574,14 @@ bool Propagator::propagateBoundary(spmd::ShardMapOp map) {
       ArrayRef<StringAttr> specAxes = spec.getAxes(d);
       // Outer -> inner: the outer axes after the spec's, minus manual ones.
       ArrayRef<StringAttr> outerAxes = state(outer)->dims[d].axes;
+      Origin outerOrigin = state(outer)->dims[d].origin;
       if (isAxisPrefix(specAxes, outerAxes))
-        changed |=
-            extend(inner, d, free(outerAxes.drop_front(specAxes.size())));
+        changed |= extend(inner, d, free(outerAxes.drop_front(specAxes.size())),
+                          outerOrigin, map);
       // Inner -> outer: the spec's axes, then the body's.
       SmallVector<StringAttr> composed(specAxes);
       llvm::append_range(composed, state(inner)->dims[d].axes);
-      changed |= extend(outer, d, composed);
+      changed |= extend(outer, d, composed, state(inner)->dims[d].origin, map);
     }
     return changed;
   };
@@ -555,9 +612,9 @@ bool Propagator::propagateAxisRegion(Operation *op) {
     for (int64_t d = 0, e = std::min(o->dims.size(), i->dims.size()); d < e;
          ++d) {
       SmallVector<StringAttr> outerAxes(state(outer)->dims[d].axes);
-      changed |= extend(inner, d, outerAxes);
+      changed |= extend(inner, d, outerAxes, state(outer)->dims[d].origin, op);
       SmallVector<StringAttr> innerAxes(state(inner)->dims[d].axes);
-      changed |= extend(outer, d, innerAxes);
+      changed |= extend(outer, d, innerAxes, state(inner)->dims[d].origin, op);
     }
     return changed;
   };
@@ -584,9 +641,46 @@ bool Propagator::propagateBarrier(PropagationBarrierOp barrier) {
   bool changed = false;
   for (int64_t d = 0, e = source->dims.size(); d < e; ++d) {
     SmallVector<StringAttr> axes(state(from)->dims[d].axes);
-    changed |= extend(to, d, axes);
+    Origin origin = state(from)->dims[d].origin;
+    changed |= extend(to, d, axes, origin, barrier);
   }
   return changed;
+}
+
+std::string Propagator::describe(const DimState &dim) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (dim.axes.empty()) {
+    os << "whole";
+    return text;
+  }
+  os << "over ";
+  llvm::interleave(
+      dim.axes, os, [&](StringAttr a) { os << a.getValue(); }, ",");
+  os << ": ";
+  if (dim.origin.source < 0) {
+    os << "unknown";
+    return text;
+  }
+  os << sources[dim.origin.source];
+  if (dim.origin.hops == 0)
+    os << " (given)";
+  else
+    os << " through " << dim.origin.hops
+       << (dim.origin.hops == 1 ? " op" : " ops")
+       << " (last: " << dim.origin.via->getName() << " at "
+       << where(dim.origin.via) << ")";
+  return text;
+}
+
+StringAttr Propagator::originOf(Value v) {
+  ValueState *st = state(v);
+  if (!st)
+    return {};
+  std::string text;
+  for (auto [d, dim] : llvm::enumerate(st->dims))
+    text += (d ? "; dim " : "dim ") + std::to_string(d) + " " + describe(dim);
+  return StringAttr::get(v.getContext(), text);
 }
 
 ShardingAttr Propagator::shardingOf(Value v) {
@@ -603,6 +697,25 @@ ShardingAttr Propagator::shardingOf(Value v) {
 void Propagator::writeBack() {
   // The user's argument and result shardings stay as given; the others
   // are what propagation found.
+  if (explain) {
+    for (BlockArgument arg : func.getArguments())
+      if (StringAttr origin = originOf(arg))
+        func.setArgAttr(arg.getArgNumber(),
+                        TrellisDialect::kShardingOriginAttrName, origin);
+    func.walk([&](Operation *op) {
+      SmallVector<Attribute> origins;
+      for (Value result : op->getResults())
+        if (StringAttr origin = originOf(result))
+          origins.push_back(origin);
+      if (origins.empty() || origins.size() != op->getNumResults() ||
+          op->getParentOfType<linalg::LinalgOp>())
+        return;
+      op->setAttr(TrellisDialect::kShardingOriginAttrName,
+                  origins.size() == 1
+                      ? origins[0]
+                      : ArrayAttr::get(op->getContext(), origins));
+    });
+  }
   for (BlockArgument arg : func.getArguments())
     if (!func.getArgAttr(arg.getArgNumber(), TrellisDialect::kShardingAttrName))
       if (ShardingAttr s = shardingOf(arg))
@@ -664,7 +777,7 @@ struct PropagatePass
         return signalPassFailure();
       if (!*mesh)
         continue;
-      if (failed(Propagator(func, *mesh, conservative).run()))
+      if (failed(Propagator(func, *mesh, conservative, explain).run()))
         return signalPassFailure();
     }
   }

@@ -63,6 +63,7 @@ struct StripShardingsPass
         return;
       }
       op->removeAttr(TrellisDialect::kShardingAttrName);
+      op->removeAttr(TrellisDialect::kShardingOriginAttrName);
       // A tensor constant's value carries its type, encoding included.
       if (auto constant = dyn_cast<arith::ConstantOp>(op))
         if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
@@ -77,10 +78,14 @@ struct StripShardingsPass
       if (auto func = dyn_cast<FunctionOpInterface>(op)) {
         if (!isa<FunctionType>(func.getFunctionType()))
           return;
-        for (unsigned i = 0; i < func.getNumArguments(); ++i)
+        for (unsigned i = 0; i < func.getNumArguments(); ++i) {
           func.removeArgAttr(
               i, StringAttr::get(op->getContext(),
                                  TrellisDialect::kShardingAttrName));
+          func.removeArgAttr(
+              i, StringAttr::get(op->getContext(),
+                                 TrellisDialect::kShardingOriginAttrName));
+        }
         for (unsigned i = 0; i < func.getNumResults(); ++i)
           func.removeResultAttr(
               i, StringAttr::get(op->getContext(),

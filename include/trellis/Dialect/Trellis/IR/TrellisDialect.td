@@ -57,6 +57,11 @@ def Trellis_Dialect : Dialect {
     /// for, or whose rule it overrides): `"ij,jk->ik; reduce sum"`, see
     /// ShardingRule.h's parseDeclaredRule.
     static constexpr ::llvm::StringLiteral kRuleAttrName = "trellis.rule";
+    /// Where propagation found a value's sharding, in words (a string, or
+    /// an array of strings for an op with several results); written by
+    /// `trellis-propagate{explain}`.
+    static constexpr ::llvm::StringLiteral kShardingOriginAttrName =
+        "trellis.sharding_origin";
     /// Module attribute: the TRELLIS_RT_ABI_VERSION (an i32) that the
     /// module's calls into the runtime were lowered for.
     static constexpr ::llvm::StringLiteral kRuntimeABIVersionAttrName =

@@ -72,6 +72,11 @@ def TrellisPropagate : Pass<"trellis-propagate", "ModuleOp"> {
   let options = [
     Option<"conservative", "conservative", "bool", /*default=*/"false",
            "Propagate only conflict-free axes">,
+    Option<"explain", "explain", "bool", /*default=*/"false",
+           "Annotate each value (op results, function arguments) with "
+           "`trellis.sharding_origin`: per dimension, the argument, result, "
+           "constraint, type or shard_map spec its axes came from, how many "
+           "ops they crossed and the last one">,
   ];
 }
 
