@@ -25,6 +25,8 @@ import sys
 
 import numpy as np
 
+from comm_bytes import reported_bytes
+
 ELEMENT_BYTES = 4
 
 
@@ -220,16 +222,6 @@ def halo_bytes(windows, source_shape, dim_axes, mesh):
             held *= len(read & own)
         worst = max(worst, need - held)
     return worst * ELEMENT_BYTES, fits
-
-
-def reported_bytes(opt, path):
-    proc = subprocess.run([opt, path, "--trellis-global-to-manual",
-                           "--trellis-comm-report", "-o", os.devnull],
-                          capture_output=True, text=True, timeout=300)
-    for line in (proc.stdout + proc.stderr).splitlines():
-        if "total:" in line:
-            return int(line.split(",")[1].split("B per device")[0])
-    raise RuntimeError(f"no comm report for {path}:\n{proc.stderr}")
 
 
 def cases():

@@ -24,6 +24,8 @@ import sys
 
 import numpy as np
 
+from comm_bytes import reported_bytes
+
 AXES = ["a", "b"]
 
 
@@ -77,16 +79,6 @@ def lower_bound(src, dst):
             overlap *= max(0, min(hh, nh) - max(hl, nl))
         worst = max(worst, (need_n - overlap) * ELEMENT_BYTES)
     return worst
-
-
-def reported_bytes(opt, path):
-    proc = subprocess.run([opt, path, "--trellis-global-to-manual",
-                           "--trellis-comm-report", "-o", os.devnull],
-                          capture_output=True, text=True, timeout=300)
-    for line in (proc.stdout + proc.stderr).splitlines():
-        if "total:" in line:
-            return int(line.split(",")[1].split("B per device")[0])
-    raise RuntimeError(f"no comm report for {path}:\n{proc.stderr}")
 
 
 def main():
