@@ -16,6 +16,7 @@
 //   RegionOps.cpp    scf.for/while/if, shard_map and auto/explicit axes
 //   Halo.cpp         operands read through windows of split loops
 //                    (convolutions, stencils): halo exchange
+//   Roll.cpp         rotations of a split dimension (jnp.roll)
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +29,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -177,6 +179,10 @@ private:
                     ArrayRef<SmallVector<StringAttr>> factorAxes,
                     ArrayRef<StringAttr> reduced);
   LogicalResult partitionFallback(Operation *op);
+  /// A roll (the concatenation x[N - s:] ++ x[:N - s]) wanted split along
+  /// its dimension, by passing block ends along the ring (Roll.cpp); false
+  /// when `concat` is no such roll.
+  FailureOr<bool> partitionRoll(tensor::ConcatOp concat);
   LogicalResult partitionFor(scf::ForOp op);
   LogicalResult partitionIf(scf::IfOp op);
   LogicalResult partitionWhile(scf::WhileOp op);

@@ -118,6 +118,13 @@ LogicalResult FunctionPartitioner::partitionOp(Operation *op) {
   if (op->getNumRegions() && !isa<linalg::LinalgOp, tensor::PadOp>(op))
     return op->emitOpError("has regions the partitioner does not know how to "
                            "partition");
+  if (auto concat = dyn_cast<tensor::ConcatOp>(op)) {
+    FailureOr<bool> rolled = partitionRoll(concat);
+    if (failed(rolled))
+      return failure();
+    if (*rolled)
+      return success();
+  }
   FailureOr<ShardingRule> rule = getShardingRule(op);
   if (succeeded(rule) && rule->operands.size() == op->getNumOperands() &&
       rule->results.size() == op->getNumResults())
