@@ -75,6 +75,31 @@ class Program:
                 lines.append(f"  %o{i} = tensor.empty() : {ttype(shape)}")
                 lines.append(f"  {r} = linalg.max ins({value(a)}, %zr{i} : {self.type_of(a)}, {ttype(shape)}) "
                              f"outs(%o{i} : {ttype(shape)}) -> {ttype(shape)}")
+            elif kind == "conv":
+                # A "same" 3-tap convolution: pad by one on each side.
+                _, a, w, shape = op
+                n = shape[0]
+                lines.append(f"  %p{i} = tensor.pad {value(a)} low[1] high[1] {{")
+                lines.append("  ^bb0(%i: index):")
+                lines.append("    tensor.yield %cst : f32")
+                lines.append(f"  }} : {self.type_of(a)} to {ttype([n + 2])}")
+                lines.append(f"  %e{i} = tensor.empty() : {ttype(shape)}")
+                lines.append(f"  %z{i} = linalg.fill ins(%cst : f32) outs(%e{i} : {ttype(shape)}) -> {ttype(shape)}")
+                lines.append(f"  {r} = linalg.conv_1d ins(%p{i}, {value(w)} : {ttype([n + 2])}, {self.type_of(w)}) "
+                             f"outs(%z{i} : {ttype(shape)}) -> {ttype(shape)}")
+            elif kind == "roll":
+                # jnp.roll(a, shift, axis=0): two slices, one concatenate.
+                _, a, shift, shape = op
+                n, rest = shape[0], shape[1:]
+                head, tail = [shift] + rest, [n - shift] + rest
+                zeros = ", ".join("0" for _ in rest)
+                ones = ", ".join("1" for _ in shape)
+                sizes = ", ".join(str(d) for d in rest)
+                lines.append(f"  %h{i} = tensor.extract_slice {value(a)}[{n - shift}, {zeros}] [{shift}, {sizes}] [{ones}] : "
+                             f"{self.type_of(a)} to {ttype(head)}")
+                lines.append(f"  %t{i} = tensor.extract_slice {value(a)}[0, {zeros}] [{n - shift}, {sizes}] [{ones}] : "
+                             f"{self.type_of(a)} to {ttype(tail)}")
+                lines.append(f"  {r} = tensor.concat dim(0) %h{i}, %t{i} : ({ttype(head)}, {ttype(tail)}) -> {ttype(shape)}")
             elif kind == "transpose":
                 _, a, shape = op
                 lines.append(f"  %e{i} = tensor.empty() : {ttype(shape)}")
@@ -160,6 +185,13 @@ def cases():
         out.append(Program(f"row_to_col_{tag}", mesh,
                            [("a", [D, D], [[last], []]), ("b", [D, D], [[], [last]])],
                            [[], [last]], [("add", "a", "b", [D, D])]))
+        # Halo exchange and rolls (issue 25).
+        out.append(Program(f"conv_same_{tag}", mesh,
+                           [("a", [F], [[last]]), ("w", [3], [[]])],
+                           [[last]], [("conv", "a", "w", [F])]))
+        out.append(Program(f"roll_{tag}", mesh,
+                           [("a", [B, D], [[last], []])],
+                           [[last], []], [("roll", "a", 2, [B, D])]))
     return out
 
 
@@ -197,7 +229,8 @@ def upstream_run(args, path, mesh):
     proc, ms = run([MLIR_OPT, path, "--pass-pipeline=" + UPSTREAM_PIPELINE, "-o", path + ".out"])
     if proc.returncode != 0:
         msg = (proc.stderr or "crash").strip().splitlines()
-        return {"ok": False, "error": (msg[0] if msg else "failed")[:160]}, ms
+        first = (msg[0] if msg else "failed").split("error: ")[-1]
+        return {"ok": False, "error": first[:160]}, ms
     ir = open(path + ".out").read()
     ops, total = [], 0
     for m in re.finditer(r"shard\.(all_reduce|all_gather|all_to_all|reduce_scatter|shift|broadcast|"
