@@ -27,30 +27,6 @@ using namespace mlir;
 using namespace mlir::trellis;
 using namespace mlir::trellis::partition;
 
-namespace {
-
-ArrayAttr axesAttr(OpBuilder &b, ArrayRef<StringAttr> axes) {
-  return b.getArrayAttr(SmallVector<Attribute>(axes.begin(), axes.end()));
-}
-
-/// `v`'s elements [offset, offset + length) along `dim`.
-Value sliceDim(OpBuilder &b, Location loc, Value v, int64_t dim,
-               OpFoldResult offset, int64_t length) {
-  auto type = cast<RankedTensorType>(v.getType());
-  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
-  SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
-  for (int64_t d = 0; d < type.getRank(); ++d)
-    sizes.push_back(b.getIndexAttr(d == dim ? length : type.getDimSize(d)));
-  offsets[dim] = offset;
-  SmallVector<int64_t> shape(type.getShape());
-  shape[dim] = length;
-  return tensor::ExtractSliceOp::create(
-      b, loc, RankedTensorType::get(shape, type.getElementType()), v, offsets,
-      sizes, strides);
-}
-
-} // namespace
-
 /// The padding value of `pad` in the partitioned body (a constant is
 /// rebuilt there: it may live in the pad's own region).
 static Value localPaddingValue(OpBuilder &b, IRMapping &mapping,
@@ -70,14 +46,14 @@ static Value localPaddingValue(OpBuilder &b, IRMapping &mapping,
 /// scalar; null when nothing beyond the ends is read). With `compact`
 /// (two devices, halos of one size on both sides), the padding is left
 /// out: the first device holds [0, end), the second [start, block).
-static Value exchangeHalo(OpBuilder &b, Location loc, Value local, int64_t dim,
-                          ArrayRef<StringAttr> axes, int64_t devices,
-                          int64_t start, int64_t end, Value padding,
-                          bool compact, int64_t &numCollectives) {
+static Value exchangeHalo(OpBuilder &b, Resharder &resharder, Location loc,
+                          Value local, int64_t dim, ArrayRef<StringAttr> axes,
+                          int64_t devices, int64_t start, int64_t end,
+                          Value padding, bool compact) {
   auto type = cast<RankedTensorType>(local.getType());
   const int64_t block = type.getDimSize(dim);
-  Value device =
-      spmd::AxisIndexOp::create(b, loc, b.getIndexType(), axesAttr(b, axes));
+  Value device = spmd::AxisIndexOp::create(b, loc, b.getIndexType(),
+                                           resharder.axesAttr(axes));
   auto isDevice = [&](int64_t which) -> Value {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, device,
                                  arith::ConstantIndexOp::create(b, loc, which));
@@ -92,11 +68,8 @@ static Value exchangeHalo(OpBuilder &b, Location loc, Value local, int64_t dim,
     Value fill = linalg::FillOp::create(b, loc, padding, empty).getResult(0);
     return arith::SelectOp::create(b, loc, isDevice(edgeDevice), fill, piece);
   };
-  auto permute = [&](Value sent, ArrayRef<int64_t> pairs) -> Value {
-    ++numCollectives;
-    return spmd::PpermuteOp::create(b, loc, sent.getType(), sent,
-                                    axesAttr(b, axes),
-                                    b.getDenseI64ArrayAttr(pairs));
+  auto slice = [&](Value v, OpFoldResult offset, int64_t length) {
+    return resharder.sliceAlong(loc, v, dim, offset, length);
   };
   // Sends `length` elements from `offset` of each block one device along
   // (`step` +1: to the next).
@@ -105,8 +78,8 @@ static Value exchangeHalo(OpBuilder &b, Location loc, Value local, int64_t dim,
     for (int64_t i = 0; i < devices; ++i)
       if (i + step >= 0 && i + step < devices)
         pairs.append({i, i + step});
-    return permute(sliceDim(b, loc, local, dim, b.getIndexAttr(offset), length),
-                   pairs);
+    return resharder.permute(loc, slice(local, b.getIndexAttr(offset), length),
+                             axes, pairs);
   };
   const int64_t before = std::max<int64_t>(-start, 0);
   const int64_t after = std::max<int64_t>(end - block, 0);
@@ -120,11 +93,10 @@ static Value exchangeHalo(OpBuilder &b, Location loc, Value local, int64_t dim,
         b, loc, isDevice(0),
         arith::ConstantIndexOp::create(b, loc, block - length),
         arith::ConstantIndexOp::create(b, loc, 0));
-    Value received =
-        permute(sliceDim(b, loc, local, dim, offset, length), {0, 1, 1, 0});
-    left = sliceDim(b, loc, received, dim, b.getIndexAttr(length - before),
-                    before);
-    right = sliceDim(b, loc, received, dim, b.getIndexAttr(0), after);
+    Value received = resharder.permute(loc, slice(local, offset, length), axes,
+                                       {0, 1, 1, 0});
+    left = slice(received, b.getIndexAttr(length - before), before);
+    right = slice(received, b.getIndexAttr(0), after);
   } else {
     if (before)
       left = shifted(block - before, before, +1);
@@ -141,10 +113,10 @@ static Value exchangeHalo(OpBuilder &b, Location loc, Value local, int64_t dim,
     parts.push_back(orPadding(left, 0));
   int64_t ownStart = std::max<int64_t>(start, 0);
   int64_t ownEnd = std::min(end, block);
-  parts.push_back(ownStart == 0 && ownEnd == block
-                      ? local
-                      : sliceDim(b, loc, local, dim, b.getIndexAttr(ownStart),
-                                 ownEnd - ownStart));
+  parts.push_back(
+      ownStart == 0 && ownEnd == block
+          ? local
+          : slice(local, b.getIndexAttr(ownStart), ownEnd - ownStart));
   if (right)
     parts.push_back(orPadding(right, devices - 1));
   if (parts.size() == 1)
@@ -211,8 +183,8 @@ Value FunctionPartitioner::haloWindows(Value operand,
     int64_t block = sourceType.getDimSize(w.window.dim) / w.devices;
     bool compact = padding && w.devices == 2 && start < 0 &&
                    end - block == -start && k + 1 < windows.size();
-    local = exchangeHalo(b, loc, local, w.window.dim, w.axes, w.devices, start,
-                         end, padding, compact, resharder.numCollectives);
+    local = exchangeHalo(b, resharder, loc, local, w.window.dim, w.axes,
+                         w.devices, start, end, padding, compact);
     if (compact)
       deferred.push_back({w.window.dim, -start, w.axes});
   }
@@ -223,8 +195,8 @@ Value FunctionPartitioner::haloWindows(Value operand,
     Value empty =
         tensor::EmptyOp::create(b, loc, shape, localType.getElementType());
     Value fill = linalg::FillOp::create(b, loc, padding, empty).getResult(0);
-    Value device =
-        spmd::AxisIndexOp::create(b, loc, b.getIndexType(), axesAttr(b, axes));
+    Value device = spmd::AxisIndexOp::create(b, loc, b.getIndexType(),
+                                             resharder.axesAttr(axes));
     Value isFirst =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, device,
                               arith::ConstantIndexOp::create(b, loc, 0));
@@ -298,8 +270,9 @@ Value FunctionPartitioner::localWindowed(Operation *op,
   Value local = unionWindows(op, operand, windows, need);
   for (auto [w, u] : llvm::zip(own, windows))
     if (w.shift != u.shift || w.length() != u.length())
-      local = sliceDim(b, op->getLoc(), local, w.window.dim,
-                       b.getIndexAttr(w.shift - u.shift), w.length());
+      local =
+          resharder.sliceAlong(op->getLoc(), local, w.window.dim,
+                               b.getIndexAttr(w.shift - u.shift), w.length());
   return local;
 }
 
@@ -333,14 +306,14 @@ Value FunctionPartitioner::sliceWindows(Location loc, Value local,
                                         ArrayRef<SplitWindow> windows) {
   for (const SplitWindow &w : windows) {
     Value device = spmd::AxisIndexOp::create(b, loc, b.getIndexType(),
-                                             axesAttr(b, w.axes));
+                                             resharder.axesAttr(w.axes));
     Value start = arith::AddIOp::create(
         b, loc,
         arith::MulIOp::create(
             b, loc, device,
             arith::ConstantIndexOp::create(b, loc, w.block * w.window.stride)),
         arith::ConstantIndexOp::create(b, loc, w.shift));
-    local = sliceDim(b, loc, local, w.window.dim, start, w.length());
+    local = resharder.sliceAlong(loc, local, w.window.dim, start, w.length());
   }
   return local;
 }

@@ -115,13 +115,26 @@ Value Resharder::localSlice(Location loc, Value v, int64_t dim,
       spmd::AxisIndexOp::create(b, loc, b.getIndexType(), axesAttr(axes));
   Value offset = arith::MulIOp::create(
       b, loc, index, arith::ConstantIndexOp::create(b, loc, block));
+  return sliceAlong(loc, v, dim, offset, block);
+}
+
+Value Resharder::sliceAlong(Location loc, Value v, int64_t dim,
+                            OpFoldResult offset, int64_t length) {
+  auto type = cast<RankedTensorType>(v.getType());
   SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
   SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
   for (int64_t d = 0; d < type.getRank(); ++d)
-    sizes.push_back(b.getIndexAttr(d == dim ? block : type.getDimSize(d)));
+    sizes.push_back(b.getIndexAttr(d == dim ? length : type.getDimSize(d)));
   offsets[dim] = offset;
-  return tensor::ExtractSliceOp::create(b, loc, withDim(v, dim, block), v,
+  return tensor::ExtractSliceOp::create(b, loc, withDim(v, dim, length), v,
                                         offsets, sizes, strides);
+}
+
+Value Resharder::permute(Location loc, Value v, ArrayRef<StringAttr> axes,
+                         ArrayRef<int64_t> pairs) {
+  ++numCollectives;
+  return spmd::PpermuteOp::create(b, loc, v.getType(), v, axesAttr(axes),
+                                  b.getDenseI64ArrayAttr(pairs));
 }
 
 Value Resharder::allToAll(Location loc, Value v, StringAttr axis,
@@ -143,7 +156,6 @@ Value Resharder::swapAxes(Location loc, Value v, StringAttr from,
   // The device at (from = x, to = y) holds block x and needs block y, which
   // the device at (from = y, to = x) holds: a transposition of the group
   // over (from, to).
-  ++numCollectives;
   int64_t n = size({from});
   SmallVector<int64_t> pairs;
   for (int64_t x = 0; x < n; ++x)
@@ -151,8 +163,7 @@ Value Resharder::swapAxes(Location loc, Value v, StringAttr from,
       pairs.push_back(y * n + x); // source (from = y, to = x)
       pairs.push_back(x * n + y); // target (from = x, to = y)
     }
-  return spmd::PpermuteOp::create(b, loc, v.getType(), v, axesAttr({from, to}),
-                                  b.getDenseI64ArrayAttr(pairs));
+  return permute(loc, v, {from, to}, pairs);
 }
 
 Value Resharder::permuteBlocks(Location loc, Value v, const Layout &from,
@@ -205,9 +216,7 @@ Value Resharder::permuteBlocks(Location loc, Value v, const Layout &from,
     pairs.push_back(it->second);
     pairs.push_back(p);
   }
-  ++numCollectives;
-  return spmd::PpermuteOp::create(b, loc, v.getType(), v, axesAttr(group),
-                                  b.getDenseI64ArrayAttr(pairs));
+  return permute(loc, v, group, pairs);
 }
 
 Value Resharder::reduce(Location loc, Value v, ArrayRef<StringAttr> axes,
@@ -473,10 +482,7 @@ Value Resharder::routeBlocks(Location loc, Value local, RankedTensorType global,
     }
     Value sent = tensor::ExtractSliceOp::create(
         b, loc, pieceType, local, entries(src, rank), pieceSizes, strides);
-    ++numCollectives;
-    Value received =
-        spmd::PpermuteOp::create(b, loc, pieceType, sent, axesAttr(group),
-                                 b.getDenseI64ArrayAttr(pairs));
+    Value received = permute(loc, sent, group, pairs);
     result = place(result, received, entries(at, rank), flags,
                    llvm::all_of(flags, [](int64_t f) { return f != 0; }));
   }

@@ -87,6 +87,15 @@ public:
   /// Whether `op` was made by a reshard and not erased since.
   bool holds(Operation *op) const { return created.contains(op); }
 
+  /// `v`'s elements [offset, offset + length) along `dim`.
+  Value sliceAlong(Location loc, Value v, int64_t dim, OpFoldResult offset,
+                   int64_t length);
+  /// `v` sent from device `pairs[2i]` to device `pairs[2i + 1]` of the
+  /// group over `axes` (a device no pair targets receives zeros).
+  Value permute(Location loc, Value v, ArrayRef<StringAttr> axes,
+                ArrayRef<int64_t> pairs);
+  ArrayAttr axesAttr(ArrayRef<StringAttr> axes);
+
   /// The collectives and slices emitted so far (for statistics).
   int64_t numCollectives = 0;
   /// Set, with an error emitted, when a reshard asked for cannot be built
@@ -148,7 +157,6 @@ private:
   /// 6. Slices locally what `to` splits further.
   Value sliceFurther(Location loc, Value local, Layout &cur, const Layout &to);
 
-  ArrayAttr axesAttr(ArrayRef<StringAttr> axes);
   int64_t size(ArrayRef<StringAttr> axes);
 
   OpBuilder &b;

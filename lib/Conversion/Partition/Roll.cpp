@@ -56,26 +56,6 @@ std::optional<std::pair<Value, int64_t>> matchRoll(tensor::ConcatOp concat) {
   return std::make_pair(source, shift);
 }
 
-ArrayAttr axesAttr(OpBuilder &b, ArrayRef<StringAttr> axes) {
-  return b.getArrayAttr(SmallVector<Attribute>(axes.begin(), axes.end()));
-}
-
-/// `v`'s elements [offset, offset + length) along `dim`.
-Value sliceDim(OpBuilder &b, Location loc, Value v, int64_t dim, int64_t offset,
-               int64_t length) {
-  auto type = cast<RankedTensorType>(v.getType());
-  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
-  SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
-  for (int64_t d = 0; d < type.getRank(); ++d)
-    sizes.push_back(b.getIndexAttr(d == dim ? length : type.getDimSize(d)));
-  offsets[dim] = b.getIndexAttr(offset);
-  SmallVector<int64_t> shape(type.getShape());
-  shape[dim] = length;
-  return tensor::ExtractSliceOp::create(
-      b, loc, RankedTensorType::get(shape, type.getElementType()), v, offsets,
-      sizes, strides);
-}
-
 } // namespace
 
 FailureOr<bool> FunctionPartitioner::partitionRoll(tensor::ConcatOp concat) {
@@ -103,17 +83,18 @@ FailureOr<bool> FunctionPartitioner::partitionRoll(tensor::ConcatOp concat) {
     SmallVector<int64_t> pairs;
     for (int64_t i = 0; i < devices; ++i)
       pairs.append({i, (i + by) % devices});
-    ++resharder.numCollectives;
-    return spmd::PpermuteOp::create(b, loc, piece.getType(), piece,
-                                    axesAttr(b, axes),
-                                    b.getDenseI64ArrayAttr(pairs));
+    return resharder.permute(loc, piece, axes, pairs);
+  };
+  auto slice = [&](int64_t offset, int64_t length) {
+    return resharder.sliceAlong(loc, local, dim, b.getIndexAttr(offset),
+                                length);
   };
   Value result;
   if (r == 0) {
     result = rotate(local, k);
   } else {
-    Value end = rotate(sliceDim(b, loc, local, dim, block - r, r), k + 1);
-    Value start = rotate(sliceDim(b, loc, local, dim, 0, block - r), k);
+    Value end = rotate(slice(block - r, r), k + 1);
+    Value start = rotate(slice(0, block - r), k);
     result = tensor::ConcatOp::create(b, loc, dim, ValueRange{end, start});
   }
   setLocal(concat.getResult(), result, want);
