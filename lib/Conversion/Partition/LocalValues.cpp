@@ -17,7 +17,6 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/RegionUtils.h"
-#include "llvm/Support/Path.h"
 
 using namespace mlir;
 using namespace mlir::trellis;
@@ -152,18 +151,6 @@ Operation *FunctionPartitioner::cloneOn(Operation *op, ValueRange operands) {
   return clone;
 }
 
-/// `file:line:col` of `loc`, or the location as printed.
-static std::string whereText(Location loc) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (auto file = dyn_cast<FileLineColLoc>(loc))
-    os << llvm::sys::path::filename(file.getFilename().getValue()) << ':'
-       << file.getLine() << ':' << file.getColumn();
-  else
-    os << loc;
-  return text;
-}
-
 /// The `trellis.sharding_origin` propagation wrote for `value`, if any.
 static std::string originText(Value value) {
   StringAttr origin;
@@ -192,16 +179,17 @@ void FunctionPartitioner::logReshard(
                       : "a region argument";
   } else {
     Operation *def = global.getDefiningOp();
-    entry.value =
-        def->getName().getStringRef().str() + " at " + whereText(def->getLoc());
+    entry.value = def->getName().getStringRef().str() + " at " +
+                  formatShortLocation(def->getLoc());
     if (def->getNumResults() > 1)
       entry.value += " (result #" +
                      std::to_string(cast<OpResult>(global).getResultNumber()) +
                      ")";
   }
-  entry.consumer = consumer ? consumer->getName().getStringRef().str() +
-                                  " at " + whereText(consumer->getLoc())
-                            : "result #" + std::to_string(returning);
+  entry.consumer = consumer
+                       ? consumer->getName().getStringRef().str() + " at " +
+                             formatShortLocation(consumer->getLoc())
+                       : "result #" + std::to_string(returning);
   entry.from = from.str();
   entry.to = to.str();
   entry.has = originText(global);

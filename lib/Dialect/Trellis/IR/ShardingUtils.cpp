@@ -9,6 +9,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -341,4 +342,15 @@ bool mlir::trellis::isAxisPrefix(ArrayRef<StringAttr> prefix,
 
 bool mlir::trellis::isZeroConstant(Value v) {
   return matchPattern(v, m_Zero()) || matchPattern(v, m_AnyZeroFloat());
+}
+
+std::string mlir::trellis::formatShortLocation(Location loc) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    os << llvm::sys::path::filename(file.getFilename().getValue()) << ':'
+       << file.getLine() << ':' << file.getColumn();
+  else
+    os << loc;
+  return text;
 }

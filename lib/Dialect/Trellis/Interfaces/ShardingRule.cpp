@@ -122,7 +122,7 @@ mlir::trellis::parseDeclaredRule(Operation *op, StringRef text,
   SmallVector<StringRef> clauses;
   text.split(clauses, ';');
   auto [lhs, rhs] = clauses[0].split("->");
-  if (rhs.data() == nullptr || !clauses[0].contains("->"))
+  if (!clauses[0].contains("->"))
     return fail("expected `operands -> results`");
   auto tensorTypes = [](TypeRange types) {
     SmallVector<RankedTensorType> out;

@@ -20,7 +20,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/ADT/EquivalenceClasses.h"
-#include "llvm/Support/Path.h"
 
 #include <map>
 #include <set>
@@ -87,18 +86,6 @@ bool isPassThrough(Operation *op, const ShardingRule &rule) {
   return true;
 }
 
-/// `file:line:col` of `op`, or its op name where it has no file location.
-std::string where(Operation *op) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (auto loc = dyn_cast<FileLineColLoc>(op->getLoc()))
-    os << llvm::sys::path::filename(loc.getFilename().getValue()) << ':'
-       << loc.getLine() << ':' << loc.getColumn();
-  else
-    os << op->getLoc();
-  return text;
-}
-
 class Propagator {
 public:
   Propagator(func::FuncOp func, MeshOp mesh, bool conservative, bool explain)
@@ -114,8 +101,11 @@ private:
     auto it = states.find(leader(v));
     return it == states.end() ? nullptr : &it->second;
   }
+  /// Seeds `v` from `sharding` (`source` names it for `explain`). A
+  /// user attribute (`byPriority`) seeds in priority rounds only the
+  /// dimensions of the round's priority; types and specs seed whole.
   void seed(Value v, ShardingAttr sharding, bool user, bool fixed,
-            const Twine &source);
+            const Twine &source, bool byPriority = false);
   /// The index of `text` in `sources`.
   int sourceId(const Twine &text) {
     sources.push_back(text.str());
@@ -170,7 +160,7 @@ private:
 };
 
 void Propagator::seed(Value v, ShardingAttr sharding, bool user, bool fixed,
-                      const Twine &source) {
+                      const Twine &source, bool byPriority) {
   ValueState *st = state(v);
   if (!st || !sharding)
     return;
@@ -182,7 +172,7 @@ void Propagator::seed(Value v, ShardingAttr sharding, bool user, bool fixed,
     DimShardingAttr given = sharding.getDims()[d];
     // In priority rounds, a dimension is seeded in its priority's round
     // (one without a priority in the last).
-    if (priorityRound && given.getPriority() != *priorityRound)
+    if (byPriority && priorityRound && given.getPriority() != *priorityRound)
       continue;
     dim.axes.assign(given.getAxes().begin(), given.getAxes().end());
     dim.closed = given.getClosed() || fixed;
@@ -387,10 +377,7 @@ void Propagator::seedSources(bool firstRound) {
   for (Value v : values)
     if (ShardingAttr typed = getShardingEncoding(v.getType());
         typed && firstRound) {
-      std::optional<int64_t> round = priorityRound;
-      priorityRound.reset(); // types have no priority
       seed(v, typed, /*user=*/true, /*fixed=*/false, "an explicit type");
-      priorityRound = round;
       if (ValueState *st = state(v))
         for (DimState &dim : st->dims)
           dim.closed = false;
@@ -400,7 +387,7 @@ void Propagator::seedSources(bool firstRound) {
          func.getArgAttrOfType<ShardingAttr>(arg.getArgNumber(),
                                              TrellisDialect::kShardingAttrName),
          /*user=*/true, /*fixed=*/false,
-         "argument #" + Twine(arg.getArgNumber()));
+         "argument #" + Twine(arg.getArgNumber()), /*byPriority=*/true);
   // A result's sharding seeds the value returned unless the user already
   // laid that value out (an argument returned as is): the partitioner then
   // reshards it at the return.
@@ -410,11 +397,13 @@ void Propagator::seedSources(bool firstRound) {
       seed(value,
            func.getResultAttrOfType<ShardingAttr>(
                j, TrellisDialect::kShardingAttrName),
-           /*user=*/true, /*fixed=*/false, "result #" + Twine(j));
+           /*user=*/true, /*fixed=*/false, "result #" + Twine(j),
+           /*byPriority=*/true);
   func.walk([&](Operation *op) {
     if (auto constraint = dyn_cast<ShardingConstraintOp>(op))
       seed(constraint.getResult(), constraint.getSharding(), true, false,
-           "the constraint at " + where(constraint));
+           "the constraint at " + formatShortLocation(constraint.getLoc()),
+           /*byPriority=*/true);
     if (!firstRound)
       return WalkResult::advance();
     if (auto map = dyn_cast<spmd::ShardMapOp>(op);
@@ -433,14 +422,13 @@ void Propagator::seedSources(bool firstRound) {
         for (int64_t d = 0; d < type.getRank(); ++d)
           dims.push_back(
               DimShardingAttr::get(op->getContext(), spec.getAxes(d)));
-        std::optional<int64_t> round = priorityRound;
-        priorityRound.reset(); // out_specs have no priority
         seed(result,
              ShardingAttr::get(op->getContext(),
                                FlatSymbolRefAttr::get(mesh.getSymNameAttr()),
                                dims),
-             true, true, "the out_specs of the shard_map at " + where(op));
-        priorityRound = round;
+             true, true,
+             "the out_specs of the shard_map at " +
+                 formatShortLocation(op->getLoc()));
       }
       for (auto [k, input] : llvm::enumerate(map.getInputs())) {
         ValueState *st = state(input);
@@ -455,9 +443,9 @@ void Propagator::seedSources(bool firstRound) {
           if (dim.axes.empty() && !dim.closed &&
               llvm::none_of(axes, [&](StringAttr a) { return st->uses(a); })) {
             dim.axes.assign(axes.begin(), axes.end());
-            dim.origin = {
-                sourceId("the in_specs of the shard_map at " + where(op)), 0,
-                nullptr};
+            dim.origin = {sourceId("the in_specs of the shard_map at " +
+                                   formatShortLocation(op->getLoc())),
+                          0, nullptr};
           }
         }
       }
@@ -669,7 +657,7 @@ std::string Propagator::describe(const DimState &dim) {
     os << " through " << dim.origin.hops
        << (dim.origin.hops == 1 ? " op" : " ops")
        << " (last: " << dim.origin.via->getName() << " at "
-       << where(dim.origin.via) << ")";
+       << formatShortLocation(dim.origin.via->getLoc()) << ")";
   return text;
 }
 

@@ -100,6 +100,10 @@ std::string formatAxesTuple(ArrayRef<StringAttr> axes);
 /// Whether `prefix` is a prefix of the axis list `list`.
 bool isAxisPrefix(ArrayRef<StringAttr> prefix, ArrayRef<StringAttr> list);
 
+/// `file.mlir:12:8` for a file location (the file's name without its
+/// directory), else the location as printed: for messages that name ops.
+std::string formatShortLocation(Location loc);
+
 /// Whether `v` is a constant zero: integer 0 or a float zero of either
 /// sign, scalar or splat.
 bool isZeroConstant(Value v);
