@@ -52,13 +52,17 @@ class Program:
 
     def body(self, value):
         lines, names = [], {}
+
+        def zeros(name, empty, shape):
+            # A zero-filled destination.
+            lines.append(f"  {empty} = tensor.empty() : {ttype(shape)}")
+            lines.append(f"  {name} = linalg.fill ins(%cst : f32) outs({empty} : {ttype(shape)}) -> {ttype(shape)}")
         for i, op in enumerate(self.ops):
             r = f"%v{i}"
             kind = op[0]
             if kind == "matmul":
                 _, a, b, shape = op
-                lines.append(f"  %e{i} = tensor.empty() : {ttype(shape)}")
-                lines.append(f"  %z{i} = linalg.fill ins(%cst : f32) outs(%e{i} : {ttype(shape)}) -> {ttype(shape)}")
+                zeros(f"%z{i}", f"%e{i}", shape)
                 lines.append(f"  {r} = linalg.matmul ins({value(a)}, {value(b)} : {self.type_of(a)}, {self.type_of(b)}) "
                              f"outs(%z{i} : {ttype(shape)}) -> {ttype(shape)}")
             elif kind == "add":
@@ -70,8 +74,7 @@ class Program:
                              f"outs(%e{i} : {ttype(shape)}) -> {ttype(shape)}")
             elif kind == "relu":
                 _, a, shape = op
-                lines.append(f"  %e{i} = tensor.empty() : {ttype(shape)}")
-                lines.append(f"  %zr{i} = linalg.fill ins(%cst : f32) outs(%e{i} : {ttype(shape)}) -> {ttype(shape)}")
+                zeros(f"%zr{i}", f"%e{i}", shape)
                 lines.append(f"  %o{i} = tensor.empty() : {ttype(shape)}")
                 lines.append(f"  {r} = linalg.max ins({value(a)}, %zr{i} : {self.type_of(a)}, {ttype(shape)}) "
                              f"outs(%o{i} : {ttype(shape)}) -> {ttype(shape)}")
@@ -83,8 +86,7 @@ class Program:
                 lines.append("  ^bb0(%i: index):")
                 lines.append("    tensor.yield %cst : f32")
                 lines.append(f"  }} : {self.type_of(a)} to {ttype([n + 2])}")
-                lines.append(f"  %e{i} = tensor.empty() : {ttype(shape)}")
-                lines.append(f"  %z{i} = linalg.fill ins(%cst : f32) outs(%e{i} : {ttype(shape)}) -> {ttype(shape)}")
+                zeros(f"%z{i}", f"%e{i}", shape)
                 lines.append(f"  {r} = linalg.conv_1d ins(%p{i}, {value(w)} : {ttype([n + 2])}, {self.type_of(w)}) "
                              f"outs(%z{i} : {ttype(shape)}) -> {ttype(shape)}")
             elif kind == "roll":

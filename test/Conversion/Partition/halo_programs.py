@@ -20,12 +20,11 @@ that). Prints one line per program; exits 1 on a failure.
 """
 import itertools
 import os
-import subprocess
 import sys
 
 import numpy as np
 
-from comm_bytes import reported_bytes
+from partition_runs import reported_bytes, run_with_reference
 
 ELEMENT_BYTES = 4
 
@@ -262,21 +261,14 @@ def main():
         path = os.path.join(work, f"p{index}.mlir")
         with open(path, "w") as f:
             f.write(module)
-        outdir = os.path.join(work, f"p{index}")
-        proc = subprocess.run(
-            [run, path, "--random", str(index + 1), "--reference", "--quiet",
-             "--save-inputs", "--output-dir", outdir],
-            capture_output=True, text=True, timeout=300)
-        if proc.returncode != 0:
-            print(f"{name}: FAIL to run\n{proc.stdout[-1500:]}{proc.stderr[-1500:]}")
+        error, ins, got = run_with_reference(
+            run, path, index + 1, os.path.join(work, f"p{index}"))
+        if error:
+            print(f"{name}: FAIL to run\n{error}")
             failed = True
             continue
-        ins = []
-        k = 0
-        while os.path.exists(os.path.join(outdir, f"arg{k}.npy")):
-            ins.append(np.load(os.path.join(outdir, f"arg{k}.npy")).astype(np.float64))
-            k += 1
-        got = np.load(os.path.join(outdir, "out0.npy")).astype(np.float64)
+        ins = [x.astype(np.float64) for x in ins]
+        got = got.astype(np.float64)
         want = model(ins)
         scale = max(1.0, float(np.abs(want[np.isfinite(want)]).max()))
         ok = got.shape == want.shape and np.allclose(

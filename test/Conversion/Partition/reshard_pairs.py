@@ -24,7 +24,7 @@ import sys
 
 import numpy as np
 
-from comm_bytes import reported_bytes
+from partition_runs import reported_bytes
 
 AXES = ["a", "b"]
 

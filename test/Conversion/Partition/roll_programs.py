@@ -12,12 +12,11 @@ must equal what a device's result block needs and its own block of x does
 not hold, counted here from index sets.
 """
 import os
-import subprocess
 import sys
 
 import numpy as np
 
-from comm_bytes import reported_bytes
+from partition_runs import reported_bytes, run_with_reference
 
 ELEMENT_BYTES = 4
 
@@ -80,17 +79,13 @@ def main():
         path = os.path.join(work, f"r{index}.mlir")
         with open(path, "w") as f:
             f.write(program(mesh, axes, shape, dim, shift))
-        outdir = os.path.join(work, f"r{index}")
-        proc = subprocess.run(
-            [run, path, "--random", str(index + 1), "--reference", "--quiet",
-             "--save-inputs", "--output-dir", outdir],
-            capture_output=True, text=True, timeout=300)
-        if proc.returncode != 0:
-            print(f"{name}: FAIL to run\n{proc.stdout[-1500:]}{proc.stderr[-1500:]}")
+        error, ins, got = run_with_reference(
+            run, path, index + 1, os.path.join(work, f"r{index}"))
+        if error:
+            print(f"{name}: FAIL to run\n{error}")
             failed = True
             continue
-        x = np.load(os.path.join(outdir, "arg0.npy"))
-        got = np.load(os.path.join(outdir, "out0.npy"))
+        x = ins[0]
         ok = np.array_equal(got, np.roll(x, shift, axis=dim))
         # The oracle must tell shifts apart.
         ok &= not np.array_equal(got, np.roll(x, shift + 1, axis=dim))

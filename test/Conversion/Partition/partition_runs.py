@@ -1,0 +1,36 @@
+"""Running partitioned test programs, shared by the partitioner's
+executed tests (reshard_pairs.py, halo_programs.py, roll_programs.py).
+"""
+import os
+import subprocess
+
+import numpy as np
+
+
+def reported_bytes(opt, path):
+    """Bytes per device PATH sends once partitioned
+    (--trellis-global-to-manual), by trellis-comm-report's total."""
+    proc = subprocess.run([opt, path, "--trellis-global-to-manual",
+                           "--trellis-comm-report", "-o", os.devnull],
+                          capture_output=True, text=True, timeout=300)
+    for line in (proc.stdout + proc.stderr).splitlines():
+        if "total:" in line:
+            return int(line.split(",")[1].split("B per device")[0])
+    raise RuntimeError(f"no comm report for {path}:\n{proc.stderr}")
+
+
+def run_with_reference(run, path, seed, outdir):
+    """Runs PATH on random inputs (SEED) with --reference, saving inputs
+    and results in OUTDIR. Returns (error, inputs, out0): the tail of the
+    tool's output when it failed (inputs and out0 then None), else None
+    and the arrays as saved."""
+    proc = subprocess.run(
+        [run, path, "--random", str(seed), "--reference", "--quiet",
+         "--save-inputs", "--output-dir", outdir],
+        capture_output=True, text=True, timeout=300)
+    if proc.returncode != 0:
+        return proc.stdout[-1500:] + proc.stderr[-1500:], None, None
+    inputs = []
+    while os.path.exists(os.path.join(outdir, f"arg{len(inputs)}.npy")):
+        inputs.append(np.load(os.path.join(outdir, f"arg{len(inputs)}.npy")))
+    return None, inputs, np.load(os.path.join(outdir, "out0.npy"))
