@@ -511,23 +511,26 @@ std::optional<int> Driver::showLayouts() {
     llvm::outs() << (a ? ", " : "") << "\"" << mesh.axisNames[a]
                  << "\"=" << mesh.axisSizes[a];
   llvm::outs() << "), " << mesh.numDevices() << " devices\n";
+  // Every device's blocks, once: per input, per output.
+  std::vector<std::vector<Executor::LocalBlock>> ins, outs;
+  for (int64_t p = 0; p < mesh.numDevices(); ++p) {
+    ins.push_back(exec->localInputs(p));
+    outs.push_back(exec->localOutputs(p));
+  }
   auto draw = [&](const TensorInfo &info, bool output, int index) {
     std::vector<DeviceBlock> blocks;
     for (int64_t p = 0; p < mesh.numDevices(); ++p) {
-      std::vector<Executor::LocalBlock> local =
-          output ? exec->localOutputs(p) : exec->localInputs(p);
-      DeviceBlock block{mesh.deviceAt(p), {}, {}};
-      block.offset.assign(info.shape.size(), 0);
-      block.shape = info.shape; // an input no device argument takes: whole
-      if (output) {
-        block.offset = local[index].offset;
-        block.shape = local[index].shape;
-      } else {
-        for (const Executor::LocalBlock &l : local)
-          if (l.index == index) {
-            block.offset = l.offset;
-            block.shape = l.shape;
-          }
+      // An input no device argument takes is whole on every device.
+      DeviceBlock block{mesh.deviceAt(p),
+                        std::vector<int64_t>(info.shape.size(), 0), info.shape};
+      const Executor::LocalBlock *local = output ? &outs[p][index] : nullptr;
+      if (!output)
+        for (const Executor::LocalBlock &l : ins[p])
+          if (l.index == index)
+            local = &l;
+      if (local) {
+        block.offset = local->offset;
+        block.shape = local->shape;
       }
       blocks.push_back(std::move(block));
     }
