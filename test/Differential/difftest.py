@@ -11,8 +11,11 @@ one of:
   embedded  a global program with an spmd.shard_map (over every axis) in the
             middle, global ops before and after it
   manual    a program that is one spmd.shard_map with collectives
-  uneven    a program whose sharding does not divide a dimension: it must be
-            rejected with an error message (non-zero exit, no crash)
+  uneven    a program whose sharding does not divide a dimension: in a
+            shard_map spec or a collective it must be rejected with an error
+            message (non-zero exit, no crash); on an argument or a
+            constraint the partitioner pads it, and the program is checked
+            like the others
 The generator evaluates what it emits in numpy (per device inside
 shard_maps, so collectives are modelled exactly) and compares that with
 `trellis-run --reference --output-dir`: exactly for integers, NaN for NaN,
@@ -21,7 +24,7 @@ shard_maps, so collectives are modelled exactly) and compares that with
 
 A failure is a crash (signal, LLVM ERROR, stack dump, assertion), a timeout,
 a valid program rejected, a result that differs from numpy or from the
-reference, or an uneven program accepted. The program is kept in WORKDIR
+reference, or an uneven shard_map or collective accepted. The program is kept in WORKDIR
 (with its inputs, expected outputs and trellis-run's output) and one line
 `FAIL <kind> <path>: <detail>` is printed per failure, then
 `difftest: N run, M failed`; exit 1 on any failure.
@@ -49,7 +52,8 @@ FEATURES = {
     "auto": "global program, auto-sharded arguments",
     "embedded": "global program with a shard_map in the middle",
     "manual": "program that is one shard_map",
-    "uneven": "non-divisible sharding that must be rejected",
+    "uneven": "non-divisible shardings (rejected in shard_maps and "
+              "collectives, padded on arguments and constraints)",
     # meshes
     "mesh5": "meshes of up to 5 axes (else up to 3)",
     "size1": "size-1 mesh axes",
@@ -988,6 +992,7 @@ class Program:
         return self.text()
 
     def build_uneven(self, shapes):
+        self.uneven_accepted = False
         big = [a for a, s in self.axes if s > 1]
         if not big:
             self.axes[0] = (self.axes[0][0], 2)
@@ -1010,7 +1015,8 @@ class Program:
             m = self.name()
             op = "addf" if is_float(self.elt) else "addi"
             self.emit(f"{m} = arith.{op} {n}, {n} : {v.type}")
-            self.outs = [Value(m, shape, self.elt, [None])]
+            self.outs = [Value(m, shape, self.elt, [v.arrs[0] + v.arrs[0]])]
+            self.uneven_accepted = True
             self.used.add("uneven_constraint")
         elif how == "collective":
             # a psum_scatter or all_to_all splitting a dimension unevenly
@@ -1043,7 +1049,8 @@ class Program:
             n = self.name()
             op = "addf" if is_float(self.elt) else "addi"
             self.emit(f"{n} = arith.{op} {name}, {name} : {v.type}")
-            self.outs = [Value(n, shape, self.elt, [arr])]
+            self.outs = [Value(n, shape, self.elt, [arr + arr])]
+            self.uneven_accepted = True
             self.used.add("uneven_global")
         else:
             v = self.new_arg(shape, sharded=False)
@@ -1208,7 +1215,7 @@ def check_program(args, i, seed, stats, rng_self):
     elif rc < 0 or rc >= 128 or CRASH_RE.search(both):
         m = CRASH_RE.search(both)
         fail = ("crash", f"rc={rc} " + (m.group(0) if m else "") + crash_frame(both))
-    elif kind == "uneven":
+    elif kind == "uneven" and not prog.uneven_accepted:
         if rc == 0:
             fail = ("uneven-accepted", "exit 0")
         elif "error" not in both:
@@ -1230,7 +1237,8 @@ def check_program(args, i, seed, stats, rng_self):
             fail = ("rejected", (lines[0] if lines else f"rc={rc}")[:300])
         elif len(refs) != len(prog.outs):
             fail = ("reference-missing", f"{len(refs)} reference lines for {len(prog.outs)} results")
-    if (fail is None or fail[0].startswith("reference-mismatch")) and kind != "uneven":
+    rejected = kind == "uneven" and not prog.uneven_accepted
+    if (fail is None or fail[0].startswith("reference-mismatch")) and not rejected:
         for k, v in enumerate(prog.outs):
             fn = os.path.join(outdir, f"out{k}.npy")
             if not os.path.exists(fn):

@@ -17,6 +17,8 @@
 //   Halo.cpp         operands read through windows of split loops
 //                    (convolutions, stencils): halo exchange
 //   Roll.cpp         rotations of a split dimension (jnp.roll)
+//   Uneven.cpp       factors split over axes that do not divide them:
+//                    which may be, and masking their padding in reductions
 //
 //===----------------------------------------------------------------------===//
 
@@ -97,11 +99,13 @@ public:
 
 private:
   // The steps of run() (Partition.cpp).
-  /// The layout of each argument (replicated for scalars); fails, with an
-  /// error, on an argument the partitioner cannot take.
+  /// The layout of each argument (replicated for scalars, and along
+  /// dimensions split unevenly, which are padded and sliced inside); fails,
+  /// with an error, on an argument the partitioner cannot take.
   FailureOr<SmallVector<Layout>> argumentLayouts(Block &oldBody);
-  /// The layout of each returned value: its declared sharding (replicated
-  /// when it does not divide), never partial.
+  /// The layout of each returned value: its declared sharding (its uneven
+  /// dimensions replicated: they cross the shard_map whole), never
+  /// partial.
   FailureOr<SmallVector<Layout>> returnLayouts(func::ReturnOp ret);
   /// Builds, in `entry`, the shard_map over every axis with the arguments
   /// as inputs, and maps the old arguments to its body's; leaves the
@@ -136,9 +140,29 @@ private:
                         const FactorAxes &factorAxes, ArrayRef<bool> assigned,
                         bool combinable);
   /// Drops axes that are used twice (or `carried`), that do not divide
-  /// their factor, or that split a minor factor of a compound dimension.
-  void fitAxesToFactors(const ShardingRule &rule, ArrayRef<StringAttr> carried,
-                        FactorAxes &factorAxes);
+  /// their factor when it may not be split unevenly, or that split a minor
+  /// factor of a compound dimension.
+  void fitAxesToFactors(Operation *op, const ShardingRule &rule,
+                        ArrayRef<StringAttr> carried, FactorAxes &factorAxes);
+
+  // Factors split over axes that do not divide them (Uneven.cpp).
+  /// Which factors of `op`'s rule may be split unevenly: not in a
+  /// compound dimension, not read through a window, and, when reduced,
+  /// only in a structured op (which can mask the padding).
+  SmallVector<bool> unevenFactors(Operation *op, const ShardingRule &rule);
+  /// For each reduction factor `factorAxes` split unevenly, the index
+  /// (a local loop index) where its padding starts on this device. A
+  /// contraction's `operands` are zeroed from there and nothing is
+  /// returned; for other ops the returned pairs go to maskPayload.
+  FailureOr<SmallVector<std::pair<int64_t, Value>>>
+  maskPaddedReductions(Operation *op, const ShardingRule &rule,
+                       const FactorAxes &factorAxes,
+                       SmallVector<Value> &operands);
+  /// `local`, made a linalg.generic if it is not one, whose outputs keep
+  /// their value at the iterations past each (loop, start) of `limits`:
+  /// its new results.
+  FailureOr<SmallVector<Value>>
+  maskPayload(Operation *local, ArrayRef<std::pair<int64_t, Value>> limits);
   /// The op's operands resharded to the layouts its factors give them.
   SmallVector<Value> localOperands(Operation *op, const ShardingRule &rule,
                                    const FactorAxes &factorAxes,
@@ -219,7 +243,8 @@ private:
   /// local results, or failure when it cannot be built so.
   FailureOr<SmallVector<Value>>
   createLocalOp(Operation *op, ValueRange operands, ArrayRef<Type> resultTypes,
-                const FactorAxes &factorAxes, const ShardingRule &rule);
+                const FactorAxes &factorAxes, const ShardingRule &rule,
+                ArrayRef<std::pair<int64_t, Value>> payloadMasks = {});
 
   func::FuncOp func;
   MeshOp mesh;
@@ -227,6 +252,9 @@ private:
   Resharder resharder;
   IRMapping mapping;
   DenseMap<Value, Layout> layouts;
+  /// Arguments split unevenly: the block and layout they crossed the
+  /// shard_map in (their uneven dimensions whole).
+  DenseMap<Value, std::pair<Value, Layout>> boundaryBlocks;
   std::map<std::pair<const void *, std::string>, Value> reshardCache;
   /// `report-reshards`: where reshards are recorded, and the op being
   /// partitioned (null: the function's return).

@@ -53,11 +53,13 @@ LogicalResult FunctionPartitioner::partitionFallback(Operation *op) {
 
 FailureOr<SmallVector<Value>> FunctionPartitioner::createLocalOp(
     Operation *op, ValueRange operands, ArrayRef<Type> resultTypes,
-    const FactorAxes &factorAxes, const ShardingRule &rule) {
+    const FactorAxes &factorAxes, const ShardingRule &rule,
+    ArrayRef<std::pair<int64_t, Value>> payloadMasks) {
   // Where this device's block of a split factor starts: its index along
   // the factor's axes times the block size.
   auto blockOffset = [&](OpBuilder &builder, Location loc, int64_t f) -> Value {
-    int64_t block = rule.factorSizes[f] / mesh.getAxesSize(factorAxes[f]);
+    int64_t block =
+        llvm::divideCeil(rule.factorSizes[f], mesh.getAxesSize(factorAxes[f]));
     SmallVector<Attribute> axes(factorAxes[f].begin(), factorAxes[f].end());
     Value rank = spmd::AxisIndexOp::create(builder, loc, builder.getIndexType(),
                                            builder.getArrayAttr(axes));
@@ -79,6 +81,10 @@ FailureOr<SmallVector<Value>> FunctionPartitioner::createLocalOp(
     }
     results = iface.buildLocalOp(operands, resultTypes, split, mapping, b);
   });
+  if (failed(results))
+    return failure();
+  if (!payloadMasks.empty() && !results->empty())
+    results = maskPayload(results->front().getDefiningOp(), payloadMasks);
   if (failed(results))
     return failure();
   // Local ops hold local types: the global sharding of a clone goes.

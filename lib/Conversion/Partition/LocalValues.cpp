@@ -78,6 +78,14 @@ Value FunctionPartitioner::localIn(Value global, const Layout &layout) {
       it == layouts.end() ? Layout::replicated(type.getRank()) : it->second;
   if (from == layout)
     return local;
+  // An argument split unevenly was also passed whole in those dimensions:
+  // other layouts are cut from that.
+  if (auto boundary = boundaryBlocks.find(global);
+      boundary != boundaryBlocks.end()) {
+    std::tie(local, from) = boundary->second;
+    if (from == layout)
+      return local;
+  }
   // One reshard per (block, layouts): collectives have side effects, so CSE
   // would not merge repeated ones. A block made in an enclosing region is
   // visible here; one made inside a loop or branch body is not visible after

@@ -164,7 +164,9 @@ FunctionPartitioner::argumentLayouts(Block &oldBody) {
              << arg.getArgNumber()
              << " is neither a ranked tensor nor a scalar; the partitioner "
                 "takes tensors, integers, floats and indices";
-    Layout layout = desiredLayout(arg);
+    // A dimension split unevenly crosses the shard_map whole (its specs
+    // must divide); each device pads and slices its block inside.
+    Layout layout = resharder.evenPart(type, desiredLayout(arg));
     if (!layout.unreduced.empty() || !resharder.divides(type, layout))
       return func.emitOpError("argument #")
              << arg.getArgNumber() << " cannot be laid out as " << layout.str();
@@ -193,7 +195,8 @@ FunctionPartitioner::returnLayouts(func::ReturnOp ret) {
       declared = getShardingEncoding(func.getResultTypes()[j]);
     if (!declared)
       declared = declaredSharding(value);
-    Layout layout = Layout::fromSharding(declared, type.getRank());
+    Layout layout = resharder.evenPart(
+        type, Layout::fromSharding(declared, type.getRank()));
     layout.unreduced.clear();
     if (!resharder.divides(type, layout))
       layout = Layout::replicated(type.getRank());
@@ -245,6 +248,17 @@ FunctionPartitioner::createShardMap(Block *entry, Block &oldBody,
     Value local = body->addArgument(resharder.localType(type, argLayouts[k]),
                                     arg.getLoc());
     setLocal(arg, local, argLayouts[k]);
+    // An argument split unevenly is cut into its blocks at once (no
+    // communication), so that ops compute on them; the whole one stays at
+    // hand for readers that want it whole.
+    Layout want = desiredLayout(arg);
+    if (want != argLayouts[k]) {
+      boundaryBlocks[arg] = {local, argLayouts[k]};
+      setLocal(
+          arg,
+          resharder.reshard(arg.getLoc(), local, type, argLayouts[k], want),
+          want);
+    }
   }
   return map;
 }

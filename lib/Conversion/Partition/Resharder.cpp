@@ -68,13 +68,49 @@ ArrayAttr Resharder::axesAttr(ArrayRef<StringAttr> axes) {
   return b.getArrayAttr(attrs);
 }
 
+static RankedTensorType withDim(Value v, int64_t dim, int64_t extent);
+
 RankedTensorType Resharder::localType(RankedTensorType global,
                                       const Layout &layout) {
   SmallVector<int64_t> shape(global.getShape());
   for (auto [d, axes] : llvm::enumerate(layout.dims))
     if (d < shape.size() && !ShapedType::isDynamic(shape[d]))
-      shape[d] /= size(axes);
+      shape[d] = llvm::divideCeil(shape[d], size(axes));
   return RankedTensorType::get(shape, global.getElementType());
+}
+
+bool Resharder::isUneven(RankedTensorType global, const Layout &layout,
+                         int64_t d) {
+  if (d >= global.getRank() || d >= static_cast<int64_t>(layout.dims.size()))
+    return false;
+  int64_t extent = global.getDimSize(d);
+  return !ShapedType::isDynamic(extent) && extent % size(layout.dims[d]) != 0;
+}
+
+Layout Resharder::evenPart(RankedTensorType global, const Layout &layout) {
+  Layout even = layout;
+  for (int64_t d = 0, e = even.dims.size(); d < e; ++d)
+    if (isUneven(global, layout, d))
+      even.dims[d].clear();
+  return even;
+}
+
+Value Resharder::padAlong(Location loc, Value v, int64_t dim, int64_t extent) {
+  auto type = cast<RankedTensorType>(v.getType());
+  Type element = type.getElementType();
+  if (!isa<IntegerType, FloatType, IndexType>(element)) {
+    mlir::emitError(loc) << "cannot pad a dimension of element type " << element
+                         << " to split it unevenly; shard it evenly";
+    failed = true;
+    return v;
+  }
+  SmallVector<OpFoldResult> low(type.getRank(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> high(type.getRank(), b.getIndexAttr(0));
+  high[dim] = b.getIndexAttr(extent - type.getDimSize(dim));
+  Value zero = arith::ConstantOp::create(
+      b, loc, cast<TypedAttr>(b.getZeroAttr(element)));
+  return tensor::PadOp::create(b, loc, withDim(v, dim, extent), v, low, high,
+                               zero);
 }
 
 bool Resharder::divides(RankedTensorType global, const Layout &layout) {
@@ -638,8 +674,10 @@ void Resharder::eraseUnusedReshards(Operation *root) {
   }
   // Unread ops first; erasing one may leave the ops it read unread.
   SmallVector<Operation *> work;
+  // (An op without results, such as the yield of a pad's region, is not
+  // unread but part of its parent.)
   root->walk([&](Operation *op) {
-    if (created.contains(op) && op->use_empty())
+    if (created.contains(op) && op->getNumResults() && op->use_empty())
       work.push_back(op);
   });
   while (!work.empty()) {
@@ -724,6 +762,67 @@ Value Resharder::reshard(Location loc, Value local, RankedTensorType global,
   OpBuilder::Listener *previous = b.getListener();
   b.setListener(&recorder);
   llvm::scope_exit restore([&] { b.setListener(previous); });
+  bool uneven = false;
+  for (int64_t d = 0; d < global.getRank(); ++d)
+    uneven |= isUneven(global, from, d) || isUneven(global, target, d);
+  if (!uneven)
+    return reshardBlocks(loc, local, global, from, target);
+
+  // Blocks of a dimension its axes do not divide are those of the padded
+  // extent (the next multiple; the last blocks end in padding). The even
+  // reshard moves blocks of a padded array, so per dimension:
+  //   - split the same way on both sides: it keeps its padded extent;
+  //   - uneven on both sides with one padded extent (other axes of the
+  //     same size): moved at that extent;
+  //   - uneven in `from`, whole in `target`: moved at `from`'s padded
+  //     extent (gathered, or its axes taken by all_to_all), the padding
+  //     cut off last;
+  //   - whole in `from`, uneven in `target`: padded first;
+  //   - otherwise gathered (and cut to its extent) first, then padded if
+  //     `target` splits it unevenly.
+  const int64_t rank = global.getRank();
+  SmallVector<int64_t> padded(global.getShape());
+  SmallVector<int64_t> cutLast;
+  Layout cur = from;
+  cur.dims.resize(rank);
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t extent = global.getDimSize(d);
+    bool unevenFrom = isUneven(global, cur, d);
+    bool unevenTo = isUneven(global, target, d);
+    int64_t paddedFrom = llvm::alignTo(extent, size(cur.dims[d]));
+    int64_t paddedTo = llvm::alignTo(extent, size(target.dims[d]));
+    if (cur.dims[d] == target.dims[d] ||
+        (unevenFrom && unevenTo && paddedFrom == paddedTo)) {
+      padded[d] = paddedFrom;
+      continue;
+    }
+    if (unevenFrom && target.dims[d].empty()) {
+      padded[d] = paddedFrom;
+      cutLast.push_back(d);
+      continue;
+    }
+    if (unevenFrom || (unevenTo && !cur.dims[d].empty())) {
+      local = allGather(loc, local, d, cur.dims[d]);
+      if (unevenFrom)
+        local = sliceAlong(loc, local, d, b.getIndexAttr(0), extent);
+      cur.dims[d].clear();
+    }
+    if (unevenTo) {
+      local = padAlong(loc, local, d, paddedTo);
+      padded[d] = paddedTo;
+    }
+  }
+  local = reshardBlocks(loc, local,
+                        RankedTensorType::get(padded, global.getElementType()),
+                        cur, target);
+  for (int64_t d : cutLast)
+    local = sliceAlong(loc, local, d, b.getIndexAttr(0), global.getDimSize(d));
+  return local;
+}
+
+Value Resharder::reshardBlocks(Location loc, Value local,
+                               RankedTensorType global, const Layout &from,
+                               const Layout &target) {
   Layout cur = from;
   cur.dims.resize(global.getRank());
   // Below, `to` is the target's split only; a partial target is dealt with

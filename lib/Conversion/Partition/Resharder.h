@@ -68,9 +68,16 @@ public:
 
   /// Whether every dimension of `global` divides by its axes in `layout`.
   bool divides(RankedTensorType global, const Layout &layout);
+  /// Whether `layout` splits static dimension `d` of `global` over axes
+  /// whose size does not divide it: the blocks are those of the next
+  /// multiple, the last ones ending in padding (whose values are
+  /// unspecified: reductions mask it, see Uneven.cpp).
+  bool isUneven(RankedTensorType global, const Layout &layout, int64_t d);
+  /// `layout` with its uneven dimensions replicated.
+  Layout evenPart(RankedTensorType global, const Layout &layout);
 
   /// Returns the block of `global`'s array in layout `to`, given `local`,
-  /// its block in layout `from`.
+  /// its block in layout `from`. Either may split dimensions unevenly.
   Value reshard(Location loc, Value local, RankedTensorType global,
                 const Layout &from, const Layout &to);
 
@@ -103,6 +110,12 @@ public:
   bool failed = false;
 
 private:
+  /// reshard between layouts that split each dimension of `global` evenly
+  /// (`global` holds padded extents where both keep the same uneven split).
+  Value reshardBlocks(Location loc, Value local, RankedTensorType global,
+                      const Layout &from, const Layout &to);
+  /// `v` padded with zeros along `dim` to `extent`.
+  Value padAlong(Location loc, Value v, int64_t dim, int64_t extent);
   Value allGather(Location loc, Value v, int64_t dim,
                   ArrayRef<StringAttr> axes);
   Value localSlice(Location loc, Value v, int64_t dim,

@@ -323,19 +323,23 @@ static void unsplitResultOnlyFactors(Operation *op, const ShardingRule &rule,
       factorAxes[f].clear();
 }
 
-void FunctionPartitioner::fitAxesToFactors(const ShardingRule &rule,
+void FunctionPartitioner::fitAxesToFactors(Operation *op,
+                                           const ShardingRule &rule,
                                            ArrayRef<StringAttr> carried,
                                            FactorAxes &factorAxes) {
-  // Each axis splits one factor; each factor must divide; a compound
-  // dimension carries only its major factor's axes.
+  // Each axis splits one factor; each factor must divide unless it may be
+  // split unevenly (Uneven.cpp); a compound dimension carries only its
+  // major factor's axes.
+  SmallVector<bool> uneven = unevenFactors(op, rule);
   llvm::SmallDenseSet<StringAttr> used(carried.begin(), carried.end());
   for (int64_t f = 0; f < rule.numFactors(); ++f) {
     auto &axes = factorAxes[f];
     auto firstUsed =
         llvm::find_if(axes, [&](StringAttr a) { return used.contains(a); });
     axes.erase(firstUsed, axes.end());
-    while (!axes.empty() && (ShapedType::isDynamic(rule.factorSizes[f]) ||
-                             rule.factorSizes[f] % mesh.getAxesSize(axes) != 0))
+    while (!axes.empty() &&
+           (ShapedType::isDynamic(rule.factorSizes[f]) ||
+            (rule.factorSizes[f] % mesh.getAxesSize(axes) != 0 && !uneven[f])))
       axes.pop_back();
     used.insert(axes.begin(), axes.end());
   }
@@ -439,15 +443,20 @@ LogicalResult FunctionPartitioner::partitionRuleOp(Operation *op,
   // negate) when all operands are partial over the same axes: one psum after
   // the op instead of one per operand.
   SmallVector<StringAttr> carried = carriedPartialSums(op);
-  fitAxesToFactors(rule, carried, factorAxes);
+  fitAxesToFactors(op, rule, carried, factorAxes);
 
-  // Operands in the layouts the op needs; the op on local blocks.
+  // Operands in the layouts the op needs; the op on local blocks, the
+  // padding of unevenly split reductions masked.
   SmallVector<Value> operands = localOperands(op, rule, factorAxes, carried);
+  FailureOr<SmallVector<std::pair<int64_t, Value>>> payloadMasks =
+      maskPaddedReductions(op, rule, factorAxes, operands);
+  if (failed(payloadMasks))
+    return failure();
   SmallVector<Type> resultTypes;
   SmallVector<Layout> resultLayouts;
   localResults(op, rule, factorAxes, carried, kind, resultTypes, resultLayouts);
   FailureOr<SmallVector<Value>> results =
-      createLocalOp(op, operands, resultTypes, factorAxes, rule);
+      createLocalOp(op, operands, resultTypes, factorAxes, rule, *payloadMasks);
   // An op without results is not modelled either.
   if (failed(results) || results->empty())
     return op->emitOpError("could not be partitioned");

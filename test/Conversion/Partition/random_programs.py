@@ -2,14 +2,16 @@
 """Random auto-sharded global programs, partitioned and run against the
 unpartitioned program.
 
-Usage: random_programs.py TRELLIS_RUN WORKDIR COUNT SEED
+Usage: random_programs.py [--uneven] TRELLIS_RUN WORKDIR COUNT SEED
 
 Each program has a random mesh of 1-3 axes (sizes 2 or 4, at most 8
 devices), random argument shardings, and a random chain of ops (elementwise
 arith/math, matmul, transpose, sum and max reductions, broadcasts,
 expand/collapse reshapes, slices, insert_slice, pad, concats, scf.for loops
 and sharding constraints) on f32 or i32 values. `trellis-run --random --reference` must partition it, run it
-on the mesh and match the one-device result. Prints one line per failure
+on the mesh and match the one-device result. With --uneven, sizes are
+mostly ones the axes do not divide (3, 5, 6, 7, 10, 15) and shardings split
+them anyway (the partitioner pads them). Prints one line per failure
 (with the program kept in WORKDIR) and a summary; exits 1 on any failure.
 """
 import os
@@ -19,8 +21,10 @@ import sys
 
 
 class Program:
-    def __init__(self, rng, index):
+    def __init__(self, rng, index, uneven=False):
         self.rng = rng
+        self.uneven = uneven
+        self.sizes = [3, 5, 6, 7, 10, 15, 8] if uneven else [4, 8, 16]
         self.index = index
         n = rng.randint(1, 3)
         sizes = []
@@ -58,7 +62,7 @@ class Program:
             prod = 1
             for b in dims[d]:
                 prod *= dict(self.axes)[b]
-            if shape[d] % (prod * size) == 0:
+            if shape[d] % (prod * size) == 0 or (self.uneven and shape[d] >= 2):
                 dims[d].append(a)
         return "[" + ", ".join("{" + ", ".join(f'"{a}"' for a in d) + "}" for d in dims) + "]"
 
@@ -111,7 +115,7 @@ class Program:
             if not a:
                 return
             m, k = a[1]
-            b = self.pick(lambda s: len(s) == 2 and s[0] == k) or (self.arg([k, r.choice([4, 8, 16])]), None)
+            b = self.pick(lambda s: len(s) == 2 and s[0] == k) or (self.arg([k, r.choice(self.sizes)]), None)
             bshape = [v for v in self.values if v[0] == b[0]][0][1]
             out = [m, bshape[1]]
             f = self.filled(out, self.zero())
@@ -153,7 +157,7 @@ class Program:
                 return
             d = r.randrange(len(a[1]) + 1)
             out = list(a[1])
-            out.insert(d, r.choice([2, 4, 8]))
+            out.insert(d, r.choice([3, 5, 2] if self.uneven else [2, 4, 8]))
             e, n = self.name(), self.name()
             self.body.append(f"  {e} = tensor.empty() : {self.ty(out)}")
             self.body.append(f"  {n} = linalg.broadcast ins({a[0]} : {self.ty(a[1])}) outs({e} : {self.ty(out)}) dimensions = [{d}]")
@@ -266,7 +270,7 @@ class Program:
     def text(self):
         for _ in range(self.rng.randint(1, 3)):
             rank = self.rng.randint(1, 3)
-            self.arg([self.rng.choice([4, 8, 16]) for _ in range(rank)])
+            self.arg([self.rng.choice(self.sizes) for _ in range(rank)])
         for _ in range(self.rng.randint(3, 10)):
             self.step()
         outs = self.rng.sample(self.values, min(len(self.values), self.rng.randint(1, 2)))
@@ -284,12 +288,16 @@ class Program:
 
 
 def main():
-    run, work, count, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+    args = sys.argv[1:]
+    uneven = args[0] == "--uneven"
+    if uneven:
+        args = args[1:]
+    run, work, count, seed = args[0], args[1], int(args[2]), int(args[3])
     os.makedirs(work, exist_ok=True)
     rng = random.Random(seed)
     failures = 0
     for i in range(count):
-        text = Program(rng, i).text()
+        text = Program(rng, i, uneven).text()
         path = os.path.join(work, f"prog{i}.mlir")
         with open(path, "w") as f:
             f.write(text)
@@ -305,7 +313,7 @@ def main():
         if not ok:
             failures += 1
             print(f"FAIL {path}\n{detail}")
-    print(f"random programs: {count} run, {failures} failed")
+    print(f"random {'uneven ' if uneven else ''}programs: {count} run, {failures} failed")
     return 1 if failures else 0
 
 

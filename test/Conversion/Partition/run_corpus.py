@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Runs a partitioner corpus program on several meshes against its reference.
 
-Usage: run_corpus.py [--mpi MPIRUN] TRELLIS_RUN PROGRAM.mlir WORKDIR [MESH ...]
+Usage: run_corpus.py [--mpi MPIRUN] [--resize OLD=NEW,...] TRELLIS_RUN
+                     PROGRAM.mlir[,PROGRAM.mlir...] WORKDIR [MESH ...]
 
 With --mpi (the mpirun command line, e.g. "mpirun --oversubscribe"), the
 partitioned program also runs with --backend=mpi, one rank per device, and
@@ -19,6 +20,10 @@ bodies. Type encodings left with no axes become plain types. Each MESH is like `
 partitioned and run, and every result is compared with the unpartitioned
 program on one device (trellis-run --reference): exactly for integers,
 within tolerance for floats. Prints one line per mesh; exits 1 on a failure.
+
+--resize makes every static dimension of size OLD in a tensor type NEW
+(e.g. 16=15,32=30: sizes the mesh axes do not divide, which the
+partitioner pads); the programs given must stay valid under it.
 """
 import os
 import re
@@ -83,6 +88,15 @@ def instantiate(text, sizes):
     return text
 
 
+def resize(text, sizes):
+    """`text` with each static dimension of a tensor type that `sizes`
+    (old -> new) names resized."""
+    def one(match):
+        dims = [sizes.get(int(d), int(d)) for d in match.group(1).split("x")]
+        return "tensor<" + "x".join(map(str, dims)) + match.group(2)
+    return re.sub(r"tensor<((?:\d+x)*\d+)(x[a-z])", one, text)
+
+
 def compare_npy(a_dir, b_dir):
     """Compares every outN.npy of two runs; returns (ok, description)."""
     import glob
@@ -113,23 +127,37 @@ def compare_npy(a_dir, b_dir):
 def main():
     args = sys.argv[1:]
     mpirun = None
-    if args and args[0] == "--mpi":
-        mpirun = args[1].split()
+    sizes_map = {}
+    while args and args[0] in ("--mpi", "--resize"):
+        if args[0] == "--mpi":
+            mpirun = args[1].split()
+        else:
+            sizes_map = {int(a): int(b) for a, b in
+                         (item.split("=") for item in args[1].split(","))}
         args = args[2:]
-    run, program, work = args[0], args[1], args[2]
+    run, programs, work = args[0], args[1], args[2]
     meshes = args[3:] or DEFAULT_MESHES
+    os.makedirs(work, exist_ok=True)
+    failed = False
+    for program in programs.split(","):
+        failed |= run_program(run, program, work, meshes, mpirun, sizes_map)
+    return 1 if failed else 0
+
+
+def run_program(run, program, work, meshes, mpirun, sizes_map):
+    """Runs PROGRAM on each mesh; returns whether any failed."""
     with open(program) as f:
         template = f.read()
-    os.makedirs(work, exist_ok=True)
     name = os.path.splitext(os.path.basename(program))[0]
+    out = os.path.join(work, name)
     failed = False
     for mesh in meshes:
         sizes = [int(s) for s in mesh.split("x")]
         path = os.path.join(work, f"{name}.{mesh}.mlir")
         with open(path, "w") as f:
-            f.write(instantiate(template, sizes))
+            f.write(resize(instantiate(template, sizes), sizes_map))
         proc = subprocess.run([run, path, "--random", "7", "--reference", "--quiet",
-                               "--output-dir", os.path.join(work, mesh)],
+                               "--output-dir", os.path.join(out, mesh)],
                               capture_output=True, text=True, timeout=300)
         lines = [l for l in proc.stdout.splitlines() if l.startswith("reference:")]
         ok = proc.returncode == 0 and lines and all(": match" in l for l in lines)
@@ -141,9 +169,9 @@ def main():
                 devices *= s
             mpi = subprocess.run(mpirun + ["-np", str(devices), run, "--backend=mpi", path,
                                            "--random", "7", "--quiet", "--output-dir",
-                                           os.path.join(work, mesh + "-mpi")],
+                                           os.path.join(out, mesh + "-mpi")],
                                  capture_output=True, text=True, timeout=300)
-            same, notes = compare_npy(os.path.join(work, mesh), os.path.join(work, mesh + "-mpi"))
+            same, notes = compare_npy(os.path.join(out, mesh), os.path.join(out, mesh + "-mpi"))
             ok = mpi.returncode == 0 and same
             status = "ok" if ok else "FAIL"
             extra = f", mpi: {notes}"
@@ -154,7 +182,7 @@ def main():
             failed = True
             sys.stdout.write(proc.stdout[-3000:])
             sys.stdout.write(proc.stderr[-3000:])
-    return 1 if failed else 0
+    return failed
 
 
 if __name__ == "__main__":

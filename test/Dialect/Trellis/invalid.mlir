@@ -146,12 +146,6 @@ func.func private @f() -> (tensor<8xf32> {trellis.sharding = #trellis.sharding<@
 
 // -----
 
-trellis.mesh @m = <["X"=2, "Y"=4]>
-// expected-error @below {{dimension 0 of size 2 is not divisible by the size 8 of mesh axes {"X", "Y"}}}
-func.func private @f(tensor<2xf32> {trellis.sharding = #trellis.sharding<@m, [{"X", "Y"}]>})
-
-// -----
-
 // expected-error @below {{unknown trellis argument attribute "trellis.shardng"}}
 func.func private @f(tensor<2xf32> {trellis.shardng = 1})
 
@@ -201,15 +195,6 @@ trellis.mesh @m = <["X"=2, "Y"=4]>
 func.func @f(%x: tensor<8xf32>) {
   // expected-error @below {{names unknown mesh @q}}
   %0 = trellis.sharding_constraint %x to <@q, [{"X"}]> : tensor<8xf32>
-  return
-}
-
-// -----
-
-trellis.mesh @m = <["X"=2, "Y"=4]>
-func.func @f(%x: tensor<6xf32>) {
-  // expected-error @below {{dimension 0 of size 6 is not divisible by the size 4 of mesh axes {"Y"}}}
-  %0 = trellis.sharding_constraint %x to <@m, [{"Y"}]> : tensor<6xf32>
   return
 }
 

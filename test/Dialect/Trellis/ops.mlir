@@ -91,3 +91,16 @@ func.func @explicit_axes(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
   }
   return %z : tensor<4x4xf32>
 }
+
+// Shardings the partitioner reads may split a dimension unevenly (6 over
+// 4 devices, 2 over 8): it pads them. Types may not (invalid.mlir).
+// CHECK-LABEL: func.func @uneven
+// CHECK-SAME: tensor<6xf32> {trellis.sharding = #trellis.sharding<@mesh, [{"i"}]>}
+// CHECK-SAME: -> (tensor<2xf32> {trellis.sharding = #trellis.sharding<@mesh, [{"i", "j"}]>})
+// CHECK: trellis.sharding_constraint %{{.*}} to <@mesh, [{"j", "i"}]> : tensor<6xf32>
+func.func @uneven(%x: tensor<6xf32> {trellis.sharding = #trellis.sharding<@mesh, [{"i"}]>})
+    -> (tensor<2xf32> {trellis.sharding = #trellis.sharding<@mesh, [{"i", "j"}]>}) {
+  %c = trellis.sharding_constraint %x to <@mesh, [{"j", "i"}]> : tensor<6xf32>
+  %s = tensor.extract_slice %c[0] [2] [1] : tensor<6xf32> to tensor<2xf32>
+  return %s : tensor<2xf32>
+}

@@ -79,13 +79,13 @@ mlir::trellis::verifyAxesExist(ArrayRef<StringAttr> axes, MeshOp mesh,
 
 LogicalResult mlir::trellis::verifyShardingForShape(
     ShardingAttr sharding, std::optional<ArrayRef<int64_t>> shape, MeshOp mesh,
-    function_ref<InFlightDiagnostic()> emitError) {
+    function_ref<InFlightDiagnostic()> emitError, bool allowUneven) {
   SmallVector<StringAttr> all = sharding.getAllAxes();
   llvm::append_range(all, sharding.getReplicated());
   llvm::append_range(all, sharding.getUnreduced());
   if (failed(verifyAxesExist(all, mesh, emitError)))
     return failure();
-  if (!shape)
+  if (!shape || allowUneven)
     return success();
   for (auto [dim, dimSharding] : llvm::enumerate(sharding.getDims())) {
     if (dim >= shape->size())

@@ -46,8 +46,10 @@ static LogicalResult verifyValueSharding(Operation *op, Attribute attr,
   if (!mesh)
     return op->emitError() << "sharding of " << what << " names unknown mesh "
                            << sharding.getMesh();
-  return verifyShardingForShape(sharding, tensorType.getShape(), mesh,
-                                [&] { return op->emitError(); });
+  // The partitioner pads a dimension its axes do not divide.
+  return verifyShardingForShape(
+      sharding, tensorType.getShape(), mesh, [&] { return op->emitError(); },
+      /*allowUneven=*/true);
 }
 
 LogicalResult TrellisDialect::verifyOperationAttribute(Operation *op,

@@ -291,7 +291,7 @@ ShardingConstraintOp::verifySymbolUses(SymbolTableCollection &tables) {
     return emitOpError("names unknown mesh ") << sharding.getMesh();
   return verifyShardingForShape(
       sharding, cast<RankedTensorType>(getInput().getType()).getShape(), mesh,
-      [&] { return emitOpError(); });
+      [&] { return emitOpError(); }, /*allowUneven=*/true);
 }
 
 //===----------------------------------------------------------------------===//

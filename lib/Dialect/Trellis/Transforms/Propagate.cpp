@@ -157,6 +157,19 @@ private:
   /// sharding (tied once their shapes are checked).
   std::map<int64_t, SmallVector<ShardingGroupOp>> groups;
   SmallVector<Value> values;
+  /// Extents the user split unevenly (the size and the axes): propagation
+  /// splits another dimension of that size over those axes too, and no
+  /// other dimension unevenly (padding costs a mask per reduction).
+  std::set<std::pair<int64_t, SmallVector<StringRef>>> unevenExtents;
+  /// Whether the user split `extent` unevenly over `axes` or more.
+  bool splitUnevenly(int64_t extent, ArrayRef<StringAttr> axes) const {
+    return llvm::any_of(unevenExtents, [&](const auto &split) {
+      return split.first == extent && split.second.size() >= axes.size() &&
+             llvm::all_of(llvm::zip(axes, split.second), [](auto pair) {
+               return std::get<0>(pair).getValue() == std::get<1>(pair);
+             });
+    });
+  }
 };
 
 void Propagator::seed(Value v, ShardingAttr sharding, bool user, bool fixed,
@@ -176,6 +189,13 @@ void Propagator::seed(Value v, ShardingAttr sharding, bool user, bool fixed,
       continue;
     dim.axes.assign(given.getAxes().begin(), given.getAxes().end());
     dim.closed = given.getClosed() || fixed;
+    int64_t extent = cast<RankedTensorType>(v.getType()).getDimSize(d);
+    if (!ShapedType::isDynamic(extent) &&
+        extent % mesh.getAxesSize(dim.axes) != 0)
+      unevenExtents.insert(
+          {extent, llvm::map_to_vector(dim.axes, [](StringAttr axis) {
+             return axis.getValue();
+           })});
     if (id < 0)
       id = sourceId(source);
     dim.origin = {id, 0, nullptr};
@@ -251,8 +271,10 @@ bool Propagator::extend(Value v, int64_t d, ArrayRef<StringAttr> axes,
         getAxisTypeOf(v, mesh, axis.getValue()) != AxisType::Auto)
       break;
     next.push_back(axis);
-    if (ShapedType::isDynamic(type.getDimSize(d)) ||
-        type.getDimSize(d) % mesh.getAxesSize(next) != 0) {
+    int64_t extent = type.getDimSize(d);
+    if (ShapedType::isDynamic(extent) ||
+        (extent % mesh.getAxesSize(next) != 0 &&
+         !splitUnevenly(extent, next))) {
       next.pop_back();
       break;
     }

@@ -53,12 +53,13 @@ LogicalResult verifyAxesExist(ArrayRef<StringAttr> axes, MeshOp mesh,
                               function_ref<InFlightDiagnostic()> emitError);
 
 /// Checks `sharding` against `mesh` and, if given, the tensor `shape`: every
-/// axis exists and each static dimension is divisible by the product of its
-/// axes' sizes.
-LogicalResult
-verifyShardingForShape(ShardingAttr sharding,
-                       std::optional<ArrayRef<int64_t>> shape, MeshOp mesh,
-                       function_ref<InFlightDiagnostic()> emitError);
+/// axis exists and, unless `allowUneven`, each static dimension is
+/// divisible by the product of its axes' sizes. Shardings the partitioner
+/// reads (arguments, results, constraints) may be uneven: it pads them
+/// (docs/Partitioning.md); types and shard_map specs may not.
+LogicalResult verifyShardingForShape(
+    ShardingAttr sharding, std::optional<ArrayRef<int64_t>> shape, MeshOp mesh,
+    function_ref<InFlightDiagnostic()> emitError, bool allowUneven = false);
 
 /// Checks every `#trellis.sharding` encoding in the types of values and
 /// function signatures nested under `root` against the mesh it names.

@@ -1,0 +1,177 @@
+//===- Uneven.cpp - Factors split over axes that do not divide them -------===//
+//
+// A factor of size N split over axes of size k that do not divide it is
+// split as the next multiple of k: each device holds ceil(N / k) entries,
+// the last devices' blocks ending in padding whose values are unspecified
+// (elementwise ops compute garbage there; nothing reads it into a valid
+// entry). The Resharder pads on the way in and cuts the padding off when a
+// dimension is gathered. What remains is for the ops:
+//
+//   - a dimension holding several factors (a reshape) would interleave the
+//     padding with data, and a window (halo) would read it as a
+//     neighbour's rows: such factors are only split evenly;
+//   - a reduction over a split factor must not combine the padding: a
+//     contraction's operands are zeroed there (0 * 0 adds nothing, whatever
+//     the other operand holds), any other structured op is made a
+//     linalg.generic whose payload keeps its accumulator at padded
+//     iterations.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Conversion/Partition/FunctionPartitioner.h"
+
+#include "trellis/Dialect/Trellis/IR/TrellisDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace mlir::trellis;
+using namespace mlir::trellis::partition;
+
+SmallVector<bool> FunctionPartitioner::unevenFactors(Operation *op,
+                                                     const ShardingRule &rule) {
+  const int64_t numFactors = rule.numFactors();
+  SmallVector<bool> allowed(numFactors, true);
+  for (int64_t f = 0; f < numFactors; ++f)
+    if (ShapedType::isDynamic(rule.factorSizes[f]))
+      allowed[f] = false;
+  auto compound = [&](ArrayRef<ValueFactors> values) {
+    for (const ValueFactors &value : values)
+      for (const DimFactors &factors : value)
+        if (factors.size() > 1)
+          for (int64_t f : factors)
+            allowed[f] = false;
+  };
+  compound(rule.operands);
+  compound(rule.results);
+  for (const WindowDim &window : rule.windows)
+    allowed[window.factor] = false;
+  // Reductions are masked in structured ops only; an op under a declared
+  // rule computes whatever its blocks hold.
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  bool maskable = linalgOp && !op->hasAttr(TrellisDialect::kRuleAttrName) &&
+                  linalgOp.hasPureTensorSemantics();
+  for (int64_t f = 0; f < numFactors; ++f)
+    if (rule.isReduction(f) && !maskable)
+      allowed[f] = false;
+  return allowed;
+}
+
+/// Where the padding of split factor `f` starts in this device's block:
+/// the factor's size minus the block's offset (at most 0 on a device
+/// holding only padding).
+static Value paddingStart(OpBuilder &b, Location loc, MeshOp mesh,
+                          const ShardingRule &rule, ArrayRef<StringAttr> axes,
+                          int64_t f) {
+  int64_t extent = rule.factorSizes[f];
+  int64_t block = llvm::divideCeil(extent, mesh.getAxesSize(axes));
+  SmallVector<Attribute> names(axes.begin(), axes.end());
+  Value index = spmd::AxisIndexOp::create(b, loc, b.getIndexType(),
+                                          b.getArrayAttr(names));
+  Value offset = arith::MulIOp::create(
+      b, loc, index, arith::ConstantIndexOp::create(b, loc, block));
+  return arith::SubIOp::create(
+      b, loc, arith::ConstantIndexOp::create(b, loc, extent), offset);
+}
+
+/// Whether loop index `dim` of the enclosing structured op is below
+/// `limit`, built at `b`'s insertion point.
+static Value below(OpBuilder &b, Location loc, int64_t dim, Value limit) {
+  Value index = linalg::IndexOp::create(b, loc, dim);
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, index, limit);
+}
+
+/// `v` with the entries at index `limit` and beyond along `dim` zeroed.
+static Value zeroBeyond(OpBuilder &b, Location loc, Value v, int64_t dim,
+                        Value limit) {
+  auto type = cast<RankedTensorType>(v.getType());
+  Type element = type.getElementType();
+  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), element);
+  AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
+  SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{type}, ValueRange{v}, ValueRange{init},
+      ArrayRef<AffineMap>{identity, identity}, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value zero = arith::ConstantOp::create(
+            nb, nloc, cast<TypedAttr>(nb.getZeroAttr(element)));
+        Value keep = below(nb, nloc, dim, limit);
+        linalg::YieldOp::create(
+            nb, nloc,
+            ValueRange{arith::SelectOp::create(nb, nloc, keep, args[0], zero)});
+      });
+  return generic.getResult(0);
+}
+
+FailureOr<SmallVector<std::pair<int64_t, Value>>>
+FunctionPartitioner::maskPaddedReductions(Operation *op,
+                                          const ShardingRule &rule,
+                                          const FactorAxes &factorAxes,
+                                          SmallVector<Value> &operands) {
+  SmallVector<std::pair<int64_t, Value>> limits;
+  for (int64_t f = 0; f < rule.numFactors(); ++f) {
+    if (!rule.isReduction(f) || factorAxes[f].empty() ||
+        ShapedType::isDynamic(rule.factorSizes[f]) ||
+        rule.factorSizes[f] % mesh.getAxesSize(factorAxes[f]) == 0)
+      continue;
+    limits.push_back(
+        {f, paddingStart(b, op->getLoc(), mesh, rule, factorAxes[f], f)});
+  }
+  if (limits.empty())
+    return limits;
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp)
+    return op->emitOpError("reduces over a dimension split unevenly, which "
+                           "only structured (linalg) ops can mask");
+  if (!linalg::isaContractionOpInterface(linalgOp))
+    return limits; // the local op's payload masks them
+  // A contraction's operands holding a padded reduction factor are zeroed
+  // past its end: every padded product is 0 * 0.
+  for (auto [k, dims] : llvm::enumerate(rule.operands)) {
+    if (linalgOp.isDpsInit(&op->getOpOperand(k)))
+      continue;
+    for (auto [d, factors] : llvm::enumerate(dims))
+      for (auto [f, limit] : limits)
+        if (factors.size() == 1 && factors[0] == f)
+          operands[k] = zeroBeyond(b, op->getLoc(), operands[k], d, limit);
+  }
+  return SmallVector<std::pair<int64_t, Value>>();
+}
+
+FailureOr<SmallVector<Value>>
+FunctionPartitioner::maskPayload(Operation *local,
+                                 ArrayRef<std::pair<int64_t, Value>> limits) {
+  auto linalgOp = cast<linalg::LinalgOp>(local);
+  auto generic = dyn_cast<linalg::GenericOp>(local);
+  if (!generic) {
+    IRRewriter rewriter(b);
+    rewriter.setInsertionPoint(local);
+    FailureOr<linalg::GenericOp> general =
+        linalg::generalizeNamedOp(rewriter, linalgOp);
+    if (failed(general))
+      return local->emitOpError("reduces over a dimension split unevenly and "
+                                "cannot be made a linalg.generic to mask it");
+    generic = *general;
+  }
+  // At a padded iteration, each output keeps what it has accumulated.
+  Block &body = generic.getRegion().front();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  OpBuilder nb(yield);
+  Location loc = generic.getLoc();
+  Value valid;
+  for (auto [f, limit] : limits) {
+    Value inRange = below(nb, loc, f, limit);
+    valid = valid ? arith::AndIOp::create(nb, loc, valid, inRange).getResult()
+                  : inRange;
+  }
+  unsigned firstOutput = generic.getNumDpsInputs();
+  for (auto [j, yielded] : llvm::enumerate(yield.getValues()))
+    yield->setOperand(
+        j, arith::SelectOp::create(nb, loc, valid, yielded,
+                                   body.getArgument(firstOutput + j)));
+  return llvm::to_vector_of<Value>(generic->getResults());
+}
