@@ -136,14 +136,8 @@ FailureOr<ShardingAttr> Importer::gspmdSharding(Location loc, StringRef text,
       SmallVector<StringAttr> names;
       for (int64_t axis : axes)
         names.push_back(b.getStringAttr("x" + std::to_string(axis)));
-      int64_t pieces = 1;
-      for (int64_t axis : axes)
-        pieces *= gspmdAxisSizes[axis];
-      if (tensor.getDimSize(d) % pieces != 0)
-        return mlir::emitError(loc, "GSPMD sharding \"")
-               << text << "\" cuts dimension " << d << " of size "
-               << tensor.getDimSize(d) << " into " << pieces
-               << " pieces; uneven dimensions are not supported yet";
+      // A dimension the tiles do not divide is padded by the partitioner
+      // (a manual region's specs must divide: the shard_map says so).
       dims.push_back(DimShardingAttr::get(b.getContext(), names));
     }
   }

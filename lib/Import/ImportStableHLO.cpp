@@ -222,11 +222,13 @@ Importer::importSharding(Location where, sdy::TensorShardingAttr sharding,
   if (!mesh)
     return emitError() << "sharding names an unknown mesh "
                        << sharding.getMesh();
-  // Names the axes, and checks divisibility, where the user wrote them.
+  // Names the axes where the user wrote them. A dimension the axes do not
+  // divide is fine (JAX pads it under jit; so does the partitioner).
   std::optional<ArrayRef<int64_t>> shape;
   if (tensor)
     shape = tensor.getShape();
-  if (failed(verifyShardingForShape(result, shape, mesh, emitError)))
+  if (failed(verifyShardingForShape(result, shape, mesh, emitError,
+                                    /*allowUneven=*/true)))
     return failure();
   return result;
 }

@@ -165,6 +165,15 @@ def moving_window(d):
     close("out0", load(d, "out0"), m / 5)
 
 
+def attention_30_heads(d):
+    q, k, v, wo = args(d, 4)
+    s = np.einsum("hsd,htd->hst", q, k) / np.sqrt(8.0)
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    p = e / e.sum(axis=-1, keepdims=True)
+    a = np.einsum("hst,htd->hsd", p, v)
+    close("out0", load(d, "out0"), np.einsum("hsd,hde->se", a, wo))
+
+
 ffn_shard_map_gspmd = ffn_shard_map
 ffn_shard_map_roundtrip = ffn_shard_map
 collective_matmul_gspmd = collective_matmul
@@ -175,7 +184,8 @@ CHECKS = {"mlp": mlp, "mlp_gspmd": mlp_gspmd, "mlp_bf16": mlp_bf16,
           "ffn_shard_map_roundtrip": ffn_shard_map_roundtrip,
           "collective_matmul_gspmd": collective_matmul_gspmd,
           "mlp_train_step": mlp_train_step, "moving_window": moving_window,
-          "transformer_block": transformer_block}
+          "transformer_block": transformer_block,
+          "attention_30_heads": attention_30_heads}
 
 if __name__ == "__main__":
     CHECKS[sys.argv[1]](sys.argv[2])

@@ -19,14 +19,6 @@ func.func @unknown_mesh(%a: tensor<4xf32> {sdy.sharding = #sdy.sharding<@other, 
 // -----
 
 sdy.mesh @mesh = <["x"=4]>
-// expected-error@+1 {{not divisible}}
-func.func @indivisible(%a: tensor<6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> tensor<6xf32> {
-  return %a : tensor<6xf32>
-}
-
-// -----
-
-sdy.mesh @mesh = <["x"=4]>
 // expected-error@+1 {{sub-axis "x":(1)2 is not supported yet}}
 func.func @sub_axis(%a: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x":(1)2}]>}) -> tensor<8xf32> {
   return %a : tensor<8xf32>
@@ -163,13 +155,6 @@ module attributes {mhlo.num_partitions = 8 : i32} {
   func.func @gspmd_count(%a: tensor<4xf32> {mhlo.sharding = "{devices=[4]<=[4]}"}) -> tensor<4xf32> {
     return %a : tensor<4xf32>
   }
-}
-
-// -----
-
-// expected-error@+1 {{cuts dimension 0 of size 6 into 4 pieces; uneven dimensions are not supported yet}}
-func.func @gspmd_uneven(%a: tensor<6xf32> {mhlo.sharding = "{devices=[4]<=[4]}"}) -> tensor<6xf32> {
-  return %a : tensor<6xf32>
 }
 
 // -----
