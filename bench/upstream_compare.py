@@ -194,6 +194,17 @@ def cases():
         out.append(Program(f"roll_{tag}", mesh,
                            [("a", [B, D], [[last], []])],
                            [[last], []], [("roll", "a", 2, [B, D])]))
+        # Uneven dimensions (issue 25): a hidden size of 1020 and a
+        # contraction of 250, neither divisible by 8 (1020 by 4 is).
+        out.append(Program(f"megatron_uneven_{tag}", mesh,
+                           [("x", [B, D], batch + [[]]), ("w1", [D, 1020], [[], [last]]),
+                            ("w2", [1020, D], [[last], []])],
+                           batch + [[]],
+                           [("matmul", "x", "w1", [B, 1020]), ("relu", 0, [B, 1020]),
+                            ("matmul", 1, "w2", [B, D])]))
+        out.append(Program(f"contracting_uneven_{tag}", mesh,
+                           [("a", [B, 250], [[], [last]]), ("b", [250, F], [[last], []])],
+                           [[], []], [("matmul", "a", "b", [B, F])]))
     return out
 
 
@@ -258,6 +269,26 @@ def result_shape_ok(ir, name, want):
     return m is not None and m.group(1).startswith("tensor<" + "x".join(map(str, want)) + "x")
 
 
+def uncovered(ir, case):
+    """For each argument dimension the partitioned function's per-device
+    blocks cannot cover (block * devices < extent: a block rounded down),
+    'arg d: covered of extent'."""
+    m = re.search(rf"func\.func @{case.name}\(([^)]*)\)", ir)
+    if not m:
+        return []
+    types = re.findall(r"tensor<([0-9x]+)x[a-z]", m.group(1))
+    out = []
+    for (name, shape, spec), t in zip(case.args, types):
+        local = [int(v) for v in t.split("x")]
+        for d, axes in enumerate(spec or []):
+            parts = 1
+            for a in axes:
+                parts *= case.mesh[a]
+            if local[d] * parts < shape[d]:
+                out.append(f"{name} dim {d}: {local[d] * parts} of {shape[d]}")
+    return out
+
+
 def local_shape(shape, spec, mesh):
     out = list(shape)
     for d, axes in enumerate(spec or []):
@@ -305,6 +336,7 @@ def main():
         want = local_shape(case.result_shape(), case.result_spec, case.mesh)
         if u["ok"]:
             u["shape_ok"] = result_shape_ok(u["ir"], case.name, want)
+            u["uncovered"] = uncovered(u["ir"], case)
         rows.append((case, t, u, want))
 
     sizes = [100, 300, 1000] if args.quick else [100, 300, 1000, 3000, 10000]
@@ -346,7 +378,9 @@ def main():
              "`trellis-opt --trellis-global-to-manual`. Bytes are per device, ring "
              "estimates (the formulas of `trellis-comm-report`) applied to both tools' "
              "collectives. \"upstream result\" says whether upstream's partitioned function "
-             "returns the per-device block the requested result sharding implies (Trellis's "
+             "returns the per-device block the requested result sharding implies, and "
+             "whether its per-device argument blocks cover the arguments (on uneven "
+             "dimensions upstream rounds the block down and drops the last elements) (Trellis's "
              "results are checked by executing them against the unpartitioned program: "
              "test/Conversion/Partition).", "",
              "| case | mesh | Trellis collectives | Trellis B/device | upstream collectives | upstream B/device | upstream result |",
@@ -359,6 +393,8 @@ def main():
         tc, tb = cell(t)
         uc, ub = cell(u)
         shapes = ("ok" if u.get("shape_ok") else "WRONG block") if u["ok"] else "-"
+        if u.get("uncovered"):
+            shapes = "WRONG: blocks drop elements (" + "; ".join(u["uncovered"]) + ")"
         lines.append(f"| {case.name.rsplit('_', 1)[0]} | ({','.join(map(str, case.mesh))}) | {tc} | {tb} | {uc} | {ub} | {shapes} |")
     lines += ["", "Compile time on chains of (matmul with a replicated weight, add, relu) "
               "blocks on a row-sharded 64x64 activation, mesh (8); median of 3 wall-clock "
