@@ -414,21 +414,57 @@ Value Resharder::routeBlocks(Location loc, Value local, RankedTensorType global,
   if (transfers.empty())
     return {}; // slicing alone: the default path does it
   // Rounds: in each, a device sends at most one piece and receives at most
-  // one (greedy colouring of the transfers).
-  SmallVector<int64_t> roundOf;
-  SmallVector<SmallVector<bool>> sends, receives;
-  for (const Transfer &t : transfers) {
-    size_t r = 0;
-    while (r < sends.size() && (sends[r][t.source] || receives[r][t.target]))
-      ++r;
-    if (r == sends.size()) {
-      sends.emplace_back(n, false);
-      receives.emplace_back(n, false);
-    }
-    sends[r][t.source] = receives[r][t.target] = true;
-    roundOf.push_back(r);
+  // one. The transfers are the edges of a bipartite graph (senders,
+  // receivers), so as many rounds as the busiest device has transfers
+  // suffice (Konig): each edge takes a round free at both ends, after
+  // swapping two rounds along an alternating path when none is.
+  int64_t rounds = 0;
+  {
+    SmallVector<int64_t> sent(n, 0), received(n, 0);
+    for (const Transfer &t : transfers)
+      rounds = std::max({rounds, ++sent[t.source], ++received[t.target]});
   }
-  const int64_t rounds = sends.size();
+  SmallVector<int64_t> roundOf(transfers.size(), -1);
+  // The transfer each device sends / receives in each round, or -1.
+  SmallVector<SmallVector<int64_t>> sending(n,
+                                            SmallVector<int64_t>(rounds, -1));
+  SmallVector<SmallVector<int64_t>> receiving(n,
+                                              SmallVector<int64_t>(rounds, -1));
+  auto freeRound = [&](ArrayRef<int64_t> slots) {
+    return static_cast<int64_t>(llvm::find(slots, -1) - slots.begin());
+  };
+  for (auto [e, t] : llvm::enumerate(transfers)) {
+    int64_t a = freeRound(sending[t.source]);
+    int64_t c = freeRound(receiving[t.target]);
+    if (receiving[t.target][a] >= 0) {
+      // Swap rounds a and c along the path from the receiver that
+      // alternates a-transfers (into a receiver) and c-transfers (out of
+      // a sender); it cannot reach this sender, where a is free.
+      SmallVector<int64_t> path;
+      int64_t device = t.target;
+      bool atReceiver = true;
+      while (true) {
+        int64_t next = atReceiver ? receiving[device][a] : sending[device][c];
+        if (next < 0)
+          break;
+        path.push_back(next);
+        device = atReceiver ? transfers[next].source : transfers[next].target;
+        atReceiver = !atReceiver;
+      }
+      for (int64_t p : path) {
+        sending[transfers[p].source][roundOf[p]] = -1;
+        receiving[transfers[p].target][roundOf[p]] = -1;
+      }
+      for (int64_t p : path) {
+        roundOf[p] = roundOf[p] == a ? c : a;
+        sending[transfers[p].source][roundOf[p]] = p;
+        receiving[transfers[p].target][roundOf[p]] = p;
+      }
+    }
+    roundOf[e] = a;
+    sending[t.source][a] = e;
+    receiving[t.target][a] = e;
+  }
   int64_t pieceBytes = trellis::elementBytes(global.getElementType());
   for (int64_t extent : piece)
     pieceBytes *= extent;
