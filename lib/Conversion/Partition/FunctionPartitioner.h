@@ -17,6 +17,7 @@
 //   Halo.cpp         operands read through windows of split loops
 //                    (convolutions, stencils): halo exchange
 //   Roll.cpp         rotations of a split dimension (jnp.roll)
+//   Concat.cpp       concatenations along a split dimension
 //   Uneven.cpp       factors split over axes that do not divide them:
 //                    which may be, and masking their padding in reductions
 //
@@ -207,6 +208,10 @@ private:
   /// its dimension, by passing block ends along the ring (Roll.cpp); false
   /// when `concat` is no such roll.
   FailureOr<bool> partitionRoll(tensor::ConcatOp concat);
+  /// A concatenation wanted split along its dimension, its blocks
+  /// assembled from pieces of the operands' blocks when that moves fewer
+  /// bytes than gathering them (Concat.cpp); false otherwise.
+  FailureOr<bool> partitionSplitConcat(tensor::ConcatOp concat);
   LogicalResult partitionFor(scf::ForOp op);
   LogicalResult partitionIf(scf::IfOp op);
   LogicalResult partitionWhile(scf::WhileOp op);

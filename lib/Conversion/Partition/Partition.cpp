@@ -124,6 +124,11 @@ LogicalResult FunctionPartitioner::partitionOp(Operation *op) {
       return failure();
     if (*rolled)
       return success();
+    FailureOr<bool> routed = partitionSplitConcat(concat);
+    if (failed(routed))
+      return failure();
+    if (*routed)
+      return success();
   }
   FailureOr<ShardingRule> rule = getShardingRule(op);
   if (succeeded(rule) && rule->operands.size() == op->getNumOperands() &&

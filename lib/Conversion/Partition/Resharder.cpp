@@ -11,6 +11,7 @@
 #include "llvm/ADT/StringExtras.h"
 
 #include <map>
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::trellis;
@@ -321,23 +322,41 @@ struct Box {
 Value Resharder::routeBlocks(Location loc, Value local, RankedTensorType global,
                              const Layout &from, const Layout &to,
                              int64_t budget) {
-  if (!global.hasStaticShape() || !from.unreduced.empty() ||
-      !to.unreduced.empty() || !divides(global, from) || !divides(global, to))
+  RouteSource source{local, global, from,
+                     SmallVector<int64_t>(global.getRank(), 0)};
+  return routeBlocks(loc, source, global, to, budget);
+}
+
+Value Resharder::routeBlocks(Location loc, ArrayRef<RouteSource> sources,
+                             RankedTensorType global, const Layout &to,
+                             int64_t budget) {
+  if (!global.hasStaticShape() || !to.unreduced.empty() || !divides(global, to))
     return {};
+  for (const RouteSource &source : sources)
+    if (!source.type.hasStaticShape() || !source.from.unreduced.empty() ||
+        !divides(source.type, source.from))
+      return {};
   const int64_t rank = global.getRank();
-  // The axes either layout uses, in mesh order; devices differing only in
+  // The axes any layout uses, in mesh order; devices differing only in
   // other axes hold and need the same blocks.
   SmallVector<StringAttr> group;
-  for (Attribute name : mesh.getAxisNames())
-    if (from.uses(cast<StringAttr>(name)) || to.uses(cast<StringAttr>(name)))
-      group.push_back(cast<StringAttr>(name));
+  for (Attribute name : mesh.getAxisNames()) {
+    auto axis = cast<StringAttr>(name);
+    if (to.uses(axis) || llvm::any_of(sources, [&](const RouteSource &source) {
+          return source.from.uses(axis);
+        }))
+      group.push_back(axis);
+  }
   if (group.empty())
     return {};
   SmallVector<int64_t> sizes;
   for (StringAttr axis : group)
     sizes.push_back(size({axis}));
   const int64_t n = size(group);
-  auto boxOf = [&](const Layout &layout, int64_t device) {
+  // Device `device`'s block of an array of `shape` laid out by `layout`,
+  // placed at `offset` in the target array.
+  auto boxOf = [&](const Layout &layout, ArrayRef<int64_t> shape,
+                   ArrayRef<int64_t> offset, int64_t device) {
     SmallVector<int64_t> coord(group.size());
     for (int64_t k = group.size() - 1, rest = device; k >= 0; --k) {
       coord[k] = rest % sizes[k];
@@ -350,36 +369,46 @@ Value Resharder::routeBlocks(Location loc, Value local, RankedTensorType global,
         int64_t k = llvm::find(group, axis) - group.begin();
         block = block * sizes[k] + coord[k];
       }
-      int64_t extent = global.getDimSize(d) / size(layout.dims[d]);
-      box.lo.push_back(block * extent);
+      int64_t extent = shape[d] / size(layout.dims[d]);
+      box.lo.push_back(offset[d] + block * extent);
       box.size.push_back(extent);
     }
     return box;
   };
-  SmallVector<Box> have, need;
-  for (int64_t p = 0; p < n; ++p) {
-    have.push_back(boxOf(from, p));
-    need.push_back(boxOf(to, p));
+  SmallVector<SmallVector<Box>> have(sources.size());
+  SmallVector<Box> need, whole;
+  for (auto [i, source] : llvm::enumerate(sources)) {
+    for (int64_t p = 0; p < n; ++p)
+      have[i].push_back(
+          boxOf(source.from, source.type.getShape(), source.offset, p));
+    whole.push_back(
+        Box{source.offset, llvm::to_vector(source.type.getShape())});
   }
-  // Pieces: the grid of the smaller block extent per dimension, which must
-  // divide the larger, so every piece lies inside one current block and
-  // one target block.
+  SmallVector<int64_t> zeros(rank, 0);
+  for (int64_t p = 0; p < n; ++p)
+    need.push_back(boxOf(to, global.getShape(), zeros, p));
+  // Pieces: per dimension the greatest extent dividing every block and
+  // every source's offset, so that each piece lies inside one source, one
+  // of its blocks and one target block.
   SmallVector<int64_t> piece;
   for (int64_t d = 0; d < rank; ++d) {
-    int64_t a = have[0].size[d], t = need[0].size[d];
-    int64_t extent = std::min(a, t);
-    if (extent == 0 || a % extent || t % extent)
+    int64_t extent = need[0].size[d];
+    for (auto [i, source] : llvm::enumerate(sources))
+      extent = std::gcd(std::gcd(extent, have[i][0].size[d]), source.offset[d]);
+    if (extent == 0)
       return {};
     piece.push_back(extent);
   }
-  // Each target block's pieces: copied from the device's own block, or
-  // received from the least loaded device holding them.
+  // Each target block's pieces: copied from the device's own block of the
+  // source holding them, or received from its least loaded holder.
   struct Transfer {
-    int64_t source, target;
+    int64_t source, target, from;
     SmallVector<int64_t> lo;
   };
   SmallVector<Transfer> transfers;
-  SmallVector<SmallVector<SmallVector<int64_t>>> ownPieces(n);
+  // Per device, the pieces it holds: (source, where).
+  SmallVector<SmallVector<std::pair<int64_t, SmallVector<int64_t>>>> ownPieces(
+      n);
   SmallVector<int64_t> load(n, 0);
   for (int64_t p = 0; p < n; ++p) {
     SmallVector<int64_t> counts, index(rank, 0);
@@ -397,21 +426,26 @@ Value Resharder::routeBlocks(Location loc, Value local, RankedTensorType global,
       for (int64_t d = 0; d < rank; ++d)
         cell.lo.push_back(need[p].lo[d] + index[d] * piece[d]);
       cell.size = piece;
-      if (have[p].contains(cell)) {
-        ownPieces[p].push_back(cell.lo);
+      auto holding =
+          llvm::find_if(whole, [&](const Box &w) { return w.contains(cell); });
+      if (holding == whole.end())
+        return {};
+      int64_t i = holding - whole.begin();
+      if (have[i][p].contains(cell)) {
+        ownPieces[p].push_back({i, cell.lo});
         continue;
       }
       int64_t best = -1;
       for (int64_t q = 0; q < n; ++q)
-        if (have[q].contains(cell) && (best < 0 || load[q] < load[best]))
+        if (have[i][q].contains(cell) && (best < 0 || load[q] < load[best]))
           best = q;
       if (best < 0)
         return {};
       ++load[best];
-      transfers.push_back({best, p, cell.lo});
+      transfers.push_back({best, p, i, cell.lo});
     }
   }
-  if (transfers.empty())
+  if (transfers.empty() && sources.size() == 1)
     return {}; // slicing alone: the default path does it
   // Rounds: in each, a device sends at most one piece and receives at most
   // one. The transfers are the edges of a bipartite graph (senders,
@@ -494,10 +528,34 @@ Value Resharder::routeBlocks(Location loc, Value local, RankedTensorType global,
   }
   RankedTensorType pieceType =
       RankedTensorType::get(piece, global.getElementType());
-  auto offsetIn = [&](const Box &box, ArrayRef<int64_t> lo,
-                      SmallVectorImpl<int64_t> &out) {
-    for (int64_t d = 0; d < rank; ++d)
-      out.push_back(lo[d] - box.lo[d]);
+  // The piece each device takes from its own block of source `from[p]` at
+  // `src[p]`: each source some device takes from is sliced (at 0 on the
+  // other devices) and the devices select theirs.
+  auto takePieces = [&](ArrayRef<int64_t> from, ArrayRef<int64_t> src) {
+    Value taken;
+    for (auto [i, source] : llvm::enumerate(sources)) {
+      if (!llvm::is_contained(from, static_cast<int64_t>(i)))
+        continue;
+      SmallVector<int64_t> at(src);
+      for (int64_t p = 0; p < n; ++p)
+        if (from[p] != static_cast<int64_t>(i))
+          std::fill_n(at.begin() + p * rank, rank, 0);
+      Value slice = tensor::ExtractSliceOp::create(
+          b, loc, pieceType, source.local, entries(at, rank), pieceSizes,
+          strides);
+      if (!taken) {
+        taken = slice;
+        continue;
+      }
+      SmallVector<int64_t> flags;
+      for (int64_t f : from)
+        flags.push_back(f == static_cast<int64_t>(i));
+      Value flag = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ne, cast<Value>(entries(flags, 1)[0]),
+          arith::ConstantIndexOp::create(b, loc, 0));
+      taken = arith::SelectOp::create(b, loc, flag, slice, taken);
+    }
+    return taken;
   };
   // Writes `value` (a piece) into `result` at `at`, on the devices whose
   // flag is set (all of them when `everywhere`).
@@ -512,6 +570,11 @@ Value Resharder::routeBlocks(Location loc, Value local, RankedTensorType global,
         arith::ConstantIndexOp::create(b, loc, 0));
     return arith::SelectOp::create(b, loc, flag, inserted, result);
   };
+  auto offsetIn = [&](const Box &box, ArrayRef<int64_t> lo,
+                      SmallVectorImpl<int64_t> &out) {
+    for (int64_t d = 0; d < rank; ++d)
+      out.push_back(lo[d] - box.lo[d]);
+  };
   Value result =
       tensor::EmptyOp::create(b, loc, need[0].size, global.getElementType());
   // Pieces a device already holds, one slot per piece of the device that
@@ -520,41 +583,43 @@ Value Resharder::routeBlocks(Location loc, Value local, RankedTensorType global,
   for (const auto &pieces : ownPieces)
     slots = std::max(slots, pieces.size());
   for (size_t k = 0; k < slots; ++k) {
-    SmallVector<int64_t> src, at, flags;
+    SmallVector<int64_t> from, src, at, flags;
     bool everywhere = true;
     for (int64_t p = 0; p < n; ++p) {
       bool has = k < ownPieces[p].size();
       everywhere &= has;
       flags.push_back(has);
       if (has) {
-        offsetIn(have[p], ownPieces[p][k], src);
-        offsetIn(need[p], ownPieces[p][k], at);
+        auto [i, lo] = ownPieces[p][k];
+        from.push_back(i);
+        offsetIn(have[i][p], lo, src);
+        offsetIn(need[p], lo, at);
       } else {
+        from.push_back(0);
         src.append(rank, 0);
         at.append(rank, 0);
       }
     }
-    Value own = tensor::ExtractSliceOp::create(
-        b, loc, pieceType, local, entries(src, rank), pieceSizes, strides);
-    result = place(result, own, entries(at, rank), flags, everywhere);
+    result = place(result, takePieces(from, src), entries(at, rank), flags,
+                   everywhere);
   }
   for (int64_t r = 0; r < rounds; ++r) {
-    SmallVector<int64_t> src(n * rank, 0), at(n * rank, 0), flags(n, 0), pairs;
+    SmallVector<int64_t> from(n, 0), src(n * rank, 0), at(n * rank, 0),
+        flags(n, 0), pairs;
     for (auto [t, transfer] : llvm::enumerate(transfers)) {
       if (roundOf[t] != r)
         continue;
+      from[transfer.source] = transfer.from;
       for (int64_t d = 0; d < rank; ++d) {
         src[transfer.source * rank + d] =
-            transfer.lo[d] - have[transfer.source].lo[d];
+            transfer.lo[d] - have[transfer.from][transfer.source].lo[d];
         at[transfer.target * rank + d] =
             transfer.lo[d] - need[transfer.target].lo[d];
       }
       flags[transfer.target] = 1;
       pairs.append({transfer.source, transfer.target});
     }
-    Value sent = tensor::ExtractSliceOp::create(
-        b, loc, pieceType, local, entries(src, rank), pieceSizes, strides);
-    Value received = permute(loc, sent, group, pairs);
+    Value received = permute(loc, takePieces(from, src), group, pairs);
     result = place(result, received, entries(at, rank), flags,
                    llvm::all_of(flags, [](int64_t f) { return f != 0; }));
   }
@@ -750,8 +815,7 @@ Value Resharder::moveStepwise(Location loc, Value local, Layout &cur,
   return sliceFurther(loc, local, cur, to);
 }
 
-int64_t Resharder::stepwiseBytes(Location loc, Value local, const Layout &cur,
-                                 const Layout &to) {
+int64_t Resharder::priced(function_ref<void()> build) {
   // Built where the reshard goes, priced with CommCost.h's formulas (the
   // ones the collectives report; their own getBytesSentPerDevice cannot
   // see the mesh before the partitioned body is in the module), erased.
@@ -759,8 +823,7 @@ int64_t Resharder::stepwiseBytes(Location loc, Value local, const Layout &cur,
   Block::iterator end = b.getInsertionPoint();
   Operation *before = end == block->begin() ? nullptr : &*std::prev(end);
   int64_t collectives = numCollectives;
-  Layout layout = cur;
-  moveStepwise(loc, local, layout, to);
+  build();
   numCollectives = collectives;
   auto first = before ? std::next(before->getIterator()) : block->begin();
   SmallVector<Operation *> trial;
@@ -783,6 +846,18 @@ int64_t Resharder::stepwiseBytes(Location loc, Value local, const Layout &cur,
                                   groupSize(allToAll.getAxes()));
     } else if (auto permute = dyn_cast<spmd::PpermuteOp>(op)) {
       bytes += rt::permuteBytes(blockBytes(permute.getOperand()), true);
+    } else if (auto scatter = dyn_cast<spmd::PsumScatterOp>(op)) {
+      bytes += rt::ringShareBytes(blockBytes(scatter.getOperand()),
+                                  groupSize(scatter.getAxes()));
+    } else if (auto psum = dyn_cast<spmd::PsumOp>(op)) {
+      bytes += rt::allReduceBytes(blockBytes(psum.getOperand()),
+                                  groupSize(psum.getAxes()));
+    } else if (auto pmax = dyn_cast<spmd::PmaxOp>(op)) {
+      bytes += rt::allReduceBytes(blockBytes(pmax.getOperand()),
+                                  groupSize(pmax.getAxes()));
+    } else if (auto pmin = dyn_cast<spmd::PminOp>(op)) {
+      bytes += rt::allReduceBytes(blockBytes(pmin.getOperand()),
+                                  groupSize(pmin.getAxes()));
     }
   }
   for (Operation *op : llvm::reverse(trial)) {
@@ -790,6 +865,20 @@ int64_t Resharder::stepwiseBytes(Location loc, Value local, const Layout &cur,
     op->erase();
   }
   return bytes;
+}
+
+int64_t Resharder::stepwiseBytes(Location loc, Value local, const Layout &cur,
+                                 const Layout &to) {
+  return priced([&] {
+    Layout layout = cur;
+    moveStepwise(loc, local, layout, to);
+  });
+}
+
+int64_t Resharder::reshardBytes(Location loc, Value local,
+                                RankedTensorType global, const Layout &from,
+                                const Layout &to) {
+  return priced([&] { reshard(loc, local, global, from, to); });
 }
 
 Value Resharder::reshard(Location loc, Value local, RankedTensorType global,

@@ -81,6 +81,11 @@ public:
   Value reshard(Location loc, Value local, RankedTensorType global,
                 const Layout &from, const Layout &to);
 
+  /// The bytes a device would send for reshard(...) (built, priced with
+  /// the ring formulas and erased).
+  int64_t reshardBytes(Location loc, Value local, RankedTensorType global,
+                       const Layout &from, const Layout &to);
+
   /// Erases, inside `root`, the ops reshards created whose results nothing
   /// reads (a gather for an op that folded away, a slice of it): every
   /// device runs the same partitioned code, so dropping an unread
@@ -93,6 +98,25 @@ public:
   void eraseIfUnused(Operation *op) { created.insert(op); }
   /// Whether `op` was made by a reshard and not erased since.
   bool holds(Operation *op) const { return created.contains(op); }
+
+  /// One array a routed reshard reads: its per-device block `local`, laid
+  /// out by `from` in an array of `type`, which lies at `offset` in the
+  /// target array.
+  struct RouteSource {
+    Value local;
+    RankedTensorType type;
+    Layout from;
+    SmallVector<int64_t> offset;
+  };
+  /// Builds this device's block of `global` in layout `to` from pieces of
+  /// `sources` (which together cover it): the pieces are cut so that each
+  /// lies inside one source block and one target block; each device copies
+  /// those it holds and receives the others from their least loaded
+  /// holders, by ppermutes in as many rounds as the busiest device has
+  /// transfers (a device sends and receives at most one piece per round),
+  /// when that moves fewer bytes than `budget`; null otherwise.
+  Value routeBlocks(Location loc, ArrayRef<RouteSource> sources,
+                    RankedTensorType global, const Layout &to, int64_t budget);
 
   /// `v`'s elements [offset, offset + length) along `dim`.
   Value sliceAlong(Location loc, Value v, int64_t dim, OpFoldResult offset,
@@ -153,17 +177,17 @@ private:
   /// its common prefix with `to`; null when every dimension is a prefix.
   Value gatherPastCommonPrefix(Location loc, Value local, Layout &cur,
                                const Layout &to);
-  /// 2b. Cuts target blocks into pieces (per dimension the smaller block
-  /// extent, which must divide the larger) that each lie inside one
-  /// current block; each device copies the pieces it holds and receives
-  /// the others from their least loaded holders, by ppermutes in rounds
-  /// where a device sends and receives at most one piece, when that moves
-  /// fewer bytes than `budget`; null otherwise.
+  /// 2b. routeBlocks from one source, the block in layout `from`; null
+  /// when slicing alone would do.
   Value routeBlocks(Location loc, Value local, RankedTensorType global,
                     const Layout &from, const Layout &to, int64_t budget);
   /// 3-6: all_to_alls, same-size swaps and gathers until every dimension
   /// is a prefix of the target's, then local slices.
   Value moveStepwise(Location loc, Value local, Layout &cur, const Layout &to);
+  /// Runs `build`, which inserts ops at the insertion point, and returns
+  /// the bytes a device sends for the collectives it built, which are
+  /// erased with everything else it built.
+  int64_t priced(function_ref<void()> build);
   /// Bytes a device sends for moveStepwise (built, priced and erased).
   int64_t stepwiseBytes(Location loc, Value local, const Layout &cur,
                         const Layout &to);
