@@ -333,8 +333,8 @@ Value Resharder::routeBlocks(Location loc, ArrayRef<RouteSource> sources,
   if (!global.hasStaticShape() || !to.unreduced.empty() || !divides(global, to))
     return {};
   for (const RouteSource &source : sources)
-    if (!source.type.hasStaticShape() || !source.from.unreduced.empty() ||
-        !divides(source.type, source.from))
+    if (!source.type.hasStaticShape() || source.type.getNumElements() == 0 ||
+        !source.from.unreduced.empty() || !divides(source.type, source.from))
       return {};
   const int64_t rank = global.getRank();
   // The axes any layout uses, in mesh order; devices differing only in
@@ -789,7 +789,7 @@ void Resharder::eraseUnusedReshards(Operation *root) {
     for (Value operand : op->getOperands())
       if (Operation *def = operand.getDefiningOp())
         read.push_back(def);
-    created.erase(op);
+    op->walk([&](Operation *nested) { created.erase(nested); });
     op->erase();
     for (Operation *def : read)
       if (created.contains(def) && def->use_empty())
@@ -861,7 +861,7 @@ int64_t Resharder::priced(function_ref<void()> build) {
     }
   }
   for (Operation *op : llvm::reverse(trial)) {
-    created.erase(op);
+    op->walk([&](Operation *nested) { created.erase(nested); });
     op->erase();
   }
   return bytes;

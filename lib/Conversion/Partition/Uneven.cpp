@@ -11,10 +11,13 @@
 //     padding with data, and a window (halo) would read it as a
 //     neighbour's rows: such factors are only split evenly;
 //   - a reduction over a split factor must not combine the padding: a
-//     contraction's operands are zeroed there (0 * 0 adds nothing, whatever
-//     the other operand holds), any other structured op is made a
+//     contraction whose inputs all hold the factor has them zeroed there
+//     (0 * 0 adds nothing), any other structured op is made a
 //     linalg.generic whose payload keeps its accumulator at padded
-//     iterations.
+//     iterations;
+//   - ops that could trap or index out of bounds on padding (integer
+//     division, tensor.extract in a payload) and element types without a
+//     zero are not split unevenly.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,10 +34,33 @@ using namespace mlir;
 using namespace mlir::trellis;
 using namespace mlir::trellis::partition;
 
+/// Whether `op` computes on the padding in a way that is not inert: it
+/// pads with zeros of its element type (none for other types), and an
+/// integer division, or an index read from a tensor, on padding could trap
+/// or read out of bounds where the program itself never would.
+static bool padsSafely(Operation *op) {
+  auto padded = [](Type type) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    return !tensor ||
+           isa<IntegerType, FloatType, IndexType>(tensor.getElementType());
+  };
+  if (!llvm::all_of(op->getOperandTypes(), padded) ||
+      !llvm::all_of(op->getResultTypes(), padded))
+    return false;
+  WalkResult unsafe = op->walk([](Operation *inner) {
+    return isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
+               arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp,
+               tensor::ExtractOp>(inner)
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  return !unsafe.wasInterrupted();
+}
+
 SmallVector<bool> FunctionPartitioner::unevenFactors(Operation *op,
                                                      const ShardingRule &rule) {
   const int64_t numFactors = rule.numFactors();
-  SmallVector<bool> allowed(numFactors, true);
+  SmallVector<bool> allowed(numFactors, padsSafely(op));
   for (int64_t f = 0; f < numFactors; ++f)
     if (ShapedType::isDynamic(rule.factorSizes[f]))
       allowed[f] = false;
@@ -89,12 +115,12 @@ static Value zeroBeyond(OpBuilder &b, Location loc, Value v, int64_t dim,
                         Value limit) {
   auto type = cast<RankedTensorType>(v.getType());
   Type element = type.getElementType();
-  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), element);
   AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
   SmallVector<utils::IteratorType> iterators(type.getRank(),
                                              utils::IteratorType::parallel);
+  // `v` is its own destination (its shape, dynamic sizes included).
   auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{type}, ValueRange{v}, ValueRange{init},
+      b, loc, TypeRange{type}, ValueRange{v}, ValueRange{v},
       ArrayRef<AffineMap>{identity, identity}, iterators,
       [&](OpBuilder &nb, Location nloc, ValueRange args) {
         Value zero = arith::ConstantOp::create(
@@ -127,10 +153,21 @@ FunctionPartitioner::maskPaddedReductions(Operation *op,
   if (!linalgOp)
     return op->emitOpError("reduces over a dimension split unevenly, which "
                            "only structured (linalg) ops can mask");
-  if (!linalg::isaContractionOpInterface(linalgOp))
-    return limits; // the local op's payload masks them
-  // A contraction's operands holding a padded reduction factor are zeroed
-  // past its end: every padded product is 0 * 0.
+  // A contraction whose every input holds each padded reduction factor
+  // has its inputs zeroed past its end: every padded product is 0 * 0
+  // (with an input that does not hold it, 0 * Inf would be NaN). Any
+  // other op's payload masks them.
+  auto holds = [&](int64_t k, int64_t f) {
+    return llvm::any_of(rule.operands[k], [&](const DimFactors &factors) {
+      return factors.size() == 1 && factors[0] == f;
+    });
+  };
+  bool zeroInputs = linalg::isaContractionOpInterface(linalgOp);
+  for (OpOperand *input : linalgOp.getDpsInputOperands())
+    for (auto [f, limit] : limits)
+      zeroInputs &= holds(input->getOperandNumber(), f);
+  if (!zeroInputs)
+    return limits;
   for (auto [k, dims] : llvm::enumerate(rule.operands)) {
     if (linalgOp.isDpsInit(&op->getOpOperand(k)))
       continue;

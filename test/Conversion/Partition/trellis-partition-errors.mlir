@@ -141,3 +141,19 @@ func.func @complex_partial(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
   %c = trellis.sharding_constraint %x to <@m, [{}], unreduced = {"b"}> : tensor<4xcomplex<f32>>
   return %c : tensor<4xcomplex<f32>>
 }
+
+// -----
+
+// A dimension split unevenly is padded with zeros of its element type;
+// complex numbers have none here.
+trellis.mesh @m = <["x"=4]>
+// expected-error @below {{cannot pad a dimension of element type 'complex<f32>' to split it unevenly; shard it evenly}}
+func.func @uneven_complex(%a: tensor<6xcomplex<f32>> {trellis.sharding = #trellis.sharding<@m, [{"x"}]>}) -> (tensor<6xcomplex<f32>> {trellis.sharding = #trellis.sharding<@m, [{"x"}]>}) {
+  %e = tensor.empty() : tensor<6xcomplex<f32>>
+  %b = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%a : tensor<6xcomplex<f32>>) outs(%e : tensor<6xcomplex<f32>>) {
+  ^bb0(%x: complex<f32>, %o: complex<f32>):
+    %s = complex.add %x, %x : complex<f32>
+    linalg.yield %s : complex<f32>
+  } -> tensor<6xcomplex<f32>>
+  return %b : tensor<6xcomplex<f32>>
+}

@@ -139,3 +139,54 @@ func.func @reshape(%x: tensor<6x4xf32> {trellis.sharding = #trellis.sharding<@m,
   %r = tensor.collapse_shape %a [[0, 1]] : tensor<6x4xf32> into tensor<24xf32>
   return %r : tensor<24xf32>
 }
+
+// -----
+
+trellis.mesh @m = <["x"=4]>
+
+// A contraction whose reduction factor one input does not hold
+// (y[i] = sum_k a[i, k] * s[i]): zeroing a alone would make 0 * Inf = NaN
+// for an infinite s, so the payload masks the padded iterations instead.
+// CHECK-LABEL: func.func @one_sided
+// CHECK: %[[LIMIT:.*]] = arith.subi %c6,
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// CHECK: ^bb0(%{{.*}}: f32, %{{.*}}: f32, %[[ACC:.*]]: f32):
+// CHECK: %[[SUM:.*]] = arith.addf
+// CHECK: %[[K:.*]] = linalg.index 1
+// CHECK: %[[OK:.*]] = arith.cmpi slt, %[[K]], %[[LIMIT]]
+// CHECK: arith.select %[[OK]], %[[SUM]], %[[ACC]]
+func.func @one_sided(%a: tensor<4x6xf32> {trellis.sharding = #trellis.sharding<@m, [{}, {"x"}]>},
+                     %s: tensor<4xf32>) -> tensor<4xf32> {
+  %e = math.exp %a : tensor<4x6xf32>
+  %z = arith.constant 0.0 : f32
+  %i = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%z : f32) outs(%i : tensor<4xf32>) -> tensor<4xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>, affine_map<(i, k) -> (i)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%e, %s : tensor<4x6xf32>, tensor<4xf32>) outs(%f : tensor<4xf32>) {
+  ^bb0(%va: f32, %vs: f32, %acc: f32):
+    %p = arith.mulf %va, %vs : f32
+    %t = arith.addf %p, %acc : f32
+    linalg.yield %t : f32
+  } -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+trellis.mesh @m = <["x"=4]>
+
+// Integer division would divide by the padding (zeros): the divisor's
+// dimension is gathered and cut to its 6 entries first, and the division
+// runs on whole blocks.
+// CHECK-LABEL: func.func @division
+// CHECK: %[[G:.*]] = spmd.all_gather %{{.*}} over ["x"] dim 0 tiled : tensor<2xi32> -> tensor<8xi32>
+// CHECK: %[[W:.*]] = tensor.extract_slice %[[G]][0] [6] [1] : tensor<8xi32> to tensor<6xi32>
+// CHECK: arith.divsi %{{.*}}, %[[W]] : tensor<6xi32>
+func.func @division(%a: tensor<6xi32> {trellis.sharding = #trellis.sharding<@m, [{"x"}]>},
+                    %b: tensor<6xi32> {trellis.sharding = #trellis.sharding<@m, [{"x"}]>}) -> tensor<6xi32> {
+  %one = arith.constant dense<1> : tensor<6xi32>
+  %d = arith.addi %b, %one : tensor<6xi32>
+  %q = arith.divsi %a, %d : tensor<6xi32>
+  return %q : tensor<6xi32>
+}
