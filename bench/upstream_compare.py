@@ -102,6 +102,11 @@ class Program:
                 lines.append(f"  %t{i} = tensor.extract_slice {value(a)}[0, {zeros}] [{n - shift}, {sizes}] [{ones}] : "
                              f"{self.type_of(a)} to {ttype(tail)}")
                 lines.append(f"  {r} = tensor.concat dim(0) %h{i}, %t{i} : ({ttype(head)}, {ttype(tail)}) -> {ttype(shape)}")
+            elif kind == "concat":
+                # Two tensors concatenated along dimension 0.
+                _, a, b, shape = op
+                lines.append(f"  {r} = tensor.concat dim(0) {value(a)}, {value(b)} : "
+                             f"({self.type_of(a)}, {self.type_of(b)}) -> {ttype(shape)}")
             elif kind == "transpose":
                 _, a, shape = op
                 lines.append(f"  %e{i} = tensor.empty() : {ttype(shape)}")
@@ -194,6 +199,12 @@ def cases():
         out.append(Program(f"roll_{tag}", mesh,
                            [("a", [B, D], [[last], []])],
                            [[last], []], [("roll", "a", 2, [B, D])]))
+        # A concatenation along a split dimension of operands split over
+        # different axes (issue 25): routed pieces instead of gathers.
+        if len(mesh) == 2:
+            out.append(Program(f"concat_split_{tag}", mesh,
+                               [("a", [B, D], [[0], []]), ("b", [B, D], [[1], []])],
+                               [[1], []], [("concat", "a", "b", [2 * B, D])]))
         # Uneven dimensions (issue 25): a hidden size of 1020 and a
         # contraction of 250, neither divisible by 8 (1020 by 4 is).
         out.append(Program(f"megatron_uneven_{tag}", mesh,
