@@ -80,6 +80,10 @@ RankedTensorType Resharder::localType(RankedTensorType global,
   return RankedTensorType::get(shape, global.getElementType());
 }
 
+bool Resharder::hasZero(Type element) {
+  return isa<IntegerType, FloatType, IndexType>(element);
+}
+
 bool Resharder::isUneven(RankedTensorType global, const Layout &layout,
                          int64_t d) {
   if (d >= global.getRank() || d >= static_cast<int64_t>(layout.dims.size()))
@@ -99,7 +103,7 @@ Layout Resharder::evenPart(RankedTensorType global, const Layout &layout) {
 Value Resharder::padAlong(Location loc, Value v, int64_t dim, int64_t extent) {
   auto type = cast<RankedTensorType>(v.getType());
   Type element = type.getElementType();
-  if (!isa<IntegerType, FloatType, IndexType>(element)) {
+  if (!hasZero(element)) {
     mlir::emitError(loc) << "cannot pad a dimension of element type " << element
                          << " to split it unevenly; shard it evenly";
     failed = true;
@@ -276,7 +280,7 @@ Value Resharder::makePartial(Location loc, Value v, ArrayRef<StringAttr> axes,
     return v;
   auto type = cast<RankedTensorType>(v.getType());
   Type element = type.getElementType();
-  if (!isa<IntegerType, FloatType, IndexType>(element)) {
+  if (!hasZero(element)) {
     mlir::emitError(loc) << "cannot make a value of element type " << element
                          << " a partial sum (unreduced axes)";
     failed = true;

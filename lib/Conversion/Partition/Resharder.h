@@ -73,6 +73,9 @@ public:
   /// multiple, the last ones ending in padding (whose values are
   /// unspecified: reductions mask it, see Uneven.cpp).
   bool isUneven(RankedTensorType global, const Layout &layout, int64_t d);
+  /// Whether blocks of `element` can be padded or zeroed (a constant zero
+  /// exists: integers, floats, indices).
+  static bool hasZero(Type element);
   /// `layout` with its uneven dimensions replicated.
   Layout evenPart(RankedTensorType global, const Layout &layout);
 

@@ -41,8 +41,7 @@ using namespace mlir::trellis::partition;
 static bool padsSafely(Operation *op) {
   auto padded = [](Type type) {
     auto tensor = dyn_cast<RankedTensorType>(type);
-    return !tensor ||
-           isa<IntegerType, FloatType, IndexType>(tensor.getElementType());
+    return !tensor || Resharder::hasZero(tensor.getElementType());
   };
   if (!llvm::all_of(op->getOperandTypes(), padded) ||
       !llvm::all_of(op->getResultTypes(), padded))

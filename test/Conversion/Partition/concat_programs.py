@@ -23,7 +23,7 @@ import sys
 
 import numpy as np
 
-from partition_runs import reported_bytes, run_with_reference
+from partition_runs import reported_bytes, write_and_run
 
 SIZES = {"a": 2, "b": 4}
 COLS = 8
@@ -127,15 +127,11 @@ func.func @main({args})
   return %c : {ttype(total)}
 }}
 """
-        path = os.path.join(work, f"c{index}.mlir")
-        with open(path, "w") as f:
-            f.write(module)
         name = (f"{' ++ '.join(f'{r}{text(s)}' for r, s in zip(rows, operand_shardings))}"
                 f" -> {text(result)}")
-        error, ins, got = run_with_reference(run, path, index,
-                                             os.path.join(work, f"c{index}"))
-        if error:
-            print(f"{name}: FAIL to run\n{error}")
+        path, ins, got = write_and_run(run, work, f"c{index}", index, module,
+                                       name)
+        if ins is None:
             failed = True
             continue
         ok = np.array_equal(got, np.concatenate(ins, axis=0))

@@ -24,7 +24,7 @@ import sys
 
 import numpy as np
 
-from partition_runs import reported_bytes, run_with_reference
+from partition_runs import reported_bytes, write_and_run
 
 ELEMENT_BYTES = 4
 
@@ -258,13 +258,9 @@ def main():
     failed = False
     for index, (name, mesh, dim_axes, built, source_shape) in enumerate(cases()):
         module, model, windows = built
-        path = os.path.join(work, f"p{index}.mlir")
-        with open(path, "w") as f:
-            f.write(module)
-        error, ins, got = run_with_reference(
-            run, path, index + 1, os.path.join(work, f"p{index}"))
-        if error:
-            print(f"{name}: FAIL to run\n{error}")
+        path, ins, got = write_and_run(run, work, f"p{index}", index + 1,
+                                       module, name)
+        if ins is None:
             failed = True
             continue
         ins = [x.astype(np.float64) for x in ins]

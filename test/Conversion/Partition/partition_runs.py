@@ -1,5 +1,6 @@
 """Running partitioned test programs, shared by the partitioner's
-executed tests (reshard_pairs.py, halo_programs.py, roll_programs.py).
+executed tests (reshard_pairs.py, halo_programs.py, roll_programs.py,
+uneven_programs.py, concat_programs.py).
 """
 import os
 import subprocess
@@ -34,3 +35,17 @@ def run_with_reference(run, path, seed, outdir):
     while os.path.exists(os.path.join(outdir, f"arg{len(inputs)}.npy")):
         inputs.append(np.load(os.path.join(outdir, f"arg{len(inputs)}.npy")))
     return None, inputs, np.load(os.path.join(outdir, "out0.npy"))
+
+
+def write_and_run(run, work, stem, seed, text, name):
+    """Writes TEXT to WORKDIR/STEM.mlir and runs it as run_with_reference
+    does (outputs in WORKDIR/STEM). Returns (path, inputs, out0), inputs
+    and out0 None after printing "NAME: FAIL to run" when it failed."""
+    path = os.path.join(work, f"{stem}.mlir")
+    with open(path, "w") as f:
+        f.write(text)
+    error, ins, got = run_with_reference(run, path, seed,
+                                         os.path.join(work, stem))
+    if error:
+        print(f"{name}: FAIL to run\n{error}")
+    return path, ins, got

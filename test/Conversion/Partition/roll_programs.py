@@ -16,7 +16,7 @@ import sys
 
 import numpy as np
 
-from partition_runs import reported_bytes, run_with_reference
+from partition_runs import reported_bytes, write_and_run
 
 ELEMENT_BYTES = 4
 
@@ -76,13 +76,10 @@ def main():
     for index, (mesh, axes, shape, dim, shift, devices) in enumerate(cases):
         tag = "x".join(str(k) for _, k in mesh)
         name = f"roll {shift} along dim {dim} of {shape} on ({tag})"
-        path = os.path.join(work, f"r{index}.mlir")
-        with open(path, "w") as f:
-            f.write(program(mesh, axes, shape, dim, shift))
-        error, ins, got = run_with_reference(
-            run, path, index + 1, os.path.join(work, f"r{index}"))
-        if error:
-            print(f"{name}: FAIL to run\n{error}")
+        path, ins, got = write_and_run(run, work, f"r{index}", index + 1,
+                                       program(mesh, axes, shape, dim, shift),
+                                       name)
+        if ins is None:
             failed = True
             continue
         x = ins[0]

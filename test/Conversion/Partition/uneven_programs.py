@@ -22,7 +22,7 @@ import sys
 
 import numpy as np
 
-from partition_runs import run_with_reference
+from partition_runs import write_and_run
 
 MESHES = [[("x", 4)], [("x", 8)], [("x", 3)], [("x", 2), ("y", 4)]]
 SIZES = [30, 17, 7]
@@ -210,13 +210,9 @@ def main():
     os.makedirs(work, exist_ok=True)
     failed = False
     for index, (name, mesh, text, model, block) in enumerate(cases()):
-        path = os.path.join(work, f"p{index}.mlir")
-        with open(path, "w") as f:
-            f.write(text)
-        error, ins, got = run_with_reference(
-            run, path, index + 1, os.path.join(work, f"p{index}"))
-        if error:
-            print(f"{name}: FAIL to run\n{error}")
+        path, ins, got = write_and_run(run, work, f"p{index}", index + 1,
+                                       text, name)
+        if ins is None:
             failed = True
             continue
         want = model([x.astype(np.float64) if x.dtype.kind == "f" else x
