@@ -148,9 +148,14 @@ private:
 
   // Factors split over axes that do not divide them (Uneven.cpp).
   /// Which factors of `op`'s rule may be split unevenly: not in a
-  /// compound dimension, not read through a window, and, when reduced,
-  /// only in a structured op (which can mask the padding).
+  /// compound dimension, not read through a window of a padded tensor
+  /// (windowsFitUnevenly decides the others), and, when reduced, only in
+  /// a structured op (which can mask the padding).
   SmallVector<bool> unevenFactors(Operation *op, const ShardingRule &rule);
+  /// Whether `op`'s windows of factor `f` (none: true) can be read by halo
+  /// exchange when `f` is split unevenly into `parts`.
+  bool windowsFitUnevenly(Operation *op, const ShardingRule &rule, int64_t f,
+                          int64_t parts);
   /// For each reduction factor `factorAxes` split unevenly, the index
   /// (a local loop index) where its padding starts on this device. A
   /// contraction's `operands` are zeroed from there and nothing is

@@ -233,7 +233,8 @@ FunctionPartitioner::splitWindows(Operation *op, const ShardingRule &rule,
       continue;
     int64_t devices = mesh.getAxesSize(factorAxes[w.factor]);
     windows.push_back({w, factorAxes[w.factor], devices,
-                       rule.factorSizes[w.factor] / devices,
+                       static_cast<int64_t>(llvm::divideCeil(
+                           rule.factorSizes[w.factor], devices)),
                        isa<linalg::GenericOp>(op) ? w.minOffset : 0});
   }
   return windows;
@@ -295,9 +296,13 @@ Value FunctionPartitioner::unionWindows(Operation *op, Value operand,
       cached->second.getParentRegion()->isAncestor(
           b.getInsertionBlock()->getParent()))
     return cached->second;
-  Value local = haloWindows(operand, windows, need);
-  if (!local)
-    local = sliceWindows(op->getLoc(), localIn(operand, need), windows);
+  // Recorded like reshards: unread when the op reading them is (a slice
+  // whose concatenation was partitioned as a roll), they are erased.
+  Value local = resharder.recorded([&] {
+    Value halo = haloWindows(operand, windows, need);
+    return halo ? halo
+                : sliceWindows(op->getLoc(), localIn(operand, need), windows);
+  });
   reshardCache[cacheKey] = local;
   return local;
 }
@@ -305,6 +310,13 @@ Value FunctionPartitioner::unionWindows(Operation *op, Value operand,
 Value FunctionPartitioner::sliceWindows(Location loc, Value local,
                                         ArrayRef<SplitWindow> windows) {
   for (const SplitWindow &w : windows) {
+    // A loop split unevenly: the last devices' windows (for padded
+    // outputs) reach past the dimension's end, which is padded for them.
+    int64_t reach =
+        (w.devices - 1) * w.block * w.window.stride + w.shift + w.length();
+    if (reach >
+        cast<RankedTensorType>(local.getType()).getDimSize(w.window.dim))
+      local = resharder.padAlong(loc, local, w.window.dim, reach);
     Value device = spmd::AxisIndexOp::create(b, loc, b.getIndexType(),
                                              resharder.axesAttr(w.axes));
     Value start = arith::AddIOp::create(

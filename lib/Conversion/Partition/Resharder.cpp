@@ -758,6 +758,14 @@ struct Recorder : public OpBuilder::Listener {
 };
 } // namespace
 
+Value Resharder::recorded(function_ref<Value()> build) {
+  Recorder recorder(created, b.getListener());
+  OpBuilder::Listener *previous = b.getListener();
+  b.setListener(&recorder);
+  llvm::scope_exit restore([&] { b.setListener(previous); });
+  return build();
+}
+
 void Resharder::eraseUnusedReshards(Operation *root) {
   // A static size read from a gathered block is a constant: the gather it
   // read is then unused (`tensor.dim` of a sharded tensor).

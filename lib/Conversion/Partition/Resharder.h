@@ -99,6 +99,9 @@ public:
   /// readers took their windows by halo exchange), and the reshards it
   /// alone read.
   void eraseIfUnused(Operation *op) { created.insert(op); }
+  /// Runs `build` with the ops it inserts recorded as a reshard's (erased
+  /// by eraseUnusedReshards when unread): halo exchanges.
+  Value recorded(function_ref<Value()> build);
   /// Whether `op` was made by a reshard and not erased since.
   bool holds(Operation *op) const { return created.contains(op); }
 
@@ -121,6 +124,8 @@ public:
   Value routeBlocks(Location loc, ArrayRef<RouteSource> sources,
                     RankedTensorType global, const Layout &to, int64_t budget);
 
+  /// `v` padded with zeros along `dim` to `extent`.
+  Value padAlong(Location loc, Value v, int64_t dim, int64_t extent);
   /// `v`'s elements [offset, offset + length) along `dim`.
   Value sliceAlong(Location loc, Value v, int64_t dim, OpFoldResult offset,
                    int64_t length);
@@ -141,8 +146,6 @@ private:
   /// (`global` holds padded extents where both keep the same uneven split).
   Value reshardBlocks(Location loc, Value local, RankedTensorType global,
                       const Layout &from, const Layout &to);
-  /// `v` padded with zeros along `dim` to `extent`.
-  Value padAlong(Location loc, Value v, int64_t dim, int64_t extent);
   Value allGather(Location loc, Value v, int64_t dim,
                   ArrayRef<StringAttr> axes);
   Value localSlice(Location loc, Value v, int64_t dim,

@@ -318,6 +318,9 @@ static void unsplitResultOnlyFactors(Operation *op, const ShardingRule &rule,
     for (const DimFactors &factors : dims)
       for (int64_t f : factors)
         inOperands.set(f);
+  // A factor read through a window (a shifted slice) is in its operand.
+  for (const WindowDim &window : rule.windows)
+    inOperands.set(window.factor);
   for (int64_t f = 0; f < rule.numFactors(); ++f)
     if (!inOperands.test(f))
       factorAxes[f].clear();
@@ -337,9 +340,15 @@ void FunctionPartitioner::fitAxesToFactors(Operation *op,
     auto firstUsed =
         llvm::find_if(axes, [&](StringAttr a) { return used.contains(a); });
     axes.erase(firstUsed, axes.end());
-    while (!axes.empty() &&
-           (ShapedType::isDynamic(rule.factorSizes[f]) ||
-            (rule.factorSizes[f] % mesh.getAxesSize(axes) != 0 && !uneven[f])))
+    auto fits = [&] {
+      if (ShapedType::isDynamic(rule.factorSizes[f]))
+        return false;
+      int64_t parts = mesh.getAxesSize(axes);
+      if (rule.factorSizes[f] % parts == 0)
+        return true;
+      return uneven[f] && windowsFitUnevenly(op, rule, f, parts);
+    };
+    while (!axes.empty() && !fits())
       axes.pop_back();
     used.insert(axes.begin(), axes.end());
   }

@@ -8,8 +8,11 @@
 // dimension is gathered. What remains is for the ops:
 //
 //   - a dimension holding several factors (a reshape) would interleave the
-//     padding with data, and a window (halo) would read it as a
-//     neighbour's rows: such factors are only split evenly;
+//     padding with data: such factors are only split evenly; a window's
+//     loop (a shifted slice x[1:], a valid convolution) is split unevenly
+//     only when each device's window starts in its own block of an evenly
+//     split, unpadded source (its padded outputs then read past the
+//     source's end, which the halo fills with zeros);
 //   - a reduction over a split factor must not combine the padding: a
 //     contraction whose inputs all hold the factor has them zeroed there
 //     (0 * 0 adds nothing), any other structured op is made a
@@ -72,8 +75,12 @@ SmallVector<bool> FunctionPartitioner::unevenFactors(Operation *op,
   };
   compound(rule.operands);
   compound(rule.results);
+  // A window's loop is split unevenly only where its source is not padded
+  // (a pad's padding would be read as data); windowsFitUnevenly decides
+  // with the axes.
   for (const WindowDim &window : rule.windows)
-    allowed[window.factor] = false;
+    if (op->getOperand(window.operand).getDefiningOp<tensor::PadOp>())
+      allowed[window.factor] = false;
   // Reductions are masked in structured ops only; an op under a declared
   // rule computes whatever its blocks hold.
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
@@ -83,6 +90,25 @@ SmallVector<bool> FunctionPartitioner::unevenFactors(Operation *op,
     if (rule.isReduction(f) && !maskable)
       allowed[f] = false;
   return allowed;
+}
+
+bool FunctionPartitioner::windowsFitUnevenly(Operation *op,
+                                             const ShardingRule &rule,
+                                             int64_t f, int64_t parts) {
+  // Each device's window then starts in its own block of the source,
+  // split into as many even blocks: the halo comes from the next device,
+  // and the last device's padded outputs read past the source's end
+  // (zeros; their values are unspecified anyway).
+  int64_t block = llvm::divideCeil(rule.factorSizes[f], parts);
+  return llvm::all_of(rule.windows, [&](const WindowDim &window) {
+    if (window.factor != f)
+      return true;
+    int64_t extent =
+        cast<RankedTensorType>(op->getOperand(window.operand).getType())
+            .getDimSize(window.dim);
+    return !ShapedType::isDynamic(extent) && extent % parts == 0 &&
+           extent / parts == window.stride * block;
+  });
 }
 
 /// Where the padding of split factor `f` starts in this device's block:

@@ -105,13 +105,38 @@ func.func @slice(%x: tensor<8x16xf32> {trellis.sharding = #trellis.sharding<@m24
 }
 
 // Collectives have side effects, so CSE cannot merge repeated reshards:
-// the partitioner makes one gather for three uses.
+// the partitioner makes one gather for three uses (slices of 4 that no
+// split of x's blocks can serve by halo).
 // CHECK-LABEL: func.func @one_gather_for_three_uses
 // CHECK-COUNT-1: spmd.all_gather
 // CHECK-NOT: spmd.all_gather
 // CHECK: spmd.yield
 func.func @one_gather_for_three_uses(%x: tensor<64xf32> {trellis.sharding = #trellis.sharding<@m24, [{"a", "b"}]>})
-    -> (tensor<62xf32> {trellis.sharding = #trellis.sharding<@m24, [{}]>}) {
+    -> (tensor<4xf32> {trellis.sharding = #trellis.sharding<@m24, [{}]>}) {
+  %l = tensor.extract_slice %x[0] [4] [1] : tensor<64xf32> to tensor<4xf32>
+  %c = tensor.extract_slice %x[20] [4] [1] : tensor<64xf32> to tensor<4xf32>
+  %r = tensor.extract_slice %x[40] [4] [1] : tensor<64xf32> to tensor<4xf32>
+  %s = arith.addf %l, %r : tensor<4xf32>
+  %d = arith.subf %s, %c : tensor<4xf32>
+  return %d : tensor<4xf32>
+}
+
+// A stencil written as shifted slices (x[:-2] + x[2:] - x[1:-1] of 64
+// elements over 8 devices): each slice of 62 is split like x (blocks of
+// 8, the last with 2 of padding) and reads its window by halo, one and
+// two elements from the next device (12 B per device); the result is
+// computed in blocks and gathered once (uneven results leave whole),
+// where x itself was gathered before (224 B, and the op ran whole).
+// CHECK-LABEL: func.func @shifted_slices
+// CHECK-NOT: spmd.all_gather
+// CHECK: spmd.ppermute %{{.*}} : tensor<1xf32>
+// CHECK: spmd.ppermute %{{.*}} : tensor<2xf32>
+// CHECK: arith.addf %{{.*}} : tensor<8xf32>
+// CHECK: arith.subf %{{.*}} : tensor<8xf32>
+// CHECK: spmd.all_gather
+// CHECK-NOT: spmd.all_gather
+func.func @shifted_slices(%x: tensor<64xf32> {trellis.sharding = #trellis.sharding<@m24, [{"a", "b"}]>})
+    -> tensor<62xf32> {
   %l = tensor.extract_slice %x[0] [62] [1] : tensor<64xf32> to tensor<62xf32>
   %c = tensor.extract_slice %x[1] [62] [1] : tensor<64xf32> to tensor<62xf32>
   %r = tensor.extract_slice %x[2] [62] [1] : tensor<64xf32> to tensor<62xf32>

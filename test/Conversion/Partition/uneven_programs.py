@@ -14,8 +14,12 @@ inputs and --reference (partitioned vs unpartitioned) and is compared with
 numpy, computed here from the saved inputs. Each program must also keep
 the uneven dimension split (its local op sees a block of ceil(n / k), not
 n): the partitioned IR is checked for it. Prints one line per program with
-its bytes per device; exits 1 on a failure.
+its bytes per device; exits 1 on a failure. Then stencils written as
+shifted slices (x[1:] - x[:-1], a second difference, x[1::2]) and a
+valid convolution, whose results of 15, 14, 8 and 14 rows are split like
+the 16 rows of x and read their windows by halo.
 """
+import itertools
 import os
 import subprocess
 import sys
@@ -205,11 +209,65 @@ def cases():
                    lambda i: np.exp(np.tanh(i[0])) * i[0], f"{block}x12xf32")
 
 
+def stencil_cases():
+    """Stencils written as shifted slices (as JAX prints jnp.diff and
+    x[2:] - 2 x[1:-1] + x[:-2]), a strided slice x[1::2] and a valid
+    convolution: results of n - 1, n - 2, n / 2 and n - 2 rows split
+    unevenly like the 16 rows of x (blocks of 16 / k), each window read
+    by halo from the next device."""
+    for mesh in [[("x", 2)], [("x", 4)], [("x", 8)], [("x", 2), ("y", 4)]]:
+        A = [a for a, _ in mesh]
+        k = 1
+        for _, n in mesh:
+            k *= n
+        tag = f"mesh=({','.join(str(n) for _, n in mesh)})"
+        n, block = 16, 16 // k
+
+        def sl(name, offset, size, stride=1):
+            return (f"  %{name} = tensor.extract_slice %x[{offset}, 0] "
+                    f"[{size}, 5] [{stride}, 1] : {ttype([n, 5])} to "
+                    f"{ttype([size, 5])}\n")
+        body = (sl("a", 1, n - 1) + sl("b", 0, n - 1) +
+                f"  %d = arith.subf %a, %b : {ttype([n - 1, 5])}\n"
+                f"  %t = math.tanh %d : {ttype([n - 1, 5])}\n")
+        yield (f"diff {tag}", mesh,
+               module(mesh, [arg("x", [n, 5], [A, []])], [n - 1, 5], body,
+                      "t"),
+               lambda i: np.tanh(np.diff(i[0], axis=0)), f"{block}x5xf32")
+        if block >= 2:
+            body = (sl("a", 2, n - 2) + sl("b", 1, n - 2) + sl("c", 0, n - 2) +
+                    f"  %two = arith.constant dense<2.0> : {ttype([n - 2, 5])}\n"
+                    f"  %m = arith.mulf %b, %two : {ttype([n - 2, 5])}\n"
+                    f"  %s = arith.subf %a, %m : {ttype([n - 2, 5])}\n"
+                    f"  %d = arith.addf %s, %c : {ttype([n - 2, 5])}\n")
+            yield (f"second difference {tag}", mesh,
+                   module(mesh, [arg("x", [n, 5], [A, []])], [n - 2, 5], body,
+                          "d"),
+                   lambda i: np.diff(i[0], n=2, axis=0), f"{block}x5xf32")
+            body = (sl("a", 1, n // 2, 2) +
+                    f"  %e = math.exp %a : {ttype([n // 2, 5])}\n")
+            yield (f"odd rows {tag}", mesh,
+                   module(mesh, [arg("x", [n, 5], [A, []])], [n // 2, 5],
+                          body, "e"),
+                   lambda i: np.exp(i[0][1::2]), f"{block // 2}x5xf32")
+        # A valid 3-tap convolution (no padding): 14 outputs.
+        body = (filled("f", [n - 2], "0.0") +
+                f"  %y = linalg.conv_1d ins(%v, %w : {ttype([n])}, "
+                f"{ttype([3])}) outs(%f : {ttype([n - 2])}) -> "
+                f"{ttype([n - 2])}\n")
+        yield (f"valid conv {tag}", mesh,
+               module(mesh, [arg("v", [n], [A]), arg("w", [3], [[]])],
+                      [n - 2], body, "y"),
+               lambda i: np.convolve(i[0], i[1][::-1], mode="valid"),
+               f"{block}xf32")
+
+
 def main():
     run, opt, work = sys.argv[1], sys.argv[2], sys.argv[3]
     os.makedirs(work, exist_ok=True)
     failed = False
-    for index, (name, mesh, text, model, block) in enumerate(cases()):
+    for index, (name, mesh, text, model, block) in enumerate(
+            itertools.chain(cases(), stencil_cases())):
         path, ins, got = write_and_run(run, work, f"p{index}", index + 1,
                                        text, name)
         if ins is None:

@@ -190,6 +190,19 @@ FailureOr<ShardingRule> extractSliceRule(tensor::ExtractSliceOp op) {
       sourceDims.push_back({f});
       if (!dropped.test(d))
         resultDims.push_back({f});
+    } else if (std::optional<int64_t> offset = getConstantIntValue(offsets[d]),
+               stride = getConstantIntValue(strides[d]);
+               !dropped.test(d) && offset && stride && *stride >= 1 &&
+               !ShapedType::isDynamic(extent) &&
+               !result.isDynamicDim(resultDim)) {
+      // result[i] = source[offset + stride * i]: the source dimension is
+      // read through a window of the result's factor (shifted slices such
+      // as x[1:] - x[:-1] exchange halos when it is split).
+      int64_t f =
+          rule.addFactor(result.getDimSize(resultDim), FactorKind::Parallel);
+      sourceDims.push_back({});
+      resultDims.push_back({f});
+      rule.windows.push_back(WindowDim{0, d, f, *stride, *offset, *offset});
     } else {
       sourceDims.push_back(
           {rule.addFactor(extent, FactorKind::NeedReplication)});
@@ -461,11 +474,26 @@ struct ExtractSliceModel
     auto slice = cast<tensor::ExtractSliceOp>(op);
     auto global = slice.getSourceType();
     auto local = cast<RankedTensorType>(localOperands[0].getType());
+    auto localResult = cast<RankedTensorType>(localResultTypes[0]);
+    SmallVector<OpFoldResult> sizes = localSizes(
+        builder, mapped(mapping, slice.getMixedSizes()), global, local);
+    // A dimension read through a window of a split factor: the operand is
+    // this device's window (from its first element), the result its block.
+    FailureOr<ShardingRule> rule = extractSliceRule(slice);
+    if (succeeded(rule))
+      for (const WindowDim &window : rule->windows)
+        if (window.factor < static_cast<int64_t>(split.axes.size()) &&
+            !split.axes[window.factor].empty()) {
+          int64_t resultDim = 0;
+          llvm::SmallBitVector dropped = slice.getDroppedDims();
+          for (int64_t d = 0; d < window.dim; ++d)
+            resultDim += !dropped.test(d);
+          sizes[window.dim] =
+              builder.getIndexAttr(localResult.getDimSize(resultDim));
+        }
     return SmallVector<Value>{tensor::ExtractSliceOp::create(
-        builder, op->getLoc(), cast<RankedTensorType>(localResultTypes[0]),
-        localOperands[0], mapped(mapping, slice.getMixedOffsets()),
-        localSizes(builder, mapped(mapping, slice.getMixedSizes()), global,
-                   local),
+        builder, op->getLoc(), localResult, localOperands[0],
+        mapped(mapping, slice.getMixedOffsets()), sizes,
         mapped(mapping, slice.getMixedStrides()))};
   }
 };

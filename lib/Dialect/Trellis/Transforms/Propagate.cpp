@@ -161,6 +161,26 @@ private:
   /// splits another dimension of that size over those axes too, and no
   /// other dimension unevenly (padding costs a mask per reduction).
   std::set<std::pair<int64_t, SmallVector<StringRef>>> unevenExtents;
+  /// Whether a window of a factor of size `extent` and `stride` into an
+  /// unpadded dimension of `source` elements can be split unevenly into
+  /// `parts` (each device's window then starts in its own block of the
+  /// source: a shifted slice x[1:] of 16 elements in 4 parts).
+  static bool windowFits(int64_t source, int64_t extent, int64_t stride,
+                         int64_t parts) {
+    return parts > 1 && source % parts == 0 &&
+           source / parts ==
+               stride * static_cast<int64_t>(llvm::divideCeil(extent, parts));
+  }
+  /// Whether some split of the mesh's devices fits such a window.
+  bool windowSplits(int64_t source, int64_t extent, int64_t stride) {
+    for (int64_t parts = 2; parts <= mesh.getNumDevices(); ++parts)
+      if (windowFits(source, extent, stride, parts))
+        return true;
+    return false;
+  }
+  /// Windows of the function's ops into unpadded dimensions: (factor
+  /// size, source size, stride).
+  SmallVector<std::tuple<int64_t, int64_t, int64_t>> windowReads;
   /// Whether the user split `extent` unevenly over `axes` or more.
   bool splitUnevenly(int64_t extent, ArrayRef<StringAttr> axes) const {
     return llvm::any_of(unevenExtents, [&](const auto &split) {
@@ -272,9 +292,13 @@ bool Propagator::extend(Value v, int64_t d, ArrayRef<StringAttr> axes,
       break;
     next.push_back(axis);
     int64_t extent = type.getDimSize(d);
+    int64_t parts = mesh.getAxesSize(next);
+    bool windowed = llvm::any_of(windowReads, [&](auto read) {
+      auto [size, source, stride] = read;
+      return size == extent && windowFits(source, extent, stride, parts);
+    });
     if (ShapedType::isDynamic(extent) ||
-        (extent % mesh.getAxesSize(next) != 0 &&
-         !splitUnevenly(extent, next))) {
+        (extent % parts != 0 && !splitUnevenly(extent, next) && !windowed)) {
       next.pop_back();
       break;
     }
@@ -315,11 +339,15 @@ bool Propagator::propagate(Operation *op, const ShardingRule &rule) {
     // times the window's stride.
     for (const WindowDim &window : rule.windows) {
       int64_t low = 0;
-      Value source =
-          windowSource(op->getOperand(window.operand), window.dim, low);
+      Value operand = op->getOperand(window.operand);
+      Value source = windowSource(operand, window.dim, low);
       auto type = cast<RankedTensorType>(source.getType());
-      if (window.factor == f && !ShapedType::isDynamic(rule.factorSizes[f]) &&
-          type.getDimSize(window.dim) == rule.factorSizes[f] * window.stride)
+      if (window.factor != f || ShapedType::isDynamic(rule.factorSizes[f]))
+        continue;
+      if (type.getDimSize(window.dim) == rule.factorSizes[f] * window.stride ||
+          (source == operand &&
+           windowSplits(type.getDimSize(window.dim), rule.factorSizes[f],
+                        window.stride)))
         holders.push_back({source, window.dim});
     }
     SmallVector<Candidate> candidates;
@@ -515,6 +543,16 @@ LogicalResult Propagator::fixedPoint() {
 
 LogicalResult Propagator::run() {
   collect(func.getBody());
+  for (auto &[op, rule] : ruleOps)
+    for (const WindowDim &window : rule.windows) {
+      int64_t low = 0;
+      Value operand = op->getOperand(window.operand);
+      auto type = cast<RankedTensorType>(operand.getType());
+      if (windowSource(operand, window.dim, low) == operand &&
+          !type.isDynamicDim(window.dim))
+        windowReads.push_back({rule.factorSizes[window.factor],
+                               type.getDimSize(window.dim), window.stride});
+    }
   // A sharding group's values share one state: one sharding.
   for (auto &[id, members] : groups)
     for (ShardingGroupOp member : members) {

@@ -42,8 +42,10 @@ func.func @rules(%a: tensor<2x8xf32>, %b: tensor<8x4xf32>, %c: tensor<2x4xf32>,
   ^bb0(%p: f32, %q: f32):
     linalg.yield %p : f32
   } -> tensor<4x6xf32>
-  // Slicing: the sliced dimension must be whole; the result's is new.
-  // expected-remark @below {{sharding rule: ([i, j]) -> ([i, k]) {i=4, j=6, k=3} need_replication={j}}}
+  // Slicing at a static offset: the result's factor reads the source's
+  // dimension through a window (x[2:5]: 1*j+[2,2]); at a dynamic offset the
+  // sliced dimension must be whole.
+  // expected-remark @below {{sharding rule: ([i, _]) -> ([i, j]) {i=4, j=3} window={#0.1=1*j+[2,2]}}}
   %sl = tensor.extract_slice %x[0, 2] [4, 3] [1, 1] : tensor<4x6xf32> to tensor<4x3xf32>
   // expected-remark @below {{sharding rule: ([i, j], []) -> ([i]) {i=4, j=6} need_replication={j}}}
   %sl1 = tensor.extract_slice %x[0, %i] [4, 1] [1, 1] : tensor<4x6xf32> to tensor<4xf32>
