@@ -289,3 +289,17 @@ func.func @dynamic_slice_size(%x: tensor<8x4xf32> {trellis.sharding = #trellis.s
   %s = tensor.extract_slice %x[0, 0] [%n, 4] [1, 1] : tensor<8x4xf32> to tensor<?x4xf32>
   return %s : tensor<?x4xf32>
 }
+
+// -----
+
+// An empty slice is no window (a block of 0 would give it a negative
+// length); the sliced operand is gathered like any whole read.
+trellis.mesh @m = <["x"=4]>
+// CHECK-LABEL: func.func @empty_slice
+// CHECK: tensor.extract_slice {{.*}} to tensor<0xf32>
+func.func @empty_slice(%x: tensor<16xf32> {trellis.sharding = #trellis.sharding<@m, [{"x"}]>},
+                       %y: tensor<0xf32> {trellis.sharding = #trellis.sharding<@m, [{"x"}]>}) -> tensor<0xf32> {
+  %a = tensor.extract_slice %x[0] [0] [2] : tensor<16xf32> to tensor<0xf32>
+  %b = arith.addf %a, %y : tensor<0xf32>
+  return %b : tensor<0xf32>
+}

@@ -194,7 +194,8 @@ FailureOr<ShardingRule> extractSliceRule(tensor::ExtractSliceOp op) {
                stride = getConstantIntValue(strides[d]);
                !dropped.test(d) && offset && stride && *stride >= 1 &&
                !ShapedType::isDynamic(extent) &&
-               !result.isDynamicDim(resultDim)) {
+               !result.isDynamicDim(resultDim) &&
+               result.getDimSize(resultDim) > 0) {
       // result[i] = source[offset + stride * i]: the source dimension is
       // read through a window of the result's factor (shifted slices such
       // as x[1:] - x[:-1] exchange halos when it is split).

@@ -348,13 +348,14 @@ struct Inferrer {
         for (int64_t f : factors)
           if (rule.factorSizes[f] != 1)
             nonUnit.push_back(f);
-        // A dimension read through a window (a shifted slice, a
-        // convolution's input) has no factor of its own: explicit mode
-        // asks for it whole, as JAX does.
-        bool windowed = llvm::any_of(rule.windows, [&](const WindowDim &w) {
-          return w.operand == static_cast<int64_t>(k) &&
-                 w.dim == static_cast<int64_t>(d);
-        });
+        // A sliced dimension (read through a window of the result's
+        // factor) has no factor of its own: explicit mode asks for it
+        // whole, as it did before slices had windows.
+        bool windowed = isa<tensor::ExtractSliceOp>(op) &&
+                        llvm::any_of(rule.windows, [&](const WindowDim &w) {
+                          return w.operand == static_cast<int64_t>(k) &&
+                                 w.dim == static_cast<int64_t>(d);
+                        });
         if (windowed)
           return op->emitOpError()
                  << "needs dimension " << d << " of operand #" << k << " ("
