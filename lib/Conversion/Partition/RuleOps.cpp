@@ -333,7 +333,14 @@ void FunctionPartitioner::fitAxesToFactors(Operation *op,
   // Each axis splits one factor; each factor must divide unless it may be
   // split unevenly (Uneven.cpp); a compound dimension carries only its
   // major factor's axes.
-  SmallVector<bool> uneven = unevenFactors(op, rule);
+  // Which factors may be split unevenly, worked out only when some factor
+  // does not divide by its axes (most ops never ask).
+  std::optional<SmallVector<bool>> uneven;
+  auto mayBeUneven = [&](int64_t f) {
+    if (!uneven)
+      uneven = unevenFactors(op, rule);
+    return (*uneven)[f];
+  };
   llvm::SmallDenseSet<StringAttr> used(carried.begin(), carried.end());
   for (int64_t f = 0; f < rule.numFactors(); ++f) {
     auto &axes = factorAxes[f];
@@ -346,7 +353,7 @@ void FunctionPartitioner::fitAxesToFactors(Operation *op,
       int64_t parts = mesh.getAxesSize(axes);
       if (rule.factorSizes[f] % parts == 0)
         return true;
-      return uneven[f] && windowsFitUnevenly(op, rule, f, parts);
+      return mayBeUneven(f) && windowsFitUnevenly(op, rule, f, parts);
     };
     while (!axes.empty() && !fits())
       axes.pop_back();

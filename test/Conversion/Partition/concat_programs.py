@@ -23,7 +23,7 @@ import sys
 
 import numpy as np
 
-from partition_runs import reported_bytes, write_and_run
+from partition_runs import device_block, reported_bytes, write_and_run
 
 SIZES = {"a": 2, "b": 4}
 COLS = 8
@@ -44,22 +44,6 @@ def ttype(rows):
     return f"tensor<{rows}x{COLS}xi32>"
 
 
-def block(s, shape, coord):
-    """The device at `coord`'s block of an array of `shape` laid out by
-    `s`: (lo, hi) per dimension."""
-    box = []
-    for d, axes in enumerate(s):
-        index, count = 0, 1
-        for axis in axes:
-            index = index * SIZES[axis] + coord[axis]
-            count *= SIZES[axis]
-        # Blocks of ceil(n / count), the last ones cut at n (uneven).
-        extent = -(-shape[d] // count)
-        box.append((min(index * extent, shape[d]),
-                    min((index + 1) * extent, shape[d])))
-    return box
-
-
 def uneven(s, shape):
     for d, axes in enumerate(s):
         count = 1
@@ -76,14 +60,14 @@ def lower_bound(rows, operand_shardings, result_sharding):
     for a in range(SIZES["a"]):
         for b in range(SIZES["b"]):
             coord = {"a": a, "b": b}
-            need = block(result_sharding, (total, COLS), coord)
+            need = device_block(result_sharding, (total, COLS), coord, SIZES)
             held = np.zeros((total, COLS), dtype=bool)
             offset = 0
             for r, s in zip(rows, operand_shardings):
                 # An argument split unevenly reaches every device whole.
                 if uneven(s, (r, COLS)):
                     s = [[], []]
-                (r0, r1), (c0, c1) = block(s, (r, COLS), coord)
+                (r0, r1), (c0, c1) = device_block(s, (r, COLS), coord, SIZES)
                 held[offset + r0:offset + r1, c0:c1] = True
                 offset += r
             (n0, n1), (m0, m1) = need

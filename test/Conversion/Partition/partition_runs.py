@@ -49,3 +49,20 @@ def write_and_run(run, work, stem, seed, text, name):
     if error:
         print(f"{name}: FAIL to run\n{error}")
     return path, ins, got
+
+
+def device_block(s, shape, coord, sizes):
+    """The block of an array of SHAPE laid out by S (per dimension, its
+    axes) held by the device at COORD (axis -> position) on a mesh of
+    SIZES (axis -> size): (lo, hi) per dimension. Blocks are ceil(n /
+    count), the last ones cut at n when the axes do not divide n."""
+    box = []
+    for d, axes in enumerate(s):
+        index, count = 0, 1
+        for axis in axes:
+            index = index * sizes[axis] + coord[axis]
+            count *= sizes[axis]
+        extent = -(-shape[d] // count)
+        box.append((min(index * extent, shape[d]),
+                    min((index + 1) * extent, shape[d])))
+    return box

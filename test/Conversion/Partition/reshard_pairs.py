@@ -25,7 +25,7 @@ import sys
 
 import numpy as np
 
-from partition_runs import reported_bytes
+from partition_runs import device_block, reported_bytes
 
 AXES = ["a", "b"]
 
@@ -57,16 +57,7 @@ def blocks(s):
     out = []
     for a in range(SIZES["a"]):
         for b in range(SIZES["b"]):
-            coord = {"a": a, "b": b}
-            box = []
-            for d, axes in enumerate(s):
-                index, count = 0, 1
-                for axis in axes:
-                    index = index * SIZES[axis] + coord[axis]
-                    count *= SIZES[axis]
-                extent = SHAPE[d] // count
-                box.append((index * extent, (index + 1) * extent))
-            out.append(box)
+            out.append(device_block(s, SHAPE, {"a": a, "b": b}, SIZES))
     return out
 
 

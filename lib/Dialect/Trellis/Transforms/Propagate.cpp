@@ -293,12 +293,14 @@ bool Propagator::extend(Value v, int64_t d, ArrayRef<StringAttr> axes,
     next.push_back(axis);
     int64_t extent = type.getDimSize(d);
     int64_t parts = mesh.getAxesSize(next);
-    bool windowed = llvm::any_of(windowReads, [&](auto read) {
-      auto [size, source, stride] = read;
-      return size == extent && windowFits(source, extent, stride, parts);
-    });
+    auto windowed = [&] {
+      return llvm::any_of(windowReads, [&](auto read) {
+        auto [size, source, stride] = read;
+        return size == extent && windowFits(source, extent, stride, parts);
+      });
+    };
     if (ShapedType::isDynamic(extent) ||
-        (extent % parts != 0 && !splitUnevenly(extent, next) && !windowed)) {
+        (extent % parts != 0 && !splitUnevenly(extent, next) && !windowed())) {
       next.pop_back();
       break;
     }
