@@ -84,8 +84,9 @@ std::string mlir::spmd::formatAxisSet(ArrayRef<StringAttr> axes) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << '{';
-  llvm::interleaveComma(
-      axes, os, [&](StringAttr axis) { os << '"' << axis.getValue() << '"'; });
+  llvm::interleaveComma(axes, os, [&](StringAttr axis) {
+    os << trellis::quoteAxisName(axis.getValue());
+  });
   os << '}';
   return text;
 }

@@ -69,11 +69,22 @@ Type mlir::trellis::dropAxesFromType(Type type, ArrayRef<StringAttr> axes) {
 LogicalResult
 mlir::trellis::verifyAxesExist(ArrayRef<StringAttr> axes, MeshOp mesh,
                                function_ref<InFlightDiagnostic()> emitError) {
-  for (StringAttr axis : axes)
-    if (!mesh.getAxisIndex(axis.getValue()))
-      return emitError() << "unknown mesh axis \"" << axis.getValue()
-                         << "\" (mesh @" << mesh.getSymName() << " has axes "
-                         << mesh.getAxisNames() << ")";
+  for (StringAttr axis : axes) {
+    if (mesh.resolveAxis(axis.getValue()))
+      continue;
+    std::optional<SubAxisName> sub = parseSubAxisName(axis.getValue());
+    if (sub && mesh.getAxisIndex(sub->axis))
+      return emitError() << "sub-axis \"" << sub->axis << "\":(" << sub->preSize
+                         << ")" << sub->size
+                         << " is not a proper part of mesh axis \"" << sub->axis
+                         << "\" of size " << mesh.getAxisSize(sub->axis)
+                         << ": its size must be at least 2 and its pre-size "
+                            "times its size must divide the axis's size "
+                            "without being all of it";
+    return emitError() << "unknown mesh axis \"" << axis.getValue()
+                       << "\" (mesh @" << mesh.getSymName() << " has axes "
+                       << mesh.getAxisNames() << ")";
+  }
   return success();
 }
 
@@ -85,6 +96,13 @@ LogicalResult mlir::trellis::verifyShardingForShape(
   llvm::append_range(all, sharding.getUnreduced());
   if (failed(verifyAxesExist(all, mesh, emitError)))
     return failure();
+  for (auto [i, a] : llvm::enumerate(all))
+    for (StringAttr b : ArrayRef<StringAttr>(all).drop_front(i + 1))
+      if (a != b && mesh.axesOverlap(a.getValue(), b.getValue()))
+        return emitError() << "mesh axes " << quoteAxisName(a.getValue())
+                           << " and " << quoteAxisName(b.getValue())
+                           << " overlap (they are parts of one mesh axis "
+                              "sharing devices)";
   if (!shape || allowUneven)
     return success();
   for (auto [dim, dimSharding] : llvm::enumerate(sharding.getDims())) {
@@ -98,7 +116,7 @@ LogicalResult mlir::trellis::verifyShardingForShape(
     diag << "dimension " << dim << " of size " << size
          << " is not divisible by the size " << parts << " of mesh axes {";
     llvm::interleaveComma(dimSharding.getAxes(), diag, [&](StringAttr axis) {
-      diag << '"' << axis.getValue() << '"';
+      diag << quoteAxisName(axis.getValue());
     });
     diag << "}";
     return diag;
@@ -231,6 +249,10 @@ FailureOr<MeshOp> mlir::trellis::findFunctionMesh(FunctionOpInterface func) {
 
 AxisType mlir::trellis::getAxisTypeAt(Operation *op, MeshOp mesh,
                                       StringRef axis) {
+  // A sub-axis has the type of the axis it is part of.
+  if (!mesh.getAxisIndex(axis))
+    if (std::optional<SubAxisName> sub = parseSubAxisName(axis))
+      axis = sub->axis;
   for (Operation *parent = op->getParentOp(); parent;
        parent = parent->getParentOp()) {
     auto region = dyn_cast<AxisTypeRegionInterface>(parent);
@@ -353,4 +375,72 @@ std::string mlir::trellis::formatShortLocation(Location loc) {
   else
     os << loc;
   return text;
+}
+
+/// The name of the part (`preSize`, `size`) of mesh axis `index`: the
+/// axis's own name when the part is all of it.
+static StringAttr partName(MeshOp mesh, unsigned index, int64_t preSize,
+                           int64_t size) {
+  auto axis = cast<StringAttr>(mesh.getAxisNames()[index]);
+  if (preSize == 1 && size == mesh.getAxisSizes()[index])
+    return axis;
+  return StringAttr::get(mesh.getContext(),
+                         makeSubAxisName(axis.getValue(), preSize, size));
+}
+
+std::optional<SmallVector<SmallVector<StringAttr>>>
+mlir::trellis::splitAxesOverFactors(MeshOp mesh, ArrayRef<int64_t> factorSizes,
+                                    ArrayRef<StringAttr> axes, bool splitAxes) {
+  SmallVector<SmallVector<StringAttr>> split(factorSizes.size());
+  size_t f = 0;
+  // What is left of factor f to split.
+  int64_t room = factorSizes.empty() ? 1 : factorSizes[0];
+  for (StringAttr axis : axes) {
+    std::optional<AxisPart> part = mesh.resolveAxis(axis.getValue());
+    if (!part)
+      return std::nullopt;
+    int64_t preSize = part->preSize, size = part->size;
+    // A part of an axis is named as such only when it is less than `axis`.
+    bool whole = true;
+    while (size > 1) {
+      while (room == 1 && f + 1 < factorSizes.size())
+        room = factorSizes[++f];
+      if (f >= factorSizes.size() || ShapedType::isDynamic(room) || room == 1)
+        return std::nullopt;
+      if (room % size == 0) {
+        split[f].push_back(whole ? axis
+                                 : partName(mesh, part->index, preSize, size));
+        room /= size;
+        break;
+      }
+      if (!splitAxes || size % room != 0)
+        return std::nullopt;
+      // The major `room` of the axis fills factor f; the rest goes on.
+      split[f].push_back(partName(mesh, part->index, preSize, room));
+      preSize *= room;
+      size /= room;
+      room = 1;
+      whole = false;
+    }
+  }
+  return split;
+}
+
+SmallVector<StringAttr> mlir::trellis::mergeSubAxes(MeshOp mesh,
+                                                    ArrayRef<StringAttr> axes) {
+  SmallVector<StringAttr> merged;
+  std::optional<AxisPart> last;
+  for (StringAttr axis : axes) {
+    std::optional<AxisPart> part = mesh.resolveAxis(axis.getValue());
+    bool isSub = part && !mesh.getAxisIndex(axis.getValue());
+    if (isSub && last && last->index == part->index &&
+        last->preSize * last->size == part->preSize) {
+      last->size *= part->size;
+      merged.back() = partName(mesh, last->index, last->preSize, last->size);
+      continue;
+    }
+    merged.push_back(axis);
+    last = isSub ? part : std::nullopt;
+  }
+  return merged;
 }

@@ -1,5 +1,6 @@
 //===- TrellisAttrs.cpp - Dimension shardings, specs, shardings -----------===//
 
+#include "trellis/Dialect/Trellis/IR/SubAxes.h"
 #include "trellis/Dialect/Trellis/IR/TrellisDialect.h"
 
 #include "mlir/IR/Builders.h"
@@ -31,6 +32,11 @@ static void printAxisSet(AsmPrinter &printer, ArrayRef<StringAttr> axes,
                          bool open = false) {
   printer << '{';
   llvm::interleaveComma(axes, printer, [&](StringAttr axis) {
+    if (std::optional<SubAxisName> sub = parseSubAxisName(axis.getValue())) {
+      printer.printString(sub->axis);
+      printer << ":(" << sub->preSize << ")" << sub->size;
+      return;
+    }
     printer.printString(axis.getValue());
   });
   if (open)
@@ -56,6 +62,18 @@ static ParseResult parseAxisSet(AsmParser &parser,
     std::string name;
     if (parser.parseString(&name))
       return failure();
+    // `"x":(2)4`: a sub-axis (SubAxes.h).
+    if (succeeded(parser.parseOptionalColon())) {
+      int64_t preSize = 0, size = 0;
+      SMLoc at = parser.getCurrentLocation();
+      if (parser.parseLParen() || parser.parseInteger(preSize) ||
+          parser.parseRParen() || parser.parseInteger(size))
+        return failure();
+      if (preSize <= 0 || size <= 0)
+        return parser.emitError(at, "a sub-axis needs a positive pre-size "
+                                    "and size, as in \"x\":(2)4");
+      name = makeSubAxisName(name, preSize, size);
+    }
     axes.push_back(parser.getBuilder().getStringAttr(name));
   } while (succeeded(parser.parseOptionalComma()));
   return parser.parseRBrace();

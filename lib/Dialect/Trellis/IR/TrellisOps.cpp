@@ -221,10 +221,36 @@ std::optional<unsigned> MeshOp::getAxisIndex(StringRef axis) {
   return std::nullopt;
 }
 
+std::optional<AxisPart> MeshOp::resolveAxis(StringRef axis) {
+  if (std::optional<unsigned> index = getAxisIndex(axis))
+    return AxisPart{*index, 1, getAxisSizes()[*index]};
+  std::optional<SubAxisName> sub = parseSubAxisName(axis);
+  if (!sub)
+    return std::nullopt;
+  std::optional<unsigned> index = getAxisIndex(sub->axis);
+  if (!index)
+    return std::nullopt;
+  int64_t whole = getAxisSizes()[*index];
+  if (sub->preSize > whole || sub->size > whole)
+    return std::nullopt;
+  int64_t span = sub->preSize * sub->size;
+  if (sub->size < 2 || span > whole || whole % span != 0 ||
+      (span == whole && sub->preSize == 1))
+    return std::nullopt;
+  return AxisPart{*index, sub->preSize, sub->size};
+}
+
+bool MeshOp::axesOverlap(StringRef a, StringRef b) {
+  if (a == b)
+    return true;
+  std::optional<AxisPart> partA = resolveAxis(a), partB = resolveAxis(b);
+  return partA && partB && partA->overlaps(*partB);
+}
+
 int64_t MeshOp::getAxisSize(StringRef axis) {
-  std::optional<unsigned> index = getAxisIndex(axis);
-  assert(index && "unknown mesh axis");
-  return getAxisSizes()[*index];
+  std::optional<AxisPart> part = resolveAxis(axis);
+  assert(part && "unknown mesh axis");
+  return part->size;
 }
 
 int64_t MeshOp::getAxesSize(ArrayRef<StringAttr> axes) {

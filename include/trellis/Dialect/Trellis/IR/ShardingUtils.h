@@ -101,6 +101,24 @@ std::string formatAxesTuple(ArrayRef<StringAttr> axes);
 /// Whether `prefix` is a prefix of the axis list `list`.
 bool isAxisPrefix(ArrayRef<StringAttr> prefix, ArrayRef<StringAttr> list);
 
+/// How the axes of a tensor dimension split the factors it holds (their
+/// sizes `factorSizes`, major to minor): the axes fill the factors in
+/// order, every factor but the last they reach wholly (the product of its
+/// axes is its size), so that the dimension's blocks are those of its
+/// factors: 8 elements over `x` = 8 reshaped to 2x4 are the factors 2 and
+/// 4, split over `"x":(1)2` and `"x":(2)4`. With `splitAxes`, an axis
+/// that straddles two factors is split into sub-axes (SubAxes.h);
+/// without, the axes then do not fit. Per factor its axes, or
+/// std::nullopt when they do not fit (a dynamic factor, or a product that
+/// does not divide).
+std::optional<SmallVector<SmallVector<StringAttr>>>
+splitAxesOverFactors(MeshOp mesh, ArrayRef<int64_t> factorSizes,
+                     ArrayRef<StringAttr> axes, bool splitAxes);
+
+/// `axes` with neighbouring parts of one mesh axis, major then minor,
+/// merged: `"x":(1)2, "x":(2)4` on `x` = 8 is `"x"`.
+SmallVector<StringAttr> mergeSubAxes(MeshOp mesh, ArrayRef<StringAttr> axes);
+
 /// `file.mlir:12:8` for a file location (the file's name without its
 /// directory), else the location as printed: for messages that name ops.
 std::string formatShortLocation(Location loc);

@@ -35,6 +35,11 @@ def Trellis_DimShardingAttr : Trellis_Attr<"DimSharding", "dim"> {
     may append further axes. A suffix `p<N>` (`{"X"}p0`) gives a user
     sharding a priority: auto propagation runs one round per priority, p0
     first, and dimensions without one last.
+
+    An axis may be a *sub-axis*, a part of a mesh axis as Shardy writes
+    it: `{"x":(1)2, "y"}` splits the dimension over the major 2 of `x`
+    (pre-size 1, size 2) and then `y`; `"x":(2)4` is the next 4 of an `x`
+    of 8. A sub-axis is stored as the one axis name `x:(2)4`.
   }];
   let parameters = (ins
     OptionalArrayRefParameter<"::mlir::StringAttr">:$axes,

@@ -3,6 +3,7 @@
 #ifndef TRELLIS_DIALECT_TRELLIS_IR_TRELLISOPS_H
 #define TRELLIS_DIALECT_TRELLIS_IR_TRELLISOPS_H
 
+#include "trellis/Dialect/Trellis/IR/SubAxes.h"
 #include "trellis/Dialect/Trellis/IR/TrellisDialect.h"
 #include "trellis/Dialect/Trellis/Interfaces/ShardingRule.h"
 

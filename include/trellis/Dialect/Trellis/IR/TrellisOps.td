@@ -48,9 +48,16 @@ def Trellis_MeshOp : Trellis_Op<"mesh", [Symbol]> {
     static constexpr int64_t kMaxDevices = int64_t(1) << 31;
     /// Index of `axis`, or std::nullopt if the mesh has no such axis.
     std::optional<unsigned> getAxisIndex(::llvm::StringRef axis);
-    /// Size of `axis`; the axis must exist.
+    /// The mesh axis `axis` names, or is a sub-axis of (`x:(2)4`,
+    /// SubAxes.h); std::nullopt when it names neither a mesh axis nor a
+    /// proper part of one (the pre-size times the size divides the axis's
+    /// size and the part is neither all nor none of it).
+    std::optional<AxisPart> resolveAxis(::llvm::StringRef axis);
+    /// Whether two resolvable axis names share devices' coordinates.
+    bool axesOverlap(::llvm::StringRef a, ::llvm::StringRef b);
+    /// Size of `axis` (an axis or a sub-axis); it must resolve.
     int64_t getAxisSize(::llvm::StringRef axis);
-    /// Product of the sizes of `axes`; each must exist.
+    /// Product of the sizes of `axes`; each must resolve.
     int64_t getAxesSize(::llvm::ArrayRef<::mlir::StringAttr> axes);
     AxisType getAxisType(unsigned index);
     int64_t getNumDevices();
