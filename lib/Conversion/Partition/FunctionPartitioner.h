@@ -46,6 +46,11 @@ namespace mlir::trellis::partition {
 /// type's encoding (explicit mode). Null means replicated.
 ShardingAttr declaredSharding(Value value);
 
+/// Splits each mesh axis that shardings in `module` name sub-axes of into
+/// mesh axes, one per part, and rewrites the shardings to name them
+/// (RefineMeshes.cpp). Fails, with an error, where it cannot.
+LogicalResult refineMeshes(ModuleOp module);
+
 /// Strips the sharding encoding: local types are plain tensors.
 Type plain(Type type);
 

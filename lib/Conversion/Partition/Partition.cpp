@@ -400,6 +400,8 @@ struct PartitionPass
   using TrellisPartitionBase::TrellisPartitionBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (failed(refineMeshes(module)))
+      return signalPassFailure();
     for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
       if (func.isExternal() ||
           func->hasAttr(spmd::SpmdDialect::kMeshAttrName) ||

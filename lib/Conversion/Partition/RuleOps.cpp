@@ -99,19 +99,56 @@ SmallVector<StringAttr> FunctionPartitioner::carriedPartialSums(Operation *op) {
   return common ? *common : SmallVector<StringAttr>();
 }
 
+/// The factors of a dimension that are larger than 1, major to minor.
+static SmallVector<int64_t> splittableFactors(const ShardingRule &rule,
+                                              const DimFactors &factors) {
+  SmallVector<int64_t> out;
+  for (int64_t f : factors)
+    if (rule.factorSizes[f] != 1)
+      out.push_back(f);
+  return out;
+}
+
 /// The layout of a value whose dimensions hold `dims` (per dimension, its
 /// factors) when each factor is split over `factorAxes`: a dimension takes
-/// its major factor's axes.
+/// its factors' axes, major to minor, as far as each factor before is
+/// split wholly (a reshape's merged dimension: its blocks are then those
+/// of its factors).
 static Layout factorLayout(const ShardingRule &rule,
                            ArrayRef<SmallVector<StringAttr>> factorAxes,
-                           const ValueFactors &dims) {
+                           const ValueFactors &dims, MeshOp mesh) {
   Layout layout = Layout::replicated(dims.size());
-  for (auto [d, factors] : llvm::enumerate(dims)) {
-    int64_t f = rule.majorFactor(factors);
-    if (f >= 0)
-      layout.dims[d] = factorAxes[f];
-  }
+  for (auto [d, factors] : llvm::enumerate(dims))
+    for (int64_t f : splittableFactors(rule, factors)) {
+      llvm::append_range(layout.dims[d], factorAxes[f]);
+      if (ShapedType::isDynamic(rule.factorSizes[f]) ||
+          mesh.getAxesSize(factorAxes[f]) != rule.factorSizes[f])
+        break;
+    }
   return layout;
+}
+
+/// Gives each factor of a dimension split over `axes` its share of them
+/// (splitAxesOverFactors, without splitting axes), or, when they do not
+/// fit that way, all of them to the major factor. Calls `take(f, axes)`
+/// for each factor.
+static void
+forEachFactorShare(const ShardingRule &rule, const DimFactors &factors,
+                   ArrayRef<StringAttr> axes, MeshOp mesh,
+                   function_ref<void(int64_t, ArrayRef<StringAttr>)> take) {
+  SmallVector<int64_t> split = splittableFactors(rule, factors);
+  if (split.size() > 1) {
+    auto sizes = llvm::map_to_vector(
+        split, [&](int64_t f) { return rule.factorSizes[f]; });
+    if (auto shares =
+            splitAxesOverFactors(mesh, sizes, axes, /*splitAxes=*/false)) {
+      for (auto [f, share] : llvm::zip(split, *shares))
+        take(f, share);
+      return;
+    }
+  }
+  if (int64_t f = rule.majorFactor(factors); f >= 0)
+    take(f, axes);
 }
 
 /// Bytes a device receives to move a block of `type` from layout `from`
@@ -162,7 +199,7 @@ FunctionPartitioner::planBytes(Operation *op, const ShardingRule &rule,
                                ArrayRef<SmallVector<StringAttr>> factorAxes,
                                ArrayRef<StringAttr> reduced) {
   auto layoutOf = [&](const ValueFactors &dims) {
-    return factorLayout(rule, factorAxes, dims);
+    return factorLayout(rule, factorAxes, dims, mesh);
   };
   int64_t bytes = 0;
   for (auto [k, operand] : llvm::enumerate(op->getOperands())) {
@@ -211,13 +248,14 @@ void FunctionPartitioner::takeResultAxes(Operation *op,
     if (!type)
       continue;
     Layout want = desiredLayout(result);
-    for (auto [d, factors] : llvm::enumerate(rule.results[r])) {
-      int64_t f = rule.majorFactor(factors);
-      if (f < 0 || assigned[f] || rule.needsReplication(f))
-        continue;
-      factorAxes[f] = want.dims[d];
-      assigned[f] = true;
-    }
+    for (auto [d, factors] : llvm::enumerate(rule.results[r]))
+      forEachFactorShare(rule, factors, want.dims[d], mesh,
+                         [&](int64_t f, ArrayRef<StringAttr> axes) {
+                           if (assigned[f] || rule.needsReplication(f))
+                             return;
+                           factorAxes[f].assign(axes.begin(), axes.end());
+                           assigned[f] = true;
+                         });
   }
 }
 
@@ -248,23 +286,29 @@ FunctionPartitioner::makePlan(Operation *op, const ShardingRule &rule,
       continue;
     auto it = layouts.find(operand);
     for (auto [d, factors] : llvm::enumerate(rule.operands[k])) {
-      int64_t f = rule.majorFactor(factors);
-      if (f < 0 || taken[f])
-        continue;
-      taken[f] = true;
-      if (rule.needsReplication(f))
-        continue;
-      if (rule.isReduction(f) && !combinable)
-        continue;
-      auto &axes = plan.factorAxes[f];
+      ArrayRef<StringAttr> held;
       if (it != layouts.end() && d < it->second.dims.size())
-        axes = it->second.dims[d];
-      if (rule.isReduction(f)) {
-        axes.erase(llvm::find_if(
-                       axes, [&](StringAttr a) { return banned.contains(a); }),
-                   axes.end());
-        llvm::append_range(plan.reduced, axes);
-      }
+        held = it->second.dims[d];
+      forEachFactorShare(
+          rule, factors, held, mesh,
+          [&](int64_t f, ArrayRef<StringAttr> share) {
+            if (taken[f])
+              return;
+            taken[f] = true;
+            if (rule.needsReplication(f))
+              return;
+            if (rule.isReduction(f) && !combinable)
+              return;
+            auto &axes = plan.factorAxes[f];
+            axes.assign(share.begin(), share.end());
+            if (rule.isReduction(f)) {
+              axes.erase(
+                  llvm::find_if(
+                      axes, [&](StringAttr a) { return banned.contains(a); }),
+                  axes.end());
+              llvm::append_range(plan.reduced, axes);
+            }
+          });
     }
   }
   for (int64_t f = 0; f < numFactors; ++f) {
@@ -359,13 +403,18 @@ void FunctionPartitioner::fitAxesToFactors(Operation *op,
       axes.pop_back();
     used.insert(axes.begin(), axes.end());
   }
+  // A factor of a compound dimension keeps its axes only when every factor
+  // before it is split wholly (factorLayout).
   auto forEachCompound = [&](ArrayRef<ValueFactors> values) {
     for (const ValueFactors &value : values)
       for (const DimFactors &factors : value) {
-        int64_t major = rule.majorFactor(factors);
-        for (int64_t f : factors)
-          if (f != major)
+        bool whole = true;
+        for (int64_t f : splittableFactors(rule, factors)) {
+          if (!whole)
             factorAxes[f].clear();
+          whole = whole && !ShapedType::isDynamic(rule.factorSizes[f]) &&
+                  mesh.getAxesSize(factorAxes[f]) == rule.factorSizes[f];
+        }
       }
   };
   forEachCompound(rule.operands);
@@ -383,7 +432,7 @@ FunctionPartitioner::localOperands(Operation *op, const ShardingRule &rule,
       operands.push_back(mapping.lookupOrDefault(operand));
       continue;
     }
-    Layout need = factorLayout(rule, factorAxes, rule.operands[k]);
+    Layout need = factorLayout(rule, factorAxes, rule.operands[k], mesh);
     need.unreduced.assign(carried.begin(), carried.end());
     // A zero-filled destination of a sum must hold zeros on every device,
     // not be one device's copy: rebuild it in place.
@@ -409,7 +458,7 @@ void FunctionPartitioner::localResults(Operation *op, const ShardingRule &rule,
       resultLayouts.push_back(Layout());
       continue;
     }
-    Layout layout = factorLayout(rule, factorAxes, rule.results[r]);
+    Layout layout = factorLayout(rule, factorAxes, rule.results[r], mesh);
     layout.unreduced = partial;
     llvm::append_range(layout.unreduced, carried);
     if (kind)

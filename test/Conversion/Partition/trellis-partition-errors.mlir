@@ -157,3 +157,36 @@ func.func @uneven_complex(%a: tensor<6xcomplex<f32>> {trellis.sharding = #trelli
   } -> tensor<6xcomplex<f32>>
   return %b : tensor<6xcomplex<f32>>
 }
+
+// -----
+
+// Sub-axes must nest: parts starting at 2 and at 3 of one axis of 12 are
+// not both whole parts of one split of it.
+trellis.mesh @m = <["x"=12]>
+// expected-error @below {{the sub-axes of mesh axis "x" do not nest: parts starting at pre-sizes 2 and 3 cannot both be whole parts of one split of the axis}}
+func.func @f(%a: tensor<2x12xf32> {trellis.sharding = #trellis.sharding<@m, [{"x":(1)2}, {}]>},
+             %b: tensor<3x12xf32> {trellis.sharding = #trellis.sharding<@m, [{"x":(1)3}, {}]>}) -> tensor<2x12xf32> {
+  return %a : tensor<2x12xf32>
+}
+
+// -----
+
+// Manual code over an axis the user split into sub-axes.
+trellis.mesh @m = <["x"=8]>
+func.func @f(%a: tensor<2x4xf32> {trellis.sharding = #trellis.sharding<@m, [{"x":(1)2}, {"x":(2)4}]>}, %b: tensor<8xf32>) -> (tensor<2x4xf32>, tensor<8xf32>) {
+  // expected-error @below {{names mesh axis "x", which shardings split into sub-axes; partitioning sub-axes beside manual code or axis-type regions over the same axis is not supported yet}}
+  %1 = spmd.shard_map @m in_specs = [[{"x"}]] out_specs = [[{"x"}]] (%b) : (tensor<8xf32>) -> tensor<8xf32> {
+  ^bb0(%arg1: tensor<1xf32>):
+    spmd.yield %arg1 : tensor<1xf32>
+  }
+  return %a, %1 : tensor<2x4xf32>, tensor<8xf32>
+}
+
+// -----
+
+trellis.mesh @m = <["x"=8]>
+trellis.mesh @n = <["x"=8]>
+// expected-error @below {{sub-axes ("x":(1)2) are partitioned only in a module with one mesh}}
+func.func @f(%a: tensor<2x4xf32> {trellis.sharding = #trellis.sharding<@m, [{"x":(1)2}, {"x":(2)4}]>}) -> tensor<2x4xf32> {
+  return %a : tensor<2x4xf32>
+}

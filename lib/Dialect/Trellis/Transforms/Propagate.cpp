@@ -20,6 +20,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <map>
 #include <set>
@@ -53,10 +54,13 @@ struct ValueState {
   bool user = false;  ///< the user gave this sharding
   bool fixed = false; ///< nothing may change it
   int64_t elements = 0;
-  bool uses(StringAttr axis) const {
+  /// Whether a dimension is split over `axis` or a part of it that
+  /// shares devices with it (SubAxes.h).
+  bool uses(StringAttr axis, MeshOp mesh) const {
     for (const DimState &d : dims)
-      if (llvm::is_contained(d.axes, axis))
-        return true;
+      for (StringAttr used : d.axes)
+        if (mesh.axesOverlap(used.getValue(), axis.getValue()))
+          return true;
     return false;
   }
 };
@@ -157,6 +161,42 @@ private:
   /// sharding (tied once their shapes are checked).
   std::map<int64_t, SmallVector<ShardingGroupOp>> groups;
   SmallVector<Value> values;
+  /// Mesh axes that must not be split into sub-axes, or none may be.
+  llvm::StringSet<> unsplittable;
+  bool noSubAxes = false;
+  /// Per mesh axis, the pre-sizes at which sub-axes in use start or end.
+  DenseMap<unsigned, std::set<int64_t>> cuts;
+  /// Whether the sub-axes in `axes` cut their axes where the cuts made so
+  /// far nest with (each of two divides the other); records them if so.
+  bool nestsCuts(ArrayRef<SmallVector<StringAttr>> axes) {
+    SmallVector<std::pair<unsigned, int64_t>> made;
+    for (const SmallVector<StringAttr> &list : axes)
+      for (StringAttr axis : list) {
+        std::optional<AxisPart> part = mesh.resolveAxis(axis.getValue());
+        if (!part || mesh.getAxisIndex(axis.getValue()))
+          continue;
+        made.push_back({part->index, part->preSize});
+        made.push_back({part->index, part->preSize * part->size});
+      }
+    for (auto [index, cut] : made)
+      for (int64_t other : cuts[index])
+        if (cut % other != 0 && other % cut != 0)
+          return false;
+    for (auto [index, cut] : made)
+      cuts[index].insert(cut);
+    return true;
+  }
+  /// Whether the split of a dimension's axes over factors `axes` may use
+  /// the sub-axes it holds.
+  bool mayUseSubAxes(ArrayRef<SmallVector<StringAttr>> axes) {
+    for (const SmallVector<StringAttr> &list : axes)
+      for (StringAttr axis : list)
+        if (std::optional<SubAxisName> sub = parseSubAxisName(axis.getValue()))
+          if (!mesh.getAxisIndex(axis.getValue()) &&
+              (noSubAxes || unsplittable.contains(sub->axis)))
+            return false;
+    return nestsCuts(axes);
+  }
   /// Extents the user split unevenly (the size and the axes): propagation
   /// splits another dimension of that size over those axes too, and no
   /// other dimension unevenly (padding costs a mask per reduction).
@@ -287,7 +327,11 @@ bool Propagator::extend(Value v, int64_t d, ArrayRef<StringAttr> axes,
   auto type = cast<RankedTensorType>(v.getType());
   SmallVector<StringAttr> next(dim.axes);
   for (StringAttr axis : axes.drop_front(dim.axes.size())) {
-    if (st->uses(axis) || llvm::is_contained(next, axis) ||
+    if (st->uses(axis, mesh) ||
+        llvm::any_of(next,
+                     [&](StringAttr a) {
+                       return mesh.axesOverlap(a.getValue(), axis.getValue());
+                     }) ||
         getAxisTypeOf(v, mesh, axis.getValue()) != AxisType::Auto)
       break;
     next.push_back(axis);
@@ -320,6 +364,51 @@ bool Propagator::propagate(Operation *op, const ShardingRule &rule) {
     Origin origin;
   };
   bool changed = false;
+  // Dimensions that hold several factors (a reshape's merged dimension)
+  // split their axes over them, major to minor, splitting an axis into
+  // sub-axes where it straddles two factors (splitAxesOverFactors). Those
+  // whose axes do not fit that way hand them all to their major factor.
+  struct Compound {
+    Value value;
+    int64_t dim;
+    SmallVector<int64_t> factors; ///< the factors of size > 1
+    /// Per factor, the axes the dimension's current ones give it.
+    std::optional<SmallVector<SmallVector<StringAttr>>> split;
+  };
+  SmallVector<Compound> compounds;
+  auto findCompounds = [&](ValueRange vals, ArrayRef<ValueFactors> factors) {
+    for (auto [v, dims] : llvm::zip(vals, factors)) {
+      ValueState *st = state(v);
+      if (!isa<RankedTensorType>(v.getType()) || !st)
+        continue;
+      for (auto [d, dimFactors] : llvm::enumerate(dims)) {
+        Compound c{v, static_cast<int64_t>(d), {}, std::nullopt};
+        for (int64_t f : dimFactors)
+          if (rule.factorSizes[f] != 1)
+            c.factors.push_back(f);
+        if (c.factors.size() < 2 || d >= st->dims.size())
+          continue;
+        c.split = splitAxesOverFactors(
+            mesh,
+            llvm::map_to_vector(c.factors,
+                                [&](int64_t f) { return rule.factorSizes[f]; }),
+            st->dims[d].axes, /*splitAxes=*/true);
+        if (c.split && !mayUseSubAxes(*c.split))
+          c.split = std::nullopt;
+        compounds.push_back(std::move(c));
+      }
+    }
+  };
+  findCompounds(op->getOperands(), rule.operands);
+  findCompounds(op->getResults(), rule.results);
+  auto isSplitCompound = [&](Value v, int64_t d) {
+    return llvm::any_of(compounds, [&](const Compound &c) {
+      return c.value == v && c.dim == d && c.split;
+    });
+  };
+  // The axes chosen for each factor.
+  SmallVector<SmallVector<StringAttr>> chosenOf(rule.numFactors());
+  SmallVector<Origin> originOf(rule.numFactors());
   for (int64_t f = 0; f < rule.numFactors(); ++f) {
     if (rule.needsReplication(f))
       continue;
@@ -330,7 +419,8 @@ bool Propagator::propagate(Operation *op, const ShardingRule &rule) {
         if (!isa<RankedTensorType>(v.getType()))
           continue;
         for (auto [d, dimFactors] : llvm::enumerate(dims))
-          if (rule.majorFactor(dimFactors) == f)
+          if (rule.majorFactor(dimFactors) == f &&
+              !isSplitCompound(v, static_cast<int64_t>(d)))
             holders.push_back({v, static_cast<int64_t>(d)});
       }
     };
@@ -359,6 +449,18 @@ bool Propagator::propagate(Operation *op, const ShardingRule &rule) {
           !st->dims[d].axes.empty())
         candidates.push_back(
             {st->dims[d].axes, st->user, st->elements, st->dims[d].origin});
+    }
+    for (const Compound &c : compounds) {
+      if (!c.split)
+        continue;
+      for (auto [k, g] : llvm::enumerate(c.factors)) {
+        const SmallVector<StringAttr> &axes = (*c.split)[k];
+        if (g != f || axes.empty())
+          continue;
+        ValueState *st = state(c.value);
+        candidates.push_back(
+            {axes, st->user, st->elements, st->dims[c.dim].origin});
+      }
     }
     if (candidates.empty())
       continue;
@@ -394,8 +496,29 @@ bool Propagator::propagate(Operation *op, const ShardingRule &rule) {
     }
     if (chosen.empty())
       continue;
+    chosenOf[f] = chosen;
+    originOf[f] = origin;
     for (auto [v, d] : holders)
       changed |= extend(v, d, chosen, origin, op);
+  }
+  // A compound dimension takes its factors' axes, major to minor, as far as
+  // each factor before is split wholly, with the parts of an axis merged.
+  for (const Compound &c : compounds) {
+    if (!c.split)
+      continue;
+    SmallVector<StringAttr> axes;
+    Origin origin;
+    for (int64_t f : c.factors) {
+      if (chosenOf[f].empty())
+        break;
+      llvm::append_range(axes, chosenOf[f]);
+      if (origin.source < 0)
+        origin = originOf[f];
+      if (mesh.getAxesSize(chosenOf[f]) != rule.factorSizes[f])
+        break;
+    }
+    if (!axes.empty())
+      changed |= extend(c.value, c.dim, mergeSubAxes(mesh, axes), origin, op);
   }
   return changed;
 }
@@ -493,7 +616,8 @@ void Propagator::seedSources(bool firstRound) {
         for (auto [d, dim] : llvm::enumerate(st->dims)) {
           ArrayRef<StringAttr> axes = spec.getAxes(d);
           if (dim.axes.empty() && !dim.closed &&
-              llvm::none_of(axes, [&](StringAttr a) { return st->uses(a); })) {
+              llvm::none_of(axes,
+                            [&](StringAttr a) { return st->uses(a, mesh); })) {
             dim.axes.assign(axes.begin(), axes.end());
             dim.origin = {sourceId("the in_specs of the shard_map at " +
                                    formatShortLocation(op->getLoc())),
@@ -545,6 +669,36 @@ LogicalResult Propagator::fixedPoint() {
 
 LogicalResult Propagator::run() {
   collect(func.getBody());
+  // Sub-axes the partitioner can realise (RefineMeshes.cpp): none of an
+  // axis that manual code or an axis-type region anywhere in the module
+  // names, none at all beside another mesh, and only cuts of an axis that
+  // nest with the cuts the module's shardings already make.
+  if (auto module = func->getParentOfType<ModuleOp>()) {
+    auto meshes = module.getOps<MeshOp>();
+    noSubAxes = std::distance(meshes.begin(), meshes.end()) > 1;
+    auto nameAxes = [&](Attribute attr) {
+      attr.walk([&](StringAttr name) {
+        if (mesh.getAxisIndex(name.getValue()))
+          unsplittable.insert(name.getValue());
+      });
+    };
+    module.walk([&](Operation *op) {
+      if (isa<AxisTypeRegionInterface>(op) ||
+          isa_and_nonnull<spmd::SpmdDialect>(op->getDialect())) {
+        nameAxes(op->getAttrDictionary());
+      } else {
+        for (NamedAttribute attr : op->getDiscardableAttrs())
+          if (attr.getName().getValue().starts_with("spmd."))
+            nameAxes(attr.getValue());
+      }
+      auto noteCuts = [&](DimShardingAttr dim) {
+        (void)nestsCuts({llvm::to_vector(dim.getAxes())});
+      };
+      op->getAttrDictionary().walk(noteCuts);
+      for (Type type : op->getResultTypes())
+        type.walk(noteCuts);
+    });
+  }
   for (auto &[op, rule] : ruleOps)
     for (const WindowDim &window : rule.windows) {
       int64_t low = 0;
