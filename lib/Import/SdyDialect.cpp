@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/Import/ImportDialects.h"
+#include "trellis/Dialect/Trellis/IR/SubAxes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -21,21 +22,22 @@
 using namespace mlir;
 using namespace mlir::trellis::sdy;
 
-/// A quoted axis name. Shardy's sub-axes (`"x":(1)2`) are parsed so the
-/// error can name them.
+/// A quoted axis name, or a Shardy sub-axis (`"x":(1)2`), which becomes
+/// the one axis name `x:(1)2` Trellis's shardings use (SubAxes.h).
 static ParseResult parseAxisName(AsmParser &parser, StringAttr &axis) {
-  SMLoc loc = parser.getCurrentLocation();
   std::string name;
   if (parser.parseString(&name))
     return failure();
   if (succeeded(parser.parseOptionalColon())) {
     int64_t pre = 0, size = 0;
+    SMLoc loc = parser.getCurrentLocation();
     if (parser.parseLParen() || parser.parseInteger(pre) ||
         parser.parseRParen() || parser.parseInteger(size))
       return failure();
-    return parser.emitError(loc)
-           << "sub-axis \"" << name << "\":(" << pre << ")" << size
-           << " is not supported yet: Trellis shards over whole mesh axes";
+    if (pre <= 0 || size <= 0)
+      return parser.emitError(loc)
+             << "a sub-axis needs a positive pre-size and size";
+    name = trellis::makeSubAxisName(name, pre, size);
   }
   axis = StringAttr::get(parser.getContext(), name);
   return success();

@@ -19,8 +19,8 @@ func.func @unknown_mesh(%a: tensor<4xf32> {sdy.sharding = #sdy.sharding<@other, 
 // -----
 
 sdy.mesh @mesh = <["x"=4]>
-// expected-error@+1 {{sub-axis "x":(1)2 is not supported yet}}
-func.func @sub_axis(%a: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x":(1)2}]>}) -> tensor<8xf32> {
+// expected-error@+1 {{sub-axis "x":(1)4 is not a proper part of mesh axis "x" of size 4}}
+func.func @sub_axis(%a: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x":(1)4}]>}) -> tensor<8xf32> {
   return %a : tensor<8xf32>
 }
 
