@@ -107,6 +107,18 @@ class Program:
                 _, a, b, shape = op
                 lines.append(f"  {r} = tensor.concat dim(0) {value(a)}, {value(b)} : "
                              f"({self.type_of(a)}, {self.type_of(b)}) -> {ttype(shape)}")
+            elif kind == "expand":
+                # The first dimension split in two.
+                _, a, shape = op
+                groups = "[[0, 1]" + "".join(f", [{d + 1}]" for d in range(1, len(shape) - 1)) + "]"
+                lines.append(f"  {r} = tensor.expand_shape {value(a)} {groups} output_shape "
+                             f"[{', '.join(map(str, shape))}] : {self.type_of(a)} into {ttype(shape)}")
+            elif kind == "collapse":
+                # The first two dimensions merged.
+                _, a, shape = op
+                groups = "[[0, 1]" + "".join(f", [{d + 1}]" for d in range(1, len(shape))) + "]"
+                lines.append(f"  {r} = tensor.collapse_shape {value(a)} {groups} : "
+                             f"{self.type_of(a)} into {ttype(shape)}")
             elif kind == "transpose":
                 _, a, shape = op
                 lines.append(f"  %e{i} = tensor.empty() : {ttype(shape)}")
@@ -205,6 +217,13 @@ def cases():
             out.append(Program(f"concat_split_{tag}", mesh,
                                [("a", [B, D], [[0], []]), ("b", [B, D], [[1], []])],
                                [[1], []], [("concat", "a", "b", [2 * B, D])]))
+        # A reshape that splits a sharded dimension where its axis does not
+        # fit the major half (issue 25: sub-axes), then merges it back.
+        out.append(Program(f"reshape_split_{tag}", mesh,
+                           [("a", [16, D], [[last], []])],
+                           [[last], []],
+                           [("expand", "a", [2, 8, D]), ("relu", 0, [2, 8, D]),
+                            ("collapse", 1, [16, D])]))
         # Uneven dimensions (issue 25): a hidden size of 1020 and a
         # contraction of 250, neither divisible by 8 (1020 by 4 is).
         out.append(Program(f"megatron_uneven_{tag}", mesh,
