@@ -25,22 +25,7 @@ using namespace mlir::trellis::sdy;
 /// A quoted axis name, or a Shardy sub-axis (`"x":(1)2`), which becomes
 /// the one axis name `x:(1)2` Trellis's shardings use (SubAxes.h).
 static ParseResult parseAxisName(AsmParser &parser, StringAttr &axis) {
-  std::string name;
-  if (parser.parseString(&name))
-    return failure();
-  if (succeeded(parser.parseOptionalColon())) {
-    int64_t pre = 0, size = 0;
-    SMLoc loc = parser.getCurrentLocation();
-    if (parser.parseLParen() || parser.parseInteger(pre) ||
-        parser.parseRParen() || parser.parseInteger(size))
-      return failure();
-    if (pre <= 0 || size <= 0)
-      return parser.emitError(loc)
-             << "a sub-axis needs a positive pre-size and size";
-    name = trellis::makeSubAxisName(name, pre, size);
-  }
-  axis = StringAttr::get(parser.getContext(), name);
-  return success();
+  return trellis::parseAxisName(parser, axis);
 }
 
 /// `{"x", "y"}`; with `open`, a trailing `?` is accepted and reported.

@@ -2,6 +2,9 @@
 
 #include "trellis/Dialect/Trellis/IR/SubAxes.h"
 
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+
 using namespace mlir;
 using namespace mlir::trellis;
 
@@ -31,4 +34,23 @@ std::string mlir::trellis::quoteAxisName(StringRef name) {
     return "\"" + sub->axis.str() + "\":(" + std::to_string(sub->preSize) +
            ")" + std::to_string(sub->size);
   return "\"" + name.str() + "\"";
+}
+
+ParseResult mlir::trellis::parseAxisName(AsmParser &parser, StringAttr &axis) {
+  std::string name;
+  if (parser.parseString(&name))
+    return failure();
+  if (succeeded(parser.parseOptionalColon())) {
+    int64_t preSize = 0, size = 0;
+    SMLoc at = parser.getCurrentLocation();
+    if (parser.parseLParen() || parser.parseInteger(preSize) ||
+        parser.parseRParen() || parser.parseInteger(size))
+      return failure();
+    if (preSize <= 0 || size <= 0)
+      return parser.emitError(at, "a sub-axis needs a positive pre-size "
+                                  "and size, as in \"x\":(2)4");
+    name = makeSubAxisName(name, preSize, size);
+  }
+  axis = parser.getBuilder().getStringAttr(name);
+  return success();
 }

@@ -59,22 +59,8 @@ static ParseResult parseAxisSet(AsmParser &parser,
       *open = true;
       break;
     }
-    std::string name;
-    if (parser.parseString(&name))
+    if (parseAxisName(parser, axes.emplace_back()))
       return failure();
-    // `"x":(2)4`: a sub-axis (SubAxes.h).
-    if (succeeded(parser.parseOptionalColon())) {
-      int64_t preSize = 0, size = 0;
-      SMLoc at = parser.getCurrentLocation();
-      if (parser.parseLParen() || parser.parseInteger(preSize) ||
-          parser.parseRParen() || parser.parseInteger(size))
-        return failure();
-      if (preSize <= 0 || size <= 0)
-        return parser.emitError(at, "a sub-axis needs a positive pre-size "
-                                    "and size, as in \"x\":(2)4");
-      name = makeSubAxisName(name, preSize, size);
-    }
-    axes.push_back(parser.getBuilder().getStringAttr(name));
   } while (succeeded(parser.parseOptionalComma()));
   return parser.parseRBrace();
 }

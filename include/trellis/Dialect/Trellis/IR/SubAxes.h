@@ -24,6 +24,11 @@
 #include <optional>
 #include <string>
 
+namespace mlir {
+class AsmParser;
+class StringAttr;
+} // namespace mlir
+
 namespace mlir::trellis {
 
 /// The parts of a sub-axis name `x:(2)4`.
@@ -39,6 +44,10 @@ std::optional<SubAxisName> parseSubAxisName(StringRef name);
 
 /// `axis:(preSize)size`.
 std::string makeSubAxisName(StringRef axis, int64_t preSize, int64_t size);
+
+/// Parses an axis as shardings write it, `"x"` or the sub-axis
+/// `"x":(2)4` (the name `x:(2)4`).
+ParseResult parseAxisName(AsmParser &parser, StringAttr &axis);
 
 /// `name` as the sharding syntax writes it, for messages: `"x"`, or
 /// `"x":(2)4` for a sub-axis.
