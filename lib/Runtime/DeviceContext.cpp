@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 
 using namespace mlir::trellis::rt;
 
@@ -43,8 +44,39 @@ void mlir::trellis::rt::abortDevice() {
   std::longjmp(device->abortJump, 1);
 }
 
+double mlir::trellis::rt::threadCpuUs() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) * 1e6 + double(ts.tv_nsec) * 1e-3;
+}
+
+double mlir::trellis::rt::deviceNowUs(const DeviceContext &device) {
+  if (!device.virtualClock)
+    return nowUs();
+  return device.clockUs + (threadCpuUs() - device.cpuMarkUs);
+}
+
+void mlir::trellis::rt::endRuntimeCall(DeviceContext &device) {
+  if (device.virtualClock)
+    device.cpuMarkUs = threadCpuUs();
+  device.callIdleUs = 0;
+}
+
 double mlir::trellis::rt::markComputeEnd(DeviceContext &device) {
-  double now = nowUs();
+  double now;
+  if (device.virtualClock) {
+    double cpu = threadCpuUs();
+    size_t k = device.segments.size();
+    device.segments.push_back(cpu - device.cpuMarkUs);
+    now = device.clockUs + (device.replay && k < device.replay->size()
+                                ? (*device.replay)[k]
+                                : cpu - device.cpuMarkUs);
+    device.times.computeUs += now - device.clockUs;
+    device.clockUs = now;
+    device.cpuMarkUs = cpu;
+  } else {
+    now = nowUs();
+  }
   if (device.tracing && now > device.lastMarkUs)
     device.events.push_back({"compute", "compute",
                              device.lastMarkUs - device.originUs,

@@ -36,18 +36,28 @@ static std::string siteName(const DeviceContext &device, int64_t site) {
   return "collective site #" + std::to_string(site);
 }
 
+/// Records the runtime call that began at `startUs` (markComputeEnd) and
+/// ends now: on the virtual clock, where the communicator left it, its wait
+/// for peers first.
 static void recordSpan(DeviceContext &device, int64_t site,
                        const char *category, double startUs, int64_t bytes) {
-  double end = nowUs();
+  double end = device.virtualClock ? device.clockUs : nowUs();
   if (device.tracing) {
     std::string name = device.sites && site >= 0 &&
                                site < static_cast<int64_t>(device.sites->size())
                            ? (*device.sites)[site].opName
                            : std::string("collective");
+    if (device.virtualClock && device.callIdleUs > 0) {
+      device.events.push_back({"waiting for peers", "wait",
+                               startUs - device.originUs, device.callIdleUs,
+                               0});
+      startUs += device.callIdleUs;
+    }
     device.events.push_back(
         {name, category, startUs - device.originUs, end - startUs, bytes});
   }
   device.lastMarkUs = end;
+  endRuntimeCall(device);
 }
 
 static bool runCollective(CollectiveKind kind, int64_t site, int64_t axes,

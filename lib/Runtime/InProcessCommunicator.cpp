@@ -11,6 +11,7 @@
 #include "lib/Runtime/InProcessCommunicator.h"
 #include "lib/Runtime/CollectiveKernels.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <thread>
@@ -125,6 +126,7 @@ bool InProcessCommunicator::execute(DeviceContext &device,
     rv->outs[rank] = out;
     rv->descs[rank] = desc;
     rv->arrived[rank] = true;
+    rv->lastArrivalUs = std::max(rv->lastArrivalUs, device.clockUs);
     ++rv->numArrived;
     if (rv->numArrived == n) {
       if (!checkComplete(*rv, desc.axes))
@@ -160,6 +162,18 @@ bool InProcessCommunicator::execute(DeviceContext &device,
     }
   }
 
+  // On virtual clocks the collective completes its modelled time after the
+  // last member arrived; a device that came earlier waited for it.
+  if (virtual_) {
+    double cost = links_.modelledUs(desc, n);
+    DeviceTimes &times = device.times;
+    device.callIdleUs = rv->lastArrivalUs - device.clockUs;
+    times.idleUs += device.callIdleUs;
+    times.commUs += cost;
+    times.transferUs += cost;
+    device.clockUs = rv->lastArrivalUs + cost;
+    return true;
+  }
   // With a modelled interconnect, the collective completes once the
   // modelled transfer time has passed since the last member arrived.
   if (double cost = links_.modelledUs(desc, n); cost > 0) {
@@ -183,6 +197,7 @@ void InProcessCommunicator::deviceFinished(DeviceContext &device) {
 
 std::unique_ptr<Communicator> mlir::trellis::rt::createInProcessCommunicator(
     const MeshShape &mesh, const std::vector<SiteInfo> &sites,
-    const LinkModel &link) {
-  return std::make_unique<InProcessCommunicator>(mesh, sites, link);
+    const LinkModel &link, bool virtualClock) {
+  return std::make_unique<InProcessCommunicator>(mesh, sites, link,
+                                                 virtualClock);
 }

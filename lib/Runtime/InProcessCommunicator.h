@@ -75,6 +75,8 @@ struct Rendezvous {
   int64_t numDeparted = 0;
   bool ready = false;
   double readyUs = 0; ///< when the last member arrived
+  /// Virtual clock: the latest member's time of arrival.
+  double lastArrivalUs = 0;
 };
 
 using MailKey = std::pair<InstanceKey, int64_t>; ///< (instance, target rank)
@@ -115,6 +117,8 @@ struct Message {
   CollectiveDesc receiverDesc;
   void *dst = nullptr;
   double deliverAtUs = 0;
+  /// When it left the sender (virtual clock: the sender's time then).
+  double sentAtUs = 0;
   int tieDirection = 1;
 
   /// The sender has started: its payload is known.
@@ -139,6 +143,9 @@ struct PendingReceive {
   bool used = false;
   void *out = nullptr;     ///< direct: the destination given at the start
   int64_t targetRank = -1; ///< -1: this device sends nothing
+  /// Virtual clock: when this device's own payload has left its buffer
+  /// (a direct sender's wait lasts until then).
+  double sendDoneUs = 0;
 };
 
 enum class State { Running, Waiting, Finished };
@@ -147,8 +154,9 @@ class InProcessCommunicator final : public Communicator {
 public:
   InProcessCommunicator(const MeshShape &mesh,
                         const std::vector<SiteInfo> &sites,
-                        const LinkModel &link)
-      : mesh_(mesh), sites_(sites), links_(mesh, link), seq_(mesh.numDevices()),
+                        const LinkModel &link, bool virtualClock)
+      : mesh_(mesh), sites_(sites), links_(mesh, link, virtualClock),
+        virtual_(virtualClock), seq_(mesh.numDevices()),
         asyncSeq_(mesh.numDevices()), pending_(mesh.numDevices()),
         state_(mesh.numDevices(), State::Running),
         waitingOn_(mesh.numDevices()), waitSatisfied_(mesh.numDevices()),
@@ -255,15 +263,21 @@ private:
   /// Whether device `position`'s wait for `receive` is complete.
   bool incomingDone(const PendingReceive &receive);
   bool outgoingDone(const PendingReceive &receive);
+  /// Virtual clock: moves `device`'s clock to the end of its wait for a
+  /// payload sent at `sentAtUs` and arriving at `arrivedAtUs`, and for its
+  /// own payload to leave (`sendDoneUs`), and books the time.
+  void advanceClock(DeviceContext &device, double sentAtUs,
+                    double arrivedAtUs, double sendDoneUs);
 
   //===--------------------------------------------------------------------===//
   // Payloads on the wire (InProcessTransferEngine.cpp)
   //===--------------------------------------------------------------------===//
 
   /// Puts `m` (sent: its payload is known) on the wire: plans its transfer
-  /// from `now`, or marks it arrived without a link model.
-  void sendLocked(const MailKey &key, Message &m, double now,
-                  TransferTiming *timing, std::vector<MailKey> &jobs);
+  /// from `now`, or marks it arrived without a link model. Returns when the
+  /// payload has left the sender (the end of its time on the first link).
+  double sendLocked(const MailKey &key, Message &m, double now,
+                    TransferTiming *timing, std::vector<MailKey> &jobs);
   /// The transfer engine: copies payloads as soon as both sides are known
   /// and marks them arrived at their modelled arrival times.
   void runEngine();
@@ -276,6 +290,9 @@ private:
   const MeshShape &mesh_;
   const std::vector<SiteInfo> &sites_;
   ModelledLinks links_;
+  /// Devices keep virtual clocks (SessionOptions::virtualClock): transfers
+  /// are timed on them and nothing waits for modelled time to pass.
+  const bool virtual_;
 
   std::mutex mu_;
   std::condition_variable cv_;

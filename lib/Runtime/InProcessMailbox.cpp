@@ -38,7 +38,8 @@ bool InProcessCommunicator::pairUpLocked(const MailKey &key, Message &m,
   if (!m.sent() || m.receive != ReceiveState::Known)
     return true;
   m.receive = ReceiveState::Copying;
-  if (links_.enabled()) {
+  // On virtual clocks a payload is "delivered" at once; devices copy.
+  if (links_.enabled() && !virtual_) {
     copies_.push_back(key);
     startEngineLocked();
   } else {
@@ -138,6 +139,7 @@ int64_t InProcessCommunicator::startPermute(DeviceContext &device,
   InstanceKey key{desc.axes, route.leader,
                   asyncSeq_[position][{desc.axes, route.leader}]++};
   std::vector<MailKey> jobs;
+  double sendDoneUs = device.clockUs;
   if (route.target >= 0) {
     MailKey sendKey;
     Message &m = outgoingLocked(position, route, key, desc, sendKey);
@@ -148,7 +150,8 @@ int64_t InProcessCommunicator::startPermute(DeviceContext &device,
       m.data = std::move(staged);
       m.src = m.data->data();
     }
-    sendLocked(sendKey, m, nowUs(), timing, jobs);
+    sendDoneUs = sendLocked(sendKey, m, virtual_ ? device.clockUs : nowUs(),
+                            timing, jobs);
     if (aborted_)
       return -1;
   }
@@ -164,6 +167,7 @@ int64_t InProcessCommunicator::startPermute(DeviceContext &device,
       return -1;
   }
   int64_t handle = addPendingLocked(position, route, key, desc, out);
+  pending_[position][handle].sendDoneUs = sendDoneUs;
   // The devices this one sends to and receives from may be waiting for it.
   if (route.target >= 0)
     wakeLocked(route.members[route.target]);
@@ -217,6 +221,8 @@ bool InProcessCommunicator::waitPermute(DeviceContext &device, int64_t handle,
   bool haveIncoming = receive.sourceRank < 0;
   if (haveIncoming)
     std::memset(out, 0, bytes);
+  // Virtual clock: when the incoming payload left its sender and arrived.
+  double sentAtUs = device.clockUs, arrivedAtUs = device.clockUs;
   while (true) {
     if (aborted_)
       return false;
@@ -235,13 +241,19 @@ bool InProcessCommunicator::waitPermute(DeviceContext &device, int64_t handle,
         std::memcpy(out, m.src, m.bytes);
         lock.lock();
       }
+      sentAtUs = m.sentAtUs;
+      arrivedAtUs = m.deliverAtUs;
       // A direct sender waits for this message to be copied or gone.
       wakeLocked(m.sourcePosition);
       mailbox_.erase(it);
       haveIncoming = true;
     }
-    if (haveIncoming && outgoingDone(receive))
+    if (haveIncoming && outgoingDone(receive)) {
+      if (virtual_)
+        advanceClock(device, sentAtUs, arrivedAtUs,
+                     receive.out ? receive.sendDoneUs : device.clockUs);
       return true;
+    }
     std::string blame =
         finishedPeerLocked(position, members, receive, haveIncoming);
     if (!blame.empty()) {
@@ -269,6 +281,21 @@ bool InProcessCommunicator::waitPermute(DeviceContext &device, int64_t handle,
     permuteCv_[position].wait(lock);
     state_[position] = State::Running;
   }
+}
+
+void InProcessCommunicator::advanceClock(DeviceContext &device, double sentAtUs,
+                                         double arrivedAtUs,
+                                         double sendDoneUs) {
+  DeviceTimes &times = device.times;
+  const double start = device.clockUs;
+  times.transferUs += arrivedAtUs - sentAtUs;
+  // Until the sender sent, the device waited for its peer; then for the
+  // wire. A direct sender also waits until its own payload has left.
+  double until = std::max({start, arrivedAtUs, sendDoneUs});
+  device.callIdleUs = std::max(0.0, std::min(sentAtUs, until) - start);
+  times.idleUs += device.callIdleUs;
+  times.commUs += until - start - device.callIdleUs;
+  device.clockUs = until;
 }
 
 bool InProcessCommunicator::permuteReady(DeviceContext &device,

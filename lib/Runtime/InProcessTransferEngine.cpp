@@ -63,14 +63,18 @@ void InProcessCommunicator::runEngine() {
   }
 }
 
-void InProcessCommunicator::sendLocked(const MailKey &key, Message &m,
-                                       double now, TransferTiming *timing,
-                                       std::vector<MailKey> &jobs) {
+double InProcessCommunicator::sendLocked(const MailKey &key, Message &m,
+                                         double now, TransferTiming *timing,
+                                         std::vector<MailKey> &jobs) {
   int hops = 0;
+  m.sentAtUs = now;
   if (links_.enabled()) {
     m.deliverAtUs = links_.planTransfer(m.sourcePosition, m.targetPosition,
                                         m.bytes, now, m.tieDirection, hops);
-    m.send = m.deliverAtUs <= now ? SendState::Arrived : SendState::InFlight;
+    // On virtual clocks the receiver reads the arrival time; nothing waits
+    // for it to pass.
+    m.send = virtual_ || m.deliverAtUs <= now ? SendState::Arrived
+                                              : SendState::InFlight;
     if (!m.arrived()) {
       deliveries_.push({m.deliverAtUs, key});
       startEngineLocked();
@@ -87,4 +91,5 @@ void InProcessCommunicator::sendLocked(const MailKey &key, Message &m,
   }
   wakePairLocked(m);
   pairUpLocked(key, m, jobs);
+  return m.deliverAtUs - links_.latencyUs() * hops;
 }

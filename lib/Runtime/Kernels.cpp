@@ -186,11 +186,21 @@ void widenedGemm(int32_t dtype, int64_t m, int64_t n, int64_t k,
 
 namespace {
 /// Matmuls show up as their own spans within compute.
+/// When a kernel starts: on the calling device's clock when it traces.
+double kernelStartUs() {
+  mlir::trellis::rt::DeviceContext *device = mlir::trellis::rt::currentDevice();
+  return device && device->tracing && !device->replay
+             ? mlir::trellis::rt::deviceNowUs(*device)
+             : 0;
+}
+
 void recordMatmulSpan(double start) {
   if (mlir::trellis::rt::DeviceContext *device =
           mlir::trellis::rt::currentDevice())
-    if (device->tracing) {
-      double end = mlir::trellis::rt::nowUs();
+    // A replayed run knows its compute segments' lengths, not where in
+    // them its matmuls fall.
+    if (device->tracing && !device->replay) {
+      double end = mlir::trellis::rt::deviceNowUs(*device);
       if (start > device->lastMarkUs)
         device->events.push_back({"compute", "compute",
                                   device->lastMarkUs - device->originUs,
@@ -207,7 +217,7 @@ void runMatmul(int32_t dtype, int64_t batch, int64_t m, int64_t n, int64_t k,
                int64_t bRowStride, int64_t bColStride, int64_t c,
                int64_t cBatchStride, int64_t cRowStride, int64_t cColStride,
                bool overwrite) {
-  double start = mlir::trellis::rt::nowUs();
+  double start = kernelStartUs();
   switch (dtype) {
   case TRELLIS_RT_F32:
     batchedGemm<float>(batch, m, n, k, a, aBatchStride, aRowStride, aColStride,
@@ -276,7 +286,7 @@ extern "C" void trellis_rt_matmul_widening(
                  mlir::trellis::rt::dtypeName(dtype));
     std::abort();
   }
-  double start = mlir::trellis::rt::nowUs();
+  double start = kernelStartUs();
   for (int64_t i = 0; i < batch; ++i) {
     const uint16_t *ai =
         reinterpret_cast<const uint16_t *>(a) + i * aBatchStride;

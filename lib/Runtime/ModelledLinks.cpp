@@ -60,7 +60,12 @@ double ModelledLinks::planTransfer(int64_t from, int64_t to, int64_t bytes,
   hops = static_cast<int>(route.size());
   if (route.empty())
     return now;
+  double wire = link_.bandwidthGBps > 0
+                    ? double(bytes) / (link_.bandwidthGBps * 1e3)
+                    : 0; // GB/s -> bytes per microsecond
   auto freeAt = [&](const std::vector<LinkHop> &r) {
+    if (virtual_)
+      return firstGap(r, now, wire);
     double t = now;
     for (const LinkHop &hop : r)
       t = std::max(t, linkFreeAtUs_[linkIndex(mesh_, hop)]);
@@ -73,10 +78,36 @@ double ModelledLinks::planTransfer(int64_t from, int64_t to, int64_t bytes,
     route = other;
     begin = freeAt(route);
   }
-  double wire = link_.bandwidthGBps > 0
-                    ? double(bytes) / (link_.bandwidthGBps * 1e3)
-                    : 0; // GB/s -> bytes per microsecond
-  for (const LinkHop &hop : route)
-    linkFreeAtUs_[linkIndex(mesh_, hop)] = begin + wire;
+  for (const LinkHop &hop : route) {
+    int64_t link = linkIndex(mesh_, hop);
+    if (virtual_ && wire > 0)
+      busy_[link].emplace(begin, begin + wire);
+    else
+      linkFreeAtUs_[link] = begin + wire;
+  }
   return begin + wire + link_.latencyUs * hops;
+}
+
+double ModelledLinks::firstGap(const std::vector<LinkHop> &route, double now,
+                               double wire) const {
+  double t = now;
+  // Push t past every interval it overlaps until none does; each pass
+  // only moves t forward, to the end of an interval.
+  for (bool moved = true; moved && wire > 0;) {
+    moved = false;
+    for (const LinkHop &hop : route) {
+      const std::map<double, double> &intervals = busy_[linkIndex(mesh_, hop)];
+      // The last interval starting before t + wire: the only one that can
+      // overlap [t, t + wire) (they do not overlap one another).
+      auto it = intervals.lower_bound(t + wire);
+      if (it == intervals.begin())
+        continue;
+      --it;
+      if (it->second > t) {
+        t = it->second;
+        moved = true;
+      }
+    }
+  }
+  return t;
 }

@@ -15,6 +15,7 @@
 #include "trellis/Runtime/Runtime.h"
 
 #include <cstdint>
+#include <map>
 #include <vector>
 
 namespace mlir::trellis::rt {
@@ -26,12 +27,19 @@ int shiftDirection(const SiteInfo *site, int64_t n);
 
 class ModelledLinks {
 public:
-  ModelledLinks(const MeshShape &mesh, const LinkModel &link)
-      : mesh_(mesh), link_(link),
-        linkFreeAtUs_(mesh.numDevices() * mesh.numAxes() * 2, 0.0) {}
+  /// `virtualClock`: transfers are planned on the devices' virtual clocks,
+  /// which do not advance in step, so a transfer may be planned after one
+  /// that starts later; links then keep every busy interval and a transfer
+  /// takes the first gap that fits it.
+  ModelledLinks(const MeshShape &mesh, const LinkModel &link,
+                bool virtualClock = false)
+      : mesh_(mesh), link_(link), virtual_(virtualClock),
+        linkFreeAtUs_(mesh.numDevices() * mesh.numAxes() * 2, 0.0),
+        busy_(virtualClock ? linkFreeAtUs_.size() : 0) {}
 
   /// Whether there is a model (otherwise: plain shared-memory copies).
   bool enabled() const { return link_.enabled(); }
+  double latencyUs() const { return link_.latencyUs; }
   /// Modelled duration of a collective on the interconnect.
   double modelledUs(const CollectiveDesc &desc, int64_t n) const;
   /// Plans an asynchronous transfer of `bytes` from `from` to `to` on the
@@ -42,8 +50,15 @@ public:
 private:
   const MeshShape &mesh_;
   LinkModel link_;
+  bool virtual_;
   /// Per directed link (linkIndex), when it is free again.
   std::vector<double> linkFreeAtUs_;
+  /// Virtual clock: per directed link, its busy intervals (start -> end).
+  std::vector<std::map<double, double>> busy_;
+  /// The earliest time from `now` at which every link of `route` is free
+  /// for `wire` microseconds.
+  double firstGap(const std::vector<LinkHop> &route, double now,
+                  double wire) const;
 };
 
 } // namespace mlir::trellis::rt

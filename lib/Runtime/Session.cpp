@@ -47,13 +47,16 @@ struct Session::FinishedDevices {
 /// (false: it stopped on an error, and abortDevice unwound to here).
 static bool callEntry(DeviceContext &device, Session::Entry entry,
                       void **args) {
-  device.lastMarkUs = nowUs();
   // volatile: read after a possible longjmp out of the entry.
   volatile bool returned = false;
   if (setjmp(device.abortJump) == 0) {
     resumeCompute(device);
+    // Every device's clock starts at 0 when it has a core to compute on.
+    device.lastMarkUs = device.virtualClock ? 0 : nowUs();
+    device.cpuMarkUs = device.virtualClock ? threadCpuUs() : 0;
     entry(args);
     markComputeEnd(device);
+    device.times.endUs = device.clockUs;
     returned = true;
   }
   suspendCompute(device);
@@ -79,7 +82,10 @@ double Session::createDevices(Communicator *comm, ComputeSlots *slots) {
     device->mesh = &mesh_;
     device->sites = &sites_;
     device->tracing = options_.trace;
-    device->originUs = origin;
+    device->virtualClock = options_.virtualClock;
+    device->originUs = options_.virtualClock ? 0 : origin;
+    if (static_cast<size_t>(device->deviceId) < replay_.size())
+      device->replay = &replay_[device->deviceId];
     device->slots = slots;
     devices_.push_back(std::move(device));
   }
@@ -139,7 +145,8 @@ bool Session::run(Entry entry, const std::vector<void **> &args,
   if (!comm) {
     ownComm = options_.referenceCollectives
                   ? createReferenceCommunicator(mesh_, sites_)
-                  : createInProcessCommunicator(mesh_, sites_, options_.link);
+                  : createInProcessCommunicator(mesh_, sites_, options_.link,
+                                                options_.virtualClock);
     comm = ownComm.get();
   }
   const std::vector<int64_t> local = localPositions();
@@ -188,6 +195,20 @@ std::vector<std::vector<TraceEvent>> Session::traces() const {
   std::vector<std::vector<TraceEvent>> result(mesh_.numDevices());
   for (const auto &device : devices_)
     result[device->deviceId] = device->events;
+  return result;
+}
+
+std::vector<DeviceTimes> Session::deviceTimes() const {
+  std::vector<DeviceTimes> result(mesh_.numDevices());
+  for (const auto &device : devices_)
+    result[device->deviceId] = device->times;
+  return result;
+}
+
+std::vector<std::vector<double>> Session::computeSegments() const {
+  std::vector<std::vector<double>> result(mesh_.numDevices());
+  for (const auto &device : devices_)
+    result[device->deviceId] = device->segments;
   return result;
 }
 

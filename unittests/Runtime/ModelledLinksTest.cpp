@@ -70,3 +70,35 @@ TEST(ModelledLinks, NothingToTime) {
 }
 
 } // namespace
+
+// Virtual clocks plan transfers in whatever order the device threads get
+// there, not in the order of their virtual start times: a transfer planned
+// later but starting earlier takes the gap before the ones already booked,
+// if it fits there, and otherwise waits for the first gap that fits.
+TEST(ModelledLinks, VirtualClocksFillGaps) {
+  MeshShape mesh = ring4();
+  // No latency, 1 GB/s: 1000 bytes hold a link for 1 us.
+  ModelledLinks links(mesh, LinkModel{0.0, 1.0}, /*virtualClock=*/true);
+  int hops = 0;
+  // Device 0 -> 1 at 10 us, 5 us on the wire.
+  EXPECT_DOUBLE_EQ(links.planTransfer(0, 1, 5000, 10.0, 1, hops), 15.0);
+  EXPECT_EQ(hops, 1);
+  // Planned later, starting earlier: 0 -> 1 at 2 us for 4 us fits before.
+  EXPECT_DOUBLE_EQ(links.planTransfer(0, 1, 4000, 2.0, 1, hops), 6.0);
+  // 7 us from 3 us overlaps both bookings: the first gap after them.
+  EXPECT_DOUBLE_EQ(links.planTransfer(0, 1, 7000, 3.0, 1, hops), 22.0);
+  // 3 us from 6 us fits between 6 and 10.
+  EXPECT_DOUBLE_EQ(links.planTransfer(0, 1, 3000, 6.0, 1, hops), 9.0);
+  // The other direction of the same pair of devices is its own link.
+  EXPECT_DOUBLE_EQ(links.planTransfer(1, 0, 5000, 10.0, -1, hops), 15.0);
+}
+
+// The wall-clock model books a link until its last transfer ends: a
+// transfer planned after another waits for it, whatever its start time.
+TEST(ModelledLinks, WallClockQueuesInPlanningOrder) {
+  MeshShape mesh = ring4();
+  ModelledLinks links(mesh, LinkModel{0.0, 1.0});
+  int hops = 0;
+  EXPECT_DOUBLE_EQ(links.planTransfer(0, 1, 5000, 10.0, 1, hops), 15.0);
+  EXPECT_DOUBLE_EQ(links.planTransfer(0, 1, 4000, 2.0, 1, hops), 19.0);
+}

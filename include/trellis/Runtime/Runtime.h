@@ -91,6 +91,22 @@ TraceEvent transferEvent(const TransferTiming &timing, double originUs,
 
 class Communicator;
 
+/// Where a device's virtual time went (trellis-run --clock=virtual,
+/// docs/Interconnect.md). compute + communication + idle is the device's
+/// final clock.
+struct DeviceTimes {
+  double computeUs = 0; ///< the thread's CPU time in compiled code
+  /// Blocked in a collective or wait while data was on the wire.
+  double commUs = 0;
+  /// Blocked until a peer reached the collective or sent its data.
+  double idleUs = 0;
+  /// Modelled time of everything this device took part in: blocking
+  /// collectives, and the transfers it received; transferUs - commUs is
+  /// the part hidden behind compute.
+  double transferUs = 0;
+  double endUs = 0; ///< the clock when the device's function returned
+};
+
 /// At most N devices compute at once: a device holds a slot while it runs
 /// compiled code and gives it up while it blocks in a collective. A freed
 /// slot goes to the waiting device that has made the least progress
@@ -131,6 +147,23 @@ struct DeviceContext {
   bool tracing = false;
   double originUs = 0;   ///< session start, for trace timestamps
   double lastMarkUs = 0; ///< end of the last runtime call (compute spans)
+  /// Virtual time (--clock=virtual): the device's own clock, which its
+  /// thread's CPU time advances while it computes and the communicator
+  /// advances while it communicates; every timestamp above is then in
+  /// virtual microseconds from the start of the run.
+  bool virtualClock = false;
+  double clockUs = 0;   ///< the virtual time at the last runtime call
+  double cpuMarkUs = 0; ///< the thread's CPU time at that call's end
+  /// Of the runtime call under way: how long the device waited for a
+  /// peer, ahead of its communication (traced as a wait).
+  double callIdleUs = 0;
+  DeviceTimes times;
+  /// Virtual clock: the CPU time of each compute segment (between two
+  /// runtime calls) of this run, in order ...
+  std::vector<double> segments;
+  /// ... and, when replaying, the durations to advance the clock by
+  /// instead (Session::replayComputeSegments).
+  const std::vector<double> *replay = nullptr;
   std::vector<TraceEvent> events;
   std::atomic<int64_t> collectives{0}; ///< collectives completed
   ComputeSlots *slots = nullptr;       ///< null: no limit
@@ -157,8 +190,21 @@ void suspendCompute(DeviceContext &device);
 void resumeCompute(DeviceContext &device);
 
 /// Closes the calling device's compute span that ends now (when tracing)
-/// and returns the current time.
+/// and returns the current time: on its virtual clock, which this advances
+/// by the CPU time of the compute, with --clock=virtual.
 double markComputeEnd(DeviceContext &device);
+
+/// The device's time now: the wall clock, or its virtual clock plus the CPU
+/// time its thread has spent since its last runtime call.
+double deviceNowUs(const DeviceContext &device);
+
+/// Ends a runtime call on the virtual clock: the runtime's own work in it
+/// (copies, reductions) is not compute; the clock stands where the
+/// communicator put it.
+void endRuntimeCall(DeviceContext &device);
+
+/// CPU time of the calling thread, in microseconds.
+double threadCpuUs();
 
 /// The device the calling thread runs, or null outside a device.
 DeviceContext *currentDevice();
@@ -227,6 +273,9 @@ struct SessionOptions {
   /// name and end the process with status 1, instead of dying silently.
   bool catchSignals = false;
   LinkModel link;
+  /// Time devices by virtual clocks (DeviceContext::clockUs): compute by
+  /// each thread's CPU time, communication by the link model.
+  bool virtualClock = false;
   /// At most this many devices compute at once (0: no limit); see
   /// ComputeSlots.
   int computeSlots = 0;
@@ -276,6 +325,20 @@ public:
   }
   /// Per device id, the events of the last run (when tracing).
   std::vector<std::vector<TraceEvent>> traces() const;
+  /// Per device id, where its virtual time went in the last run.
+  std::vector<DeviceTimes> deviceTimes() const;
+  /// Virtual clock: per device id, the CPU time of each compute segment of
+  /// the last run.
+  std::vector<std::vector<double>> computeSegments() const;
+  /// Virtual clock: in the runs from now on, each device's k-th compute
+  /// segment advances its clock by `segments[id][k]` rather than by the
+  /// CPU time it takes (segments past the end are measured); empty: measure
+  /// all. A run whose compute is replayed from robust estimates (each
+  /// segment's fastest time over several runs) is free of the noise of
+  /// any one run.
+  void replayComputeSegments(std::vector<std::vector<double>> segments) {
+    replay_ = std::move(segments);
+  }
   int64_t collectivesCompleted() const;
 
 private:
@@ -297,6 +360,7 @@ private:
   std::vector<SiteInfo> sites_;
   SessionOptions options_;
   std::vector<std::unique_ptr<DeviceContext>> devices_;
+  std::vector<std::vector<double>> replay_;
   /// One thread per mesh position, kept across runs (DeviceThreads.h).
   struct DeviceThreads;
   std::unique_ptr<DeviceThreads> threads_;
@@ -313,7 +377,7 @@ createReferenceCommunicator(const MeshShape &mesh,
 std::unique_ptr<Communicator>
 createInProcessCommunicator(const MeshShape &mesh,
                             const std::vector<SiteInfo> &sites,
-                            const LinkModel &link);
+                            const LinkModel &link, bool virtualClock = false);
 
 } // namespace mlir::trellis::rt
 
