@@ -348,3 +348,18 @@ std::vector<std::vector<rt::TraceEvent>> Executor::traces() const {
   return session_ ? session_->traces()
                   : std::vector<std::vector<rt::TraceEvent>>();
 }
+
+std::vector<rt::DeviceTimes> Executor::deviceTimes() const {
+  return session_ ? session_->deviceTimes() : std::vector<rt::DeviceTimes>();
+}
+
+std::vector<std::vector<double>> Executor::computeSegments() const {
+  return session_ ? session_->computeSegments()
+                  : std::vector<std::vector<double>>();
+}
+
+void Executor::replayComputeSegments(
+    std::vector<std::vector<double>> segments) {
+  if (session_)
+    session_->replayComputeSegments(std::move(segments));
+}

@@ -117,6 +117,12 @@ public:
 
   /// Events of the last run, per device id (with options.session.trace).
   std::vector<std::vector<::mlir::trellis::rt::TraceEvent>> traces() const;
+  /// Where each device's virtual time went in the last run, per device id
+  /// (with options.session.virtualClock).
+  std::vector<::mlir::trellis::rt::DeviceTimes> deviceTimes() const;
+  /// Virtual clock: rt::Session::computeSegments and replayComputeSegments.
+  std::vector<std::vector<double>> computeSegments() const;
+  void replayComputeSegments(std::vector<std::vector<double>> segments);
 
 private:
   Executor() = default;

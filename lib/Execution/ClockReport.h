@@ -1,0 +1,47 @@
+//===- ClockReport.h - What virtual clocks measured -------------*- C++ -*-===//
+//
+// Summarises the devices' virtual clocks (Session::deviceTimes, plain data)
+// over the runs of a trellis-run --clock=virtual: the makespan, where each
+// device's time went, and how much communication compute hid; as text for
+// people and as JSON for scripts.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRELLIS_LIB_EXECUTION_CLOCKREPORT_H
+#define TRELLIS_LIB_EXECUTION_CLOCKREPORT_H
+
+#include "trellis/Runtime/Runtime.h"
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir::trellis::exec {
+
+/// The device times of one run, per device id.
+using RunClocks = std::vector<rt::DeviceTimes>;
+
+/// The latest device's final clock.
+double makespanUs(const RunClocks &run);
+
+/// Prints the makespan of `replayed` (the run that replays each compute
+/// segment's fastest time over `runs`) or, if it is empty, of the run of median
+/// makespan; the makespans of `runs` (median, min, max); and for the run
+/// reported, the range over devices of compute, communication and idle
+/// time and the share of communication hidden behind compute.
+void printClockSummary(llvm::raw_ostream &os,
+                       const std::vector<RunClocks> &runs,
+                       const RunClocks &replayed, const rt::LinkModel &link);
+
+/// Writes every run's makespan and per-device times (microseconds) as
+/// JSON to `path`, and the replayed run's ("replayed": null if none).
+llvm::Error writeClockReport(const std::string &path,
+                             const std::vector<RunClocks> &runs,
+                             const RunClocks &replayed,
+                             const rt::LinkModel &link);
+
+} // namespace mlir::trellis::exec
+
+#endif // TRELLIS_LIB_EXECUTION_CLOCKREPORT_H

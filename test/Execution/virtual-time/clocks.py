@@ -1,0 +1,304 @@
+#!/usr/bin/env python3
+"""Checks of trellis-run --clock=virtual (docs/Interconnect.md).
+
+Usage: clocks.py MODE TRELLIS_RUN WORKDIR
+
+formulas      Blocking collectives (all_gather, psum_scatter, psum,
+              all_to_all, ppermute) over every group of (8) and (4,2), and
+              an asynchronous ppermute ring: each device's communication
+              time equals the ring algorithms' times, written out here from
+              the link parameters; compute + communication + idle is each
+              device's final clock; the trace's transfers last latency +
+              bytes / bandwidth.
+determinism   One FFN (all_gather + matmul + gelu + matmul + psum_scatter)
+              on both cores, on one (taskset -c 0) and beside a busy loop:
+              the makespans agree within 5% (bench/virtual_time.py measures
+              the spread against the goal of 3%); a wall clock would
+              differ by 2x.
+compute-only  A program without collectives: its makespan on 8 devices
+              (8 threads sharing the cores) is within 5% of the same
+              per-device work on 1 device, and nothing waits.
+"""
+import json
+import os
+import subprocess
+import sys
+
+LATENCY_US = 7.0
+BANDWIDTH_GBPS = 2.0
+BYTES_PER_US = BANDWIDTH_GBPS * 1e3
+
+
+def run(trellis_run, program, work, name, extra=(), prefix=()):
+    report = os.path.join(work, name + ".json")
+    cmd = list(prefix) + [trellis_run, program, "--random", "1", "--quiet",
+                          "--output-dir", os.path.join(work, "out"),
+                          "--clock=virtual", "--clock-report", report] + list(extra)
+    subprocess.run(cmd, check=True)
+    with open(report) as f:
+        return json.load(f)
+
+
+def write(work, name, text):
+    path = os.path.join(work, name + ".mlir")
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def ring(steps, bytes_per_step):
+    """A ring algorithm: `steps` transfers of `bytes_per_step` in a row."""
+    return steps * (LATENCY_US + bytes_per_step / BYTES_PER_US)
+
+
+def blocking_program(mesh, axes):
+    """Every blocking collective over AXES of a 64x32 f32 block; returns
+    the program and each collective's ring time from first principles."""
+    n = 1
+    for a in axes:
+        n *= mesh[a]
+    names = ", ".join(f'"{a}"' for a in axes)
+    block = 64 * 32 * 4
+    mesh_text = ", ".join(f'"{a}"={s}' for a, s in mesh.items())
+    spec = "{" + ", ".join(f'"{a}"' for a in mesh) + "}"
+    total = 64
+    for s in mesh.values():
+        total *= s
+    text = f"""
+trellis.mesh @mesh = <[{mesh_text}]>
+func.func @main(%x: tensor<{total}x32xf32>) -> tensor<{total}x32xf32> {{
+  %r = spmd.shard_map @mesh in_specs = [[{spec}, {{}}]] out_specs = [[{spec}, {{}}]]
+      (%x) : (tensor<{total}x32xf32>) -> tensor<{total}x32xf32> {{
+  ^bb0(%b: tensor<64x32xf32>):
+    %g = spmd.all_gather %b over [{names}] dim 0 tiled : tensor<64x32xf32> -> tensor<{64 * n}x32xf32>
+    %s = spmd.psum_scatter %g over [{names}] dim 0 tiled : tensor<{64 * n}x32xf32> -> tensor<64x32xf32>
+    %p = spmd.psum %s over [{names}] : tensor<64x32xf32>
+    %a = spmd.all_to_all %p over [{names}] split 0 concat 0 : tensor<64x32xf32> -> tensor<64x32xf32>
+    %q = spmd.ppermute %a over [{names}] pairs [{", ".join(f"[{i}, {(i + 1) % n}]" for i in range(n))}] : tensor<64x32xf32>
+    spmd.yield %q : tensor<64x32xf32>
+  }}
+  return %r : tensor<{total}x32xf32>
+}}
+"""
+    expected = (
+        ring(n - 1, block)            # all_gather: n - 1 blocks pass each link
+        + ring(n - 1, block)          # psum_scatter: n - 1 result-sized chunks
+        + ring(2 * (n - 1), block / n)  # psum: reduce-scatter + all-gather of 1/n
+        + ring(n - 1, block / n)      # all_to_all: n - 1 chunks of 1/n
+        + ring(1, block))             # ppermute: one block
+    return text, expected
+
+
+def async_ring_program():
+    """Seven asynchronous ppermutes of a 64x32 block around a ring of 8."""
+    return """
+trellis.mesh @mesh = <["i"=8]>
+func.func @main(%x: tensor<512x32xf32>) -> tensor<512x32xf32> {
+  %r = spmd.shard_map @mesh in_specs = [[{"i"}, {}]] out_specs = [[{"i"}, {}]]
+      (%x) : (tensor<512x32xf32>) -> tensor<512x32xf32> {
+  ^bb0(%b: tensor<64x32xf32>):
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c7 = arith.constant 7 : index
+    %out = scf.for %k = %c0 to %c7 step %c1 iter_args(%v = %b) -> (tensor<64x32xf32>) {
+      %e = tensor.empty() : tensor<64x32xf32>
+      %t = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                            affine_map<(d0, d1) -> (d0, d1)>],
+                           iterator_types = ["parallel", "parallel"]}
+          ins(%v : tensor<64x32xf32>) outs(%e : tensor<64x32xf32>) {
+      ^bb0(%a: f32, %unused: f32):
+        %y = math.tanh %a : f32
+        linalg.yield %y : f32
+      } -> tensor<64x32xf32>
+      %n = spmd.ppermute %t over ["i"] pairs [[0, 1], [1, 2], [2, 3], [3, 4], [4, 5], [5, 6], [6, 7], [7, 0]] : tensor<64x32xf32>
+      scf.yield %n : tensor<64x32xf32>
+    }
+    spmd.yield %out : tensor<64x32xf32>
+  }
+  return %r : tensor<512x32xf32>
+}
+""", 7 * (LATENCY_US + 64 * 32 * 4 / BYTES_PER_US)
+
+
+def close(a, b, rel=1e-9):
+    return abs(a - b) <= rel * max(abs(a), abs(b), 1.0)
+
+
+def check_accounting(report, label):
+    ok = True
+    for run_ in report["runs"] + ([report["replayed"]] if report["replayed"] else []):
+        ends = [d["end_us"] for d in run_["devices"]]
+        ok &= close(run_["makespan_us"], max(ends))
+        for d in run_["devices"]:
+            ok &= close(d["end_us"], d["compute_us"] + d["comm_us"] + d["idle_us"], 1e-6)
+            ok &= min(d["compute_us"], d["comm_us"], d["idle_us"]) >= 0
+    print(f"{label}: accounting {'ok' if ok else 'FAIL'}")
+    return ok
+
+
+def formulas(trellis_run, work):
+    link = ["--link-latency-us", str(LATENCY_US), "--link-bandwidth-gbps", str(BANDWIDTH_GBPS)]
+    ok = True
+    cases = [({"i": 8}, ["i"]), ({"a": 4, "b": 2}, ["a"]),
+             ({"a": 4, "b": 2}, ["b"]), ({"a": 4, "b": 2}, ["a", "b"])]
+    for mesh, axes in cases:
+        label = f"blocking over {axes} of {tuple(mesh.values())}"
+        text, expected = blocking_program(mesh, axes)
+        report = run(trellis_run, write(work, "blocking", text), work, "blocking",
+                     link + ["--async-ppermute=false"])
+        comm = [d["comm_us"] for d in report["runs"][0]["devices"]]
+        good = all(close(c, expected, 1e-9) for c in comm)
+        print(f"{label}: communication {comm[0]:.4f} us, ring formulas "
+              f"{expected:.4f} us: {'ok' if good else 'FAIL'}")
+        ok &= good and check_accounting(report, label)
+    # Asynchronous: each device receives 7 blocks, one hop each; the
+    # trace's transfers last exactly latency + bytes / bandwidth.
+    text, expected = async_ring_program()
+    trace = os.path.join(work, "ring.trace.json")
+    report = run(trellis_run, write(work, "ring", text), work, "ring",
+                 link + ["--trace", trace])
+    received = [d["transfer_us"] for d in report["runs"][0]["devices"]]
+    good = all(close(r, expected, 1e-9) for r in received)
+    print(f"async ring: transfers {received[0]:.4f} us, expected "
+          f"{expected:.4f} us: {'ok' if good else 'FAIL'}")
+    ok &= good and check_accounting(report, "async ring")
+    with open(trace) as f:
+        events = json.load(f)["traceEvents"]
+    durations = {round(e["dur"], 6) for e in events if e.get("cat") == "transfer"}
+    one = LATENCY_US + 64 * 32 * 4 / BYTES_PER_US
+    good = durations == {round(one, 6)}
+    print(f"async ring trace: transfer durations {sorted(durations)}: "
+          f"{'ok' if good else 'FAIL'}")
+    ok &= good
+    return ok
+
+
+def ffn_program(path_in, work):
+    """The bench's FFN template at a size this test can afford."""
+    sizes = {"X": 1, "Y": 8, "B": 256, "D": 4096, "F": 2048,
+             "BX": 256, "DY": 512, "FY": 256}
+    with open(path_in) as f:
+        text = f.read()
+    for key in sorted(sizes, key=len, reverse=True):
+        text = text.replace(f"@{key}@", str(sizes[key]))
+    return write(work, "ffn", text)
+
+
+def median(values):
+    s = sorted(values)
+    return s[len(s) // 2]
+
+
+def reported(report):
+    """The makespan trellis-run reports: of the run that replays each
+    compute segment's fastest time over the timed runs."""
+    assert report["replayed"] is not None, "no replayed run"
+    return report["replayed"]["makespan_us"]
+
+
+def determinism(trellis_run, work):
+    """Every configuration twice, interleaved, each invocation reporting the
+    replayed makespan; a configuration's figure is its lower one (a host
+    that slows down for seconds at a time slows any measurement; the runs
+    that leak host time into the clocks would be slower every time)."""
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                       "..", "bench", "collective_matmul", "ffn.mlir.in")
+    program = ffn_program(src, work)
+    flags = ["--link-latency-us", "20", "--link-bandwidth-gbps", "4",
+             "--warmup", "1", "--repeat", "5"]
+    configs = [("both cores", []), ("taskset -c 0", ["taskset", "-c", "0"]),
+               ("beside a busy loop", None)]
+    spans = {label: [] for label, _ in configs}
+    for round_ in range(2):
+        for label, prefix in configs:
+            name = f"{label.replace(' ', '-')}{round_}"
+            if prefix is not None:
+                spans[label].append(reported(run(trellis_run, program, work, name,
+                                                 flags, prefix)))
+                continue
+            busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+            try:
+                spans[label].append(reported(run(trellis_run, program, work, name,
+                                                 flags)))
+            finally:
+                busy.kill()
+                busy.wait()
+    base = min(spans["both cores"])
+    ok = True
+    for label, _ in configs:
+        best = min(spans[label])
+        good = abs(best - base) <= 0.05 * base
+        ok &= good
+        print(f"ffn makespan {label}: {best / 1e3:.3f} ms "
+              f"({', '.join(f'{v / 1e3:.3f}' for v in spans[label])}), "
+              f"{100 * (best - base) / base:+.1f}%: {'ok' if good else 'FAIL'}")
+    return ok
+
+
+def local_program(devices):
+    """Per device: tanh(x @ w) on a 128x256 block, w replicated 256x256;
+    no collectives."""
+    rows = 128 * devices
+    return f"""
+trellis.mesh @mesh = <["i"={devices}]>
+func.func @main(%x: tensor<{rows}x256xf32>, %w: tensor<256x256xf32>) -> tensor<{rows}x256xf32> {{
+  %r = spmd.shard_map @mesh in_specs = [[{{"i"}}, {{}}], []] out_specs = [[{{"i"}}, {{}}]]
+      (%x, %w) : (tensor<{rows}x256xf32>, tensor<256x256xf32>) -> tensor<{rows}x256xf32> {{
+  ^bb0(%b: tensor<128x256xf32>, %wb: tensor<256x256xf32>):
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %steps = arith.constant 64 : index
+    %zero = arith.constant 0.0 : f32
+    %out = scf.for %k = %c0 to %steps step %c1 iter_args(%v = %b) -> (tensor<128x256xf32>) {{
+      %e = tensor.empty() : tensor<128x256xf32>
+      %z = linalg.fill ins(%zero : f32) outs(%e : tensor<128x256xf32>) -> tensor<128x256xf32>
+      %m = linalg.matmul ins(%v, %wb : tensor<128x256xf32>, tensor<256x256xf32>)
+                         outs(%z : tensor<128x256xf32>) -> tensor<128x256xf32>
+      %t = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                            affine_map<(d0, d1) -> (d0, d1)>],
+                           iterator_types = ["parallel", "parallel"]}}
+          ins(%m : tensor<128x256xf32>) outs(%e : tensor<128x256xf32>) {{
+      ^bb0(%a: f32, %unused: f32):
+        %y = math.tanh %a : f32
+        linalg.yield %y : f32
+      }} -> tensor<128x256xf32>
+      scf.yield %t : tensor<128x256xf32>
+    }}
+    spmd.yield %out : tensor<128x256xf32>
+  }}
+  return %r : tensor<{rows}x256xf32>
+}}
+"""
+
+
+def compute_only(trellis_run, work):
+    flags = ["--warmup", "2", "--repeat", "5"]
+    programs = {d: write(work, f"local{d}", local_program(d)) for d in (1, 8)}
+    spans = {1: [], 8: []}
+    for round_ in range(2):
+        for devices, program in programs.items():
+            report = run(trellis_run, program, work, f"local{devices}", flags)
+            spans[devices].append(reported(report))
+            waits = max(d["comm_us"] + d["idle_us"] for r in report["runs"]
+                        for d in r["devices"])
+            if waits != 0:
+                print(f"FAIL: {devices} device(s) communicated or waited {waits} us")
+                return False
+    for devices in (1, 8):
+        print(f"{devices} device(s): makespan {min(spans[devices]) / 1e3:.3f} ms")
+    ratio = min(spans[8]) / min(spans[1])
+    good = abs(ratio - 1) <= 0.05
+    print(f"8 devices / 1 device: {ratio:.3f}: {'ok' if good else 'FAIL'}")
+    return good
+
+
+def main():
+    mode, trellis_run, work = sys.argv[1:4]
+    os.makedirs(work, exist_ok=True)
+    ok = {"formulas": formulas, "determinism": determinism,
+          "compute-only": compute_only}[mode](trellis_run, work)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
