@@ -32,7 +32,8 @@ static double hiddenFraction(const RunClocks &run) {
 void mlir::trellis::exec::printClockSummary(llvm::raw_ostream &os,
                                             const std::vector<RunClocks> &runs,
                                             const RunClocks &replayed,
-                                            const rt::LinkModel &link) {
+                                            const rt::LinkModel &link,
+                                            const rt::DeviceProfile &profile) {
   if (runs.empty() || runs.front().empty())
     return;
   std::vector<double> spans;
@@ -45,9 +46,10 @@ void mlir::trellis::exec::printClockSummary(llvm::raw_ostream &os,
             [&](size_t a, size_t b) { return spans[a] < spans[b]; });
   const RunClocks &shown =
       replayed.empty() ? runs[order[order.size() / 2]] : replayed;
-  os << llvm::format("trellis-run: virtual time on %zu devices: makespan "
-                     "%.3f ms",
-                     shown.size(), makespanUs(shown) * 1e-3);
+  os << llvm::format("trellis-run: virtual time on %zu devices", shown.size());
+  if (!profile.name.empty())
+    os << " (" << profile.name << ")";
+  os << llvm::format(": makespan %.3f ms", makespanUs(shown) * 1e-3);
   if (!replayed.empty())
     os << llvm::format(" (each compute segment at its fastest over %zu runs; "
                        "the runs: median %.3f, min %.3f, max %.3f)",
@@ -95,17 +97,19 @@ static llvm::json::Value runJson(const RunClocks &run) {
 
 llvm::Error mlir::trellis::exec::writeClockReport(
     const std::string &path, const std::vector<RunClocks> &runs,
-    const RunClocks &replayed, const rt::LinkModel &link) {
+    const RunClocks &replayed, const rt::LinkModel &link,
+    const rt::DeviceProfile &profile) {
   llvm::json::Array jsonRuns;
   for (const RunClocks &run : runs)
     jsonRuns.push_back(runJson(run));
-  llvm::json::Object report{{"clock", "virtual"},
-                            {"link_latency_us", link.latencyUs},
-                            {"link_bandwidth_gbps", link.bandwidthGBps},
-                            {"runs", std::move(jsonRuns)},
-                            {"replayed", replayed.empty()
-                                             ? llvm::json::Value(nullptr)
-                                             : runJson(replayed)}};
+  llvm::json::Object report{
+      {"clock", "virtual"},
+      {"device", profile.name.empty() ? "cpu" : profile.name},
+      {"link_latency_us", link.latencyUs},
+      {"link_bandwidth_gbps", link.bandwidthGBps},
+      {"runs", std::move(jsonRuns)},
+      {"replayed",
+       replayed.empty() ? llvm::json::Value(nullptr) : runJson(replayed)}};
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Text);
   if (ec)

@@ -30,17 +30,21 @@ double makespanUs(const RunClocks &run);
 /// segment's fastest time over `runs`) or, if it is empty, of the run of median
 /// makespan; the makespans of `runs` (median, min, max); and for the run
 /// reported, the range over devices of compute, communication and idle
-/// time and the share of communication hidden behind compute.
+/// time and the share of communication hidden behind compute; and the
+/// device `profile` names, if any.
 void printClockSummary(llvm::raw_ostream &os,
                        const std::vector<RunClocks> &runs,
-                       const RunClocks &replayed, const rt::LinkModel &link);
+                       const RunClocks &replayed, const rt::LinkModel &link,
+                       const rt::DeviceProfile &profile);
 
 /// Writes every run's makespan and per-device times (microseconds) as
-/// JSON to `path`, and the replayed run's ("replayed": null if none).
+/// JSON to `path`, and the replayed run's ("replayed": null if none);
+/// `profile` names the device (none: "cpu", the host).
 llvm::Error writeClockReport(const std::string &path,
                              const std::vector<RunClocks> &runs,
                              const RunClocks &replayed,
-                             const rt::LinkModel &link);
+                             const rt::LinkModel &link,
+                             const rt::DeviceProfile &profile);
 
 } // namespace mlir::trellis::exec
 

@@ -2,6 +2,7 @@
 
 #include "trellis/Execution/RunMain.h"
 #include "lib/Execution/ClockReport.h"
+#include "lib/Execution/DeviceProfiles.h"
 #include "lib/Execution/ProcessSetup.h"
 #include "lib/Execution/ShardingDiagram.h"
 #include "lib/Execution/TraceWriter.h"
@@ -111,6 +112,26 @@ struct RunOptions {
                "that replays each compute segment's fastest time "
                "(docs/Interconnect.md)"),
       cl::init("wall"), cl::cat(category)};
+  cl::opt<std::string> device{
+      "device",
+      cl::desc("What each device computes like, on virtual clocks (implies "
+               "--clock=virtual): cpu (this host, the default), tpu-v5e, "
+               "tpu-v5p, h100, a100, or a row of --device-table; matmuls "
+               "take their roofline time, other compute the host's time "
+               "scaled by the memory bandwidths, links the profile's unless "
+               "--link-* are given"),
+      cl::init("cpu"), cl::cat(category)};
+  cl::opt<std::string> deviceTable{
+      "device-table",
+      cl::desc("More device profiles, in the format of the built-in table "
+               "(lib/Execution/DeviceProfiles.txt)"),
+      cl::value_desc("FILE"), cl::cat(category)};
+  cl::opt<bool> dryRun{
+      "dry-run",
+      cl::desc("With --device: skip the matmul kernels' arithmetic (their "
+               "roofline time still counts), so large meshes and sizes fit "
+               "on this host; no results are computed"),
+      cl::cat(category)};
   cl::opt<std::string> clockReport{
       "clock-report",
       cl::desc("With --clock=virtual: write every run's makespan and each "
@@ -285,7 +306,9 @@ private:
   /// adds CPU time (caches another thread evicted, page faults, a busy
   /// sibling core), so the minimum is the stable estimate.
   std::optional<int> replayFastestSegments();
-  bool virtualClock() const { return opts.clock == "virtual"; }
+  bool virtualClock() const {
+    return opts.clock == "virtual" || opts.device != "cpu";
+  }
 };
 
 } // namespace
@@ -360,8 +383,19 @@ std::optional<int> Driver::checkOptions() {
   if (opts.clock != "wall" && opts.clock != "virtual")
     return failAll("--clock must be 'wall' or 'virtual', got '" + opts.clock +
                    "'");
+  if (opts.clock == "wall" && opts.clock.getNumOccurrences() &&
+      opts.device != "cpu")
+    return failAll("--device " + opts.device +
+                   " times devices by virtual clocks, not --clock=wall");
   if (!opts.clockReport.empty() && !virtualClock())
     return failAll("--clock-report needs --clock=virtual");
+  if (opts.dryRun && opts.device == "cpu")
+    return failAll("--dry-run needs a --device profile (the host's CPU "
+                   "time is what a dry run skips)");
+  if (opts.dryRun &&
+      (opts.reference || !opts.outputDir.empty() || opts.printResults))
+    return failAll("--dry-run computes no results: it takes no "
+                   "--reference, --output-dir or --print");
   if (mpi && virtualClock())
     return failAll("--clock=virtual is not supported with --backend=mpi yet "
                    "(it runs with the threads backend)");
@@ -405,6 +439,17 @@ std::optional<int> Driver::compile() {
           ? 1
           : opts.computeSlots.getValue();
   options.session.virtualClock = virtualClock();
+  if (opts.device != "cpu") {
+    llvm::Expected<DeviceRow> row = findDevice(opts.device, opts.deviceTable);
+    if (!row)
+      return failAll(llvm::toString(row.takeError()));
+    options.session.profile = row->profile;
+    options.session.dryRun = opts.dryRun;
+    if (!opts.latencyUs.getNumOccurrences())
+      options.session.link.latencyUs = row->link.latencyUs;
+    if (!opts.bandwidthGBps.getNumOccurrences())
+      options.session.link.bandwidthGBps = row->link.bandwidthGBps;
+  }
 
   llvm::Expected<std::unique_ptr<Executor>> created =
       Executor::create(*module, options);
@@ -551,8 +596,9 @@ std::optional<int> Driver::writeResults() {
             writeChromeTrace(opts.traceFile, exec->mesh(), exec->traces()))
       return finish(fail(llvm::toString(std::move(error))));
   if (!opts.clockReport.empty())
-    if (llvm::Error error = writeClockReport(opts.clockReport, clocks, replayed,
-                                             options.session.link))
+    if (llvm::Error error =
+            writeClockReport(opts.clockReport, clocks, replayed,
+                             options.session.link, options.session.profile))
       return finish(fail(llvm::toString(std::move(error))));
 
   if (!outputDir.empty() && opts.saveInputs)
@@ -620,6 +666,11 @@ std::optional<int> Driver::showLayouts() {
 
 /// Prints the results (--print, or without --output-dir).
 void Driver::printResults() {
+  if (opts.dryRun) {
+    llvm::outs() << "dry run: " << outputs.size()
+                 << " result(s) not computed\n";
+    return;
+  }
   if (!opts.printResults && !opts.outputDir.empty())
     return;
   for (size_t j = 0; j < outputs.size(); ++j) {
@@ -651,6 +702,8 @@ std::optional<int> Driver::checkAgainstReference() {
   refOptions.session.link = {};
   refOptions.session.computeSlots = 0;
   refOptions.session.virtualClock = false;
+  refOptions.session.profile = {};
+  refOptions.session.dryRun = false;
   refOptions.session.referenceCollectives = true;
   refOptions.asyncPpermute = false;
   refOptions.kernels = false;
@@ -721,7 +774,8 @@ void Driver::reportTimes() {
   if (opts.quiet)
     return;
   if (virtualClock())
-    printClockSummary(llvm::errs(), clocks, replayed, options.session.link);
+    printClockSummary(llvm::errs(), clocks, replayed, options.session.link,
+                      options.session.profile);
   if (opts.repeat <= 1)
     return;
   std::vector<double> sorted = times;

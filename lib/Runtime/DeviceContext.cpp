@@ -6,7 +6,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "trellis/Runtime/Runtime.h"
+#include "trellis/Runtime/TrellisRuntime.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -68,9 +70,11 @@ double mlir::trellis::rt::markComputeEnd(DeviceContext &device) {
     double cpu = threadCpuUs();
     size_t k = device.segments.size();
     device.segments.push_back(cpu - device.cpuMarkUs);
-    now = device.clockUs + (device.replay && k < device.replay->size()
-                                ? (*device.replay)[k]
-                                : cpu - device.cpuMarkUs);
+    double segment = device.replay && k < device.replay->size()
+                         ? (*device.replay)[k]
+                         : cpu - device.cpuMarkUs;
+    now = device.clockUs +
+          segment * (device.profile ? device.profile->hostScale : 1.0);
     device.times.computeUs += now - device.clockUs;
     device.clockUs = now;
     device.cpuMarkUs = cpu;
@@ -82,4 +86,27 @@ double mlir::trellis::rt::markComputeEnd(DeviceContext &device) {
                              device.lastMarkUs - device.originUs,
                              now - device.lastMarkUs, 0});
   return now;
+}
+
+void mlir::trellis::rt::advanceByKernel(DeviceContext &device, const char *name,
+                                        double us) {
+  if (device.tracing)
+    device.events.push_back(
+        {name, "compute", device.clockUs - device.originUs, us, 0});
+  device.times.computeUs += us;
+  device.clockUs += us;
+  device.lastMarkUs = device.clockUs;
+  device.cpuMarkUs = threadCpuUs();
+}
+
+double DeviceProfile::matmulUs(int32_t dtype, double flops,
+                               double bytes) const {
+  double tflops = dtype == TRELLIS_RT_F64 ? f64Tflops
+                  : dtype == TRELLIS_RT_BF16 || dtype == TRELLIS_RT_F16
+                      ? bf16Tflops
+                      : f32Tflops;
+  double compute =
+      tflops > 0 ? flops / (tflops * 1e6) : 0; // TFLOP/s -> FLOP/us
+  double memory = memoryGBps > 0 ? bytes / (memoryGBps * 1e3) : 0;
+  return std::max(compute, memory);
 }

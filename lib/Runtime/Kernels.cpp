@@ -211,6 +211,30 @@ void recordMatmulSpan(double start) {
     }
 }
 
+/// The calling device when it has a profile (virtual clock): its matmuls
+/// are timed by the profile's roofline, not by their CPU time, and a dry
+/// run skips their arithmetic. The compute before the kernel ends here.
+mlir::trellis::rt::DeviceContext *beginModelledKernel() {
+  mlir::trellis::rt::DeviceContext *device = mlir::trellis::rt::currentDevice();
+  if (!device || !device->profile)
+    return nullptr;
+  mlir::trellis::rt::markComputeEnd(*device);
+  return device;
+}
+
+/// Advances a profiled device's clock by a matmul's roofline time: A (m x
+/// k) and B (k x n) read, C (m x n) written, and read too when accumulated.
+void endModelledKernel(mlir::trellis::rt::DeviceContext &device, int32_t dtype,
+                       int64_t batch, int64_t m, int64_t n, int64_t k,
+                       int64_t outBytes, bool overwrite) {
+  double in = double(mlir::trellis::rt::dtypeSize(dtype));
+  double flops = 2.0 * batch * m * n * k;
+  double bytes = batch * ((double(m) * k + double(k) * n) * in +
+                          double(m) * n * outBytes * (overwrite ? 1 : 2));
+  mlir::trellis::rt::advanceByKernel(
+      device, "matmul", device.profile->matmulUs(dtype, flops, bytes));
+}
+
 void runMatmul(int32_t dtype, int64_t batch, int64_t m, int64_t n, int64_t k,
                int64_t a, int64_t aBatchStride, int64_t aRowStride,
                int64_t aColStride, int64_t b, int64_t bBatchStride,
@@ -218,6 +242,12 @@ void runMatmul(int32_t dtype, int64_t batch, int64_t m, int64_t n, int64_t k,
                int64_t cBatchStride, int64_t cRowStride, int64_t cColStride,
                bool overwrite) {
   double start = kernelStartUs();
+  mlir::trellis::rt::DeviceContext *modelled = beginModelledKernel();
+  if (modelled && modelled->dryRun) {
+    endModelledKernel(*modelled, dtype, batch, m, n, k,
+                      mlir::trellis::rt::dtypeSize(dtype), overwrite);
+    return;
+  }
   switch (dtype) {
   case TRELLIS_RT_F32:
     batchedGemm<float>(batch, m, n, k, a, aBatchStride, aRowStride, aColStride,
@@ -249,7 +279,11 @@ void runMatmul(int32_t dtype, int64_t batch, int64_t m, int64_t n, int64_t k,
                  mlir::trellis::rt::dtypeName(dtype));
     std::abort();
   }
-  recordMatmulSpan(start);
+  if (modelled)
+    endModelledKernel(*modelled, dtype, batch, m, n, k,
+                      mlir::trellis::rt::dtypeSize(dtype), overwrite);
+  else
+    recordMatmulSpan(start);
 }
 } // namespace
 
@@ -287,7 +321,8 @@ extern "C" void trellis_rt_matmul_widening(
     std::abort();
   }
   double start = kernelStartUs();
-  for (int64_t i = 0; i < batch; ++i) {
+  mlir::trellis::rt::DeviceContext *modelled = beginModelledKernel();
+  for (int64_t i = 0; i < batch && !(modelled && modelled->dryRun); ++i) {
     const uint16_t *ai =
         reinterpret_cast<const uint16_t *>(a) + i * aBatchStride;
     const uint16_t *bi =
@@ -303,5 +338,9 @@ extern "C" void trellis_rt_matmul_widening(
     widenedGemm(dtype, m, n, k, ai, aRowStride, aColStride, bi, bRowStride,
                 bColStride, ci, cRowStride, cColStride, overwrite != 0);
   }
-  recordMatmulSpan(start);
+  if (modelled)
+    endModelledKernel(*modelled, dtype, batch, m, n, k, sizeof(float),
+                      overwrite != 0);
+  else
+    recordMatmulSpan(start);
 }

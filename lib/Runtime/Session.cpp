@@ -84,6 +84,10 @@ double Session::createDevices(Communicator *comm, ComputeSlots *slots) {
     device->tracing = options_.trace;
     device->virtualClock = options_.virtualClock;
     device->originUs = options_.virtualClock ? 0 : origin;
+    if (options_.virtualClock && !options_.profile.name.empty()) {
+      device->profile = &options_.profile;
+      device->dryRun = options_.dryRun;
+    }
     if (static_cast<size_t>(device->deviceId) < replay_.size())
       device->replay = &replay_[device->deviceId];
     device->slots = slots;

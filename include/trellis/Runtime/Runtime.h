@@ -107,6 +107,23 @@ struct DeviceTimes {
   double endUs = 0; ///< the clock when the device's function returned
 };
 
+/// What a simulated device computes like (trellis-run --device, with
+/// virtual clocks): matmul kernels take their roofline time, and other
+/// compute the host's CPU time scaled by `hostScale`.
+struct DeviceProfile {
+  std::string name;
+  /// Peak dense matmul throughput, TFLOP/s, by operand type.
+  double f64Tflops = 0, f32Tflops = 0, bf16Tflops = 0;
+  double memoryGBps = 0; ///< device memory bandwidth
+  /// Device time per second of host CPU time for compute other than
+  /// matmul kernels (the host's memory bandwidth per core over the
+  /// device's).
+  double hostScale = 1;
+  /// The roofline time of a matmul of `flops` over `bytes` of operands
+  /// (microseconds): max(flops / peak, bytes / memory bandwidth).
+  double matmulUs(int32_t dtype, double flops, double bytes) const;
+};
+
 /// At most N devices compute at once: a device holds a slot while it runs
 /// compiled code and gives it up while it blocks in a collective. A freed
 /// slot goes to the waiting device that has made the least progress
@@ -164,6 +181,10 @@ struct DeviceContext {
   /// ... and, when replaying, the durations to advance the clock by
   /// instead (Session::replayComputeSegments).
   const std::vector<double> *replay = nullptr;
+  /// Virtual clock: the device computes like this (null: like the host) ...
+  const DeviceProfile *profile = nullptr;
+  /// ... and, in a dry run, its matmul kernels only advance the clock.
+  bool dryRun = false;
   std::vector<TraceEvent> events;
   std::atomic<int64_t> collectives{0}; ///< collectives completed
   ComputeSlots *slots = nullptr;       ///< null: no limit
@@ -205,6 +226,11 @@ void endRuntimeCall(DeviceContext &device);
 
 /// CPU time of the calling thread, in microseconds.
 double threadCpuUs();
+
+/// Virtual clock with a device profile: a kernel of `us` on the device.
+/// Closes the compute before it (markComputeEnd first) and advances the
+/// clock by `us` as compute.
+void advanceByKernel(DeviceContext &device, const char *name, double us);
 
 /// The device the calling thread runs, or null outside a device.
 DeviceContext *currentDevice();
@@ -276,6 +302,10 @@ struct SessionOptions {
   /// Time devices by virtual clocks (DeviceContext::clockUs): compute by
   /// each thread's CPU time, communication by the link model.
   bool virtualClock = false;
+  /// With virtualClock: what the devices compute like (empty name: the
+  /// host), and whether matmul kernels skip their arithmetic.
+  DeviceProfile profile;
+  bool dryRun = false;
   /// At most this many devices compute at once (0: no limit); see
   /// ComputeSlots.
   int computeSlots = 0;
