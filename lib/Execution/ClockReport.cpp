@@ -49,15 +49,21 @@ void mlir::trellis::exec::printClockSummary(llvm::raw_ostream &os,
   os << llvm::format("trellis-run: virtual time on %zu devices", shown.size());
   if (!profile.name.empty())
     os << " (" << profile.name << ")";
-  os << llvm::format(": makespan %.3f ms", makespanUs(shown) * 1e-3);
+  // Microseconds for runs shorter than a millisecond, else milliseconds.
+  const bool us = makespanUs(shown) < 1000;
+  const char *unit = us ? "us" : "ms";
+  const double scale = us ? 1.0 : 1e-3;
+  os << llvm::format(": makespan %.3f %s", makespanUs(shown) * scale, unit);
   if (!replayed.empty())
     os << llvm::format(" (each compute segment at its fastest over %zu runs; "
                        "the runs: median %.3f, min %.3f, max %.3f)",
-                       runs.size(), spans[order[order.size() / 2]] * 1e-3,
-                       spans[order.front()] * 1e-3, spans[order.back()] * 1e-3);
+                       runs.size(), spans[order[order.size() / 2]] * scale,
+                       spans[order.front()] * scale,
+                       spans[order.back()] * scale);
   else if (runs.size() > 1)
     os << llvm::format(" (median of %zu runs; min %.3f, max %.3f)", runs.size(),
-                       spans[order.front()] * 1e-3, spans[order.back()] * 1e-3);
+                       spans[order.front()] * scale,
+                       spans[order.back()] * scale);
   if (link.enabled())
     os << llvm::format("; links %g us, %g GB/s", link.latencyUs,
                        link.bandwidthGBps);
@@ -70,7 +76,7 @@ void mlir::trellis::exec::printClockSummary(llvm::raw_ostream &os,
       lo = std::min(lo, t.*field);
       hi = std::max(hi, t.*field);
     }
-    os << llvm::format("%s %.3f-%.3f ms", name, lo * 1e-3, hi * 1e-3);
+    os << llvm::format("%s %.3f-%.3f %s", name, lo * scale, hi * scale, unit);
   };
   os << "trellis-run:   per device: ";
   range("compute", &rt::DeviceTimes::computeUs);

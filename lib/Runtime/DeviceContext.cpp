@@ -88,6 +88,28 @@ double mlir::trellis::rt::markComputeEnd(DeviceContext &device) {
   return now;
 }
 
+void mlir::trellis::rt::leaveCollective(DeviceContext &device,
+                                        double lastArrivalUs, double costUs) {
+  DeviceTimes &times = device.times;
+  device.callIdleUs = lastArrivalUs - device.clockUs;
+  times.idleUs += device.callIdleUs;
+  times.commUs += costUs;
+  times.transferUs += costUs;
+  device.clockUs = lastArrivalUs + costUs;
+}
+
+void mlir::trellis::rt::waitForTransfer(DeviceContext &device, double sentAtUs,
+                                        double arrivedAtUs, double sendDoneUs) {
+  DeviceTimes &times = device.times;
+  const double start = device.clockUs;
+  times.transferUs += arrivedAtUs - sentAtUs;
+  double until = std::max({start, arrivedAtUs, sendDoneUs});
+  device.callIdleUs = std::max(0.0, std::min(sentAtUs, until) - start);
+  times.idleUs += device.callIdleUs;
+  times.commUs += until - start - device.callIdleUs;
+  device.clockUs = until;
+}
+
 void mlir::trellis::rt::advanceByKernel(DeviceContext &device, const char *name,
                                         double us) {
   if (device.tracing)

@@ -165,13 +165,7 @@ bool InProcessCommunicator::execute(DeviceContext &device,
   // On virtual clocks the collective completes its modelled time after the
   // last member arrived; a device that came earlier waited for it.
   if (virtual_) {
-    double cost = links_.modelledUs(desc, n);
-    DeviceTimes &times = device.times;
-    device.callIdleUs = rv->lastArrivalUs - device.clockUs;
-    times.idleUs += device.callIdleUs;
-    times.commUs += cost;
-    times.transferUs += cost;
-    device.clockUs = rv->lastArrivalUs + cost;
+    leaveCollective(device, rv->lastArrivalUs, links_.modelledUs(desc, n));
     return true;
   }
   // With a modelled interconnect, the collective completes once the

@@ -263,11 +263,6 @@ private:
   /// Whether device `position`'s wait for `receive` is complete.
   bool incomingDone(const PendingReceive &receive);
   bool outgoingDone(const PendingReceive &receive);
-  /// Virtual clock: moves `device`'s clock to the end of its wait for a
-  /// payload sent at `sentAtUs` and arriving at `arrivedAtUs`, and for its
-  /// own payload to leave (`sendDoneUs`), and books the time.
-  void advanceClock(DeviceContext &device, double sentAtUs, double arrivedAtUs,
-                    double sendDoneUs);
 
   //===--------------------------------------------------------------------===//
   // Payloads on the wire (InProcessTransferEngine.cpp)

@@ -250,8 +250,8 @@ bool InProcessCommunicator::waitPermute(DeviceContext &device, int64_t handle,
     }
     if (haveIncoming && outgoingDone(receive)) {
       if (virtual_)
-        advanceClock(device, sentAtUs, arrivedAtUs,
-                     receive.out ? receive.sendDoneUs : device.clockUs);
+        waitForTransfer(device, sentAtUs, arrivedAtUs,
+                        receive.out ? receive.sendDoneUs : device.clockUs);
       return true;
     }
     std::string blame =
@@ -281,21 +281,6 @@ bool InProcessCommunicator::waitPermute(DeviceContext &device, int64_t handle,
     permuteCv_[position].wait(lock);
     state_[position] = State::Running;
   }
-}
-
-void InProcessCommunicator::advanceClock(DeviceContext &device, double sentAtUs,
-                                         double arrivedAtUs,
-                                         double sendDoneUs) {
-  DeviceTimes &times = device.times;
-  const double start = device.clockUs;
-  times.transferUs += arrivedAtUs - sentAtUs;
-  // Until the sender sent, the device waited for its peer; then for the
-  // wire. A direct sender also waits until its own payload has left.
-  double until = std::max({start, arrivedAtUs, sendDoneUs});
-  device.callIdleUs = std::max(0.0, std::min(sentAtUs, until) - start);
-  times.idleUs += device.callIdleUs;
-  times.commUs += until - start - device.callIdleUs;
-  device.clockUs = until;
 }
 
 bool InProcessCommunicator::permuteReady(DeviceContext &device,

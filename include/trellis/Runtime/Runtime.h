@@ -227,6 +227,19 @@ void endRuntimeCall(DeviceContext &device);
 /// CPU time of the calling thread, in microseconds.
 double threadCpuUs();
 
+/// Virtual clock: the device leaves a blocking collective that the latest
+/// member of its group reached at `lastArrivalUs` and that takes `costUs`
+/// on the links; it waited for that member, then communicated.
+void leaveCollective(DeviceContext &device, double lastArrivalUs,
+                     double costUs);
+
+/// Virtual clock: the device's wait for a payload sent at `sentAtUs` that
+/// arrives at `arrivedAtUs`, and for its own payload to leave its buffer
+/// at `sendDoneUs`; until the sender sent it waited for a peer, then for
+/// the wire.
+void waitForTransfer(DeviceContext &device, double sentAtUs, double arrivedAtUs,
+                     double sendDoneUs);
+
 /// Virtual clock with a device profile: a kernel of `us` on the device.
 /// Closes the compute before it (markComputeEnd first) and advances the
 /// clock by `us` as compute.

@@ -8,11 +8,11 @@
 // traffic, so 43.826 us. h100 (67 TFLOP/s f32, 3350 GB/s): 32.052 us.
 // RUN: trellis-run %s --device tpu-v5e --trace %t.v5e.json 2>&1 >/dev/null | FileCheck %s --check-prefix=V5E
 // RUN: FileCheck %s --check-prefix=V5E-TRACE < %t.v5e.json
-// V5E: trellis-run: virtual time on 2 devices (tpu-v5e): makespan {{[0-9.]+}} ms; links 2 us, 50 GB/s
+// V5E: trellis-run: virtual time on 2 devices (tpu-v5e): makespan {{[0-9.]+}} us; links 2 us, 50 GB/s
 // V5E-TRACE: {"name": "matmul", "cat": "compute", "ph": "X", "pid": 0, "tid": 0, "ts": {{[0-9.]+}}, "dur": 43.826
 // RUN: trellis-run %s --device h100 --link-latency-us 1 --trace %t.h100.json 2>&1 >/dev/null | FileCheck %s --check-prefix=H100
 // RUN: FileCheck %s --check-prefix=H100-TRACE < %t.h100.json
-// H100: trellis-run: virtual time on 2 devices (h100): makespan {{[0-9.]+}} ms; links 1 us, 225 GB/s
+// H100: trellis-run: virtual time on 2 devices (h100): makespan {{[0-9.]+}} us; links 1 us, 225 GB/s
 // H100-TRACE: {"name": "matmul", "cat": "compute", "ph": "X", "pid": 0, "tid": 0, "ts": {{[0-9.]+}}, "dur": 32.052
 //
 // A dry run skips the matmuls' arithmetic and computes no results; the

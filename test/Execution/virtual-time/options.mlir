@@ -13,11 +13,11 @@
 // model communication is free. The psum of 2 f32 over 2 devices is a ring
 // all-reduce of 2 steps of 4 bytes: 2 x (5 us + 4 B / 1 GB/s) = 10.008 us.
 // RUN: trellis-run %s --clock=virtual 2>&1 >/dev/null | FileCheck %s --check-prefix=ONE
-// ONE: trellis-run: virtual time on 2 devices: makespan {{[0-9.]+}} ms; no link model: communication takes no time
-// ONE-NEXT: trellis-run:   per device: compute {{[0-9.]+}}-{{[0-9.]+}} ms, communication 0.000-0.000 ms, idle {{[0-9.]+}}-{{[0-9.]+}} ms; 0% of communication hidden behind compute
+// ONE: trellis-run: virtual time on 2 devices: makespan {{[0-9.]+}} us; no link model: communication takes no time
+// ONE-NEXT: trellis-run:   per device: compute {{[0-9.]+}}-{{[0-9.]+}} us, communication 0.000-0.000 us, idle {{[0-9.]+}}-{{[0-9.]+}} us; 0% of communication hidden behind compute
 // RUN: trellis-run %s --clock=virtual --repeat 3 --link-latency-us 5 --link-bandwidth-gbps 1 --clock-report %t.json 2>&1 >/dev/null | FileCheck %s --check-prefix=REPLAY
-// REPLAY: trellis-run: virtual time on 2 devices: makespan {{[0-9.]+}} ms (each compute segment at its fastest over 3 runs; the runs: median {{[0-9.]+}}, min {{[0-9.]+}}, max {{[0-9.]+}}); links 5 us, 1 GB/s
-// REPLAY-NEXT: trellis-run:   per device: compute {{.*}}, communication 0.010-0.010 ms, idle
+// REPLAY: trellis-run: virtual time on 2 devices: makespan {{[0-9.]+}} us (each compute segment at its fastest over 3 runs; the runs: median {{[0-9.]+}}, min {{[0-9.]+}}, max {{[0-9.]+}}); links 5 us, 1 GB/s
+// REPLAY-NEXT: trellis-run:   per device: compute {{.*}}, communication 10.008-10.008 us, idle
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
 // JSON: "clock": "virtual",
 // JSON: "replayed": {
