@@ -13,6 +13,7 @@
 #endif
 #endif
 
+#include <algorithm>
 #include <chrono>
 #include <climits>
 #include <cstdio>
@@ -68,9 +69,27 @@ void mlir::trellis::exec::mpiFatal(const std::string &message) {
   std::_Exit(1);
 }
 
+/// This rank's device times of the last run, gathered on rank 0 by device
+/// id (empty on the other ranks).
+static std::vector<rt::DeviceTimes> gatherTimes(const Executor &exec, int rank,
+                                                int size) {
+  rt::DeviceTimes mine = exec.deviceTimes()[rank];
+  double fields[5] = {mine.computeUs, mine.commUs, mine.idleUs, mine.transferUs,
+                      mine.endUs};
+  std::vector<double> all(rank == 0 ? 5 * size : 0);
+  MPI_Gather(fields, 5, MPI_DOUBLE, all.data(), 5, MPI_DOUBLE, 0,
+             MPI_COMM_WORLD);
+  std::vector<rt::DeviceTimes> times;
+  for (int r = 0; rank == 0 && r < size; ++r)
+    times.push_back({all[5 * r], all[5 * r + 1], all[5 * r + 2], all[5 * r + 3],
+                     all[5 * r + 4]});
+  return times;
+}
+
 int mlir::trellis::exec::runOnMpi(Executor &exec, const MpiRunConfig &config,
                                   std::vector<HostArray> &outputs,
-                                  std::vector<double> &times) {
+                                  std::vector<double> &times,
+                                  MpiClocks *clocks) {
   const rt::MeshShape &mesh = exec.mesh();
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -91,6 +110,8 @@ int mlir::trellis::exec::runOnMpi(Executor &exec, const MpiRunConfig &config,
 
   rt::MpiOptions mpiOptions;
   mpiOptions.checkCollectives = config.checkCollectives;
+  mpiOptions.virtualClock = config.virtualClock;
+  mpiOptions.link = config.link;
   std::unique_ptr<rt::Communicator> comm =
       rt::createMpiCommunicator(mesh, exec.sites(), mpiOptions);
   exec.runOnly(position, comm.get());
@@ -121,6 +142,7 @@ int mlir::trellis::exec::runOnMpi(Executor &exec, const MpiRunConfig &config,
   }
 
   std::vector<HostArray> results;
+  std::vector<std::vector<double>> segments; ///< this rank's, per timed run
   for (int i = 0; i < config.warmup; ++i)
     if (llvm::Error error = exec.runLocal(position, blocks, results))
       mpiFatal(llvm::toString(std::move(error)));
@@ -136,6 +158,36 @@ int mlir::trellis::exec::runOnMpi(Executor &exec, const MpiRunConfig &config,
     MPI_Reduce(&ms, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     if (rank == 0)
       times.push_back(slowest);
+    if (config.virtualClock) {
+      std::vector<rt::DeviceTimes> gathered = gatherTimes(exec, rank, size);
+      if (clocks)
+        clocks->runs.push_back(std::move(gathered));
+      segments.push_back(exec.computeSegments()[rank]);
+    }
+  }
+  // Virtual clocks: one more run with each compute segment at its fastest
+  // (as with threads), if every rank's runs had the same segments.
+  if (config.virtualClock && segments.size() >= 2) {
+    std::vector<double> fastest = segments.front();
+    int same = 1;
+    for (const std::vector<double> &run : segments) {
+      same &= run.size() == fastest.size();
+      for (size_t k = 0; same && k < run.size(); ++k)
+        fastest[k] = std::min(fastest[k], run[k]);
+    }
+    int all = 0;
+    MPI_Allreduce(&same, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (all) {
+      std::vector<std::vector<double>> replay(size);
+      replay[rank] = std::move(fastest);
+      exec.replayComputeSegments(std::move(replay));
+      if (llvm::Error error = exec.runLocal(position, blocks, results))
+        mpiFatal(llvm::toString(std::move(error)));
+      std::vector<rt::DeviceTimes> gathered = gatherTimes(exec, rank, size);
+      if (clocks)
+        clocks->replayed = std::move(gathered);
+      exec.replayComputeSegments({});
+    }
   }
 
   // Assemble every output on rank 0 from the ranks that own a block of it

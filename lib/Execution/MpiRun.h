@@ -33,6 +33,17 @@ struct MpiRunConfig {
   int repeat = 1;
   /// Check before each collective that the group reached the same op.
   bool checkCollectives = true;
+  /// Virtual clocks (the session's options say so too), timed by `link`.
+  bool virtualClock = false;
+  rt::LinkModel link;
+};
+
+/// With virtual clocks, on rank 0: every device's times of each timed run
+/// and of the run that replays each rank's compute segments at their
+/// fastest (empty: none).
+struct MpiClocks {
+  std::vector<std::vector<rt::DeviceTimes>> runs;
+  std::vector<rt::DeviceTimes> replayed;
 };
 
 /// Runs the program; on rank 0 `outputs` receives the assembled outputs and
@@ -40,7 +51,8 @@ struct MpiRunConfig {
 /// non-zero exit status for errors every rank detects alike (the mesh does
 /// not match the number of ranks); errors of one rank end the job.
 int runOnMpi(Executor &exec, const MpiRunConfig &config,
-             std::vector<HostArray> &outputs, std::vector<double> &times);
+             std::vector<HostArray> &outputs, std::vector<double> &times,
+             MpiClocks *clocks = nullptr);
 
 } // namespace mlir::trellis::exec
 

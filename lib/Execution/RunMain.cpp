@@ -396,17 +396,16 @@ std::optional<int> Driver::checkOptions() {
       (opts.reference || !opts.outputDir.empty() || opts.printResults))
     return failAll("--dry-run computes no results: it takes no "
                    "--reference, --output-dir or --print");
-  if (mpi && virtualClock())
-    return failAll("--clock=virtual is not supported with --backend=mpi yet "
-                   "(it runs with the threads backend)");
   if (mpi) {
-    const char *unsupported = opts.saveInputs           ? "--save-inputs"
-                              : opts.reference          ? "--reference"
-                              : !opts.traceFile.empty() ? "--trace"
-                              : opts.latencyUs > 0 || opts.bandwidthGBps > 0
-                                  ? "a modelled interconnect"
-                              : opts.computeSlots > 0 ? "--compute-slots"
-                                                      : nullptr;
+    const char *unsupported =
+        opts.saveInputs           ? "--save-inputs"
+        : opts.reference          ? "--reference"
+        : !opts.traceFile.empty() ? "--trace"
+        : (opts.latencyUs > 0 || opts.bandwidthGBps > 0) && !virtualClock()
+            ? "a modelled interconnect (but with "
+              "--clock=virtual)"
+        : opts.computeSlots > 0 ? "--compute-slots"
+                                : nullptr;
     if (unsupported)
       return failAll(std::string(unsupported) +
                      " is not supported with --backend=mpi");
@@ -435,7 +434,7 @@ std::optional<int> Driver::compile() {
   // hyperthread sibling), which slowed the bench FFN's compute by 7% with
   // two at once on this 2-core host.
   options.session.computeSlots =
-      virtualClock() && !opts.computeSlots.getNumOccurrences()
+      virtualClock() && !mpi && !opts.computeSlots.getNumOccurrences()
           ? 1
           : opts.computeSlots.getValue();
   options.session.virtualClock = virtualClock();
@@ -489,8 +488,13 @@ std::optional<int> Driver::runOnRanks() {
   config.warmup = opts.warmup;
   config.repeat = opts.repeat;
   config.checkCollectives = opts.mpiCheck;
-  if (int status = runOnMpi(*exec, config, outputs, times))
+  config.virtualClock = virtualClock();
+  config.link = options.session.link;
+  MpiClocks mpiClocks;
+  if (int status = runOnMpi(*exec, config, outputs, times, &mpiClocks))
     return finish(status);
+  clocks = std::move(mpiClocks.runs);
+  replayed = std::move(mpiClocks.replayed);
   if (mpiRank != 0)
     return finish(0);
 #endif

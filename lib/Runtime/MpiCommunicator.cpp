@@ -19,6 +19,7 @@
 #include "lib/Runtime/MpiCommunicator.h"
 
 #include "lib/Runtime/CollectiveKernels.h"
+#include "lib/Runtime/ModelledLinks.h"
 #include "lib/Runtime/MpiTypes.h"
 #include "trellis/Runtime/TrellisRuntime.h"
 
@@ -44,7 +45,15 @@ constexpr int kTagAsyncBase = 100; ///< + site, so mismatched sites never meet
 constexpr int64_t maxCount = INT_MAX;
 
 struct AsyncPermute {
-  MPI_Request requests[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+  /// The payload's receive and send; with virtual clocks, then the send
+  /// times' (matched after the payloads: same tag, same order).
+  MPI_Request requests[4] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL,
+                             MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+  /// Virtual clock: this device's send time and the source's (on the
+  /// heap: MPI writes there while async_ may grow).
+  std::unique_ptr<double[]> clocks;
+  int64_t sourcePosition = -1;
+  bool sends = false; ///< this device has a target
   std::vector<char> sendBuffer, receiveBuffer;
   void *out = nullptr; ///< the receiver's buffer, when given at the start
   int64_t bytes = 0;
@@ -58,7 +67,8 @@ class MpiCommunicator final : public Communicator {
 public:
   MpiCommunicator(const MeshShape &mesh, const std::vector<SiteInfo> &sites,
                   const MpiOptions &options)
-      : mesh_(mesh), sites_(sites), options_(options) {
+      : mesh_(mesh), sites_(sites), options_(options),
+        links_(mesh_, options.link) {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &worldSize_);
     position_ = mpiLocalPosition(mesh_, rank_);
@@ -242,9 +252,13 @@ private:
   bool allToAll(const Call &call);
   bool ppermute(const Call &call);
 
+  /// Virtual clock: the group's latest arrival at a blocking collective.
+  bool latestArrival(DeviceContext &device, const Call &call, double &latest);
+
   MeshShape mesh_;
   std::vector<SiteInfo> sites_;
   MpiOptions options_;
+  ModelledLinks links_;
   int rank_ = 0, worldSize_ = 1;
   int64_t position_ = 0;
   MPI_Comm control_ = MPI_COMM_NULL;
@@ -349,19 +363,41 @@ bool MpiCommunicator::execute(DeviceContext &device, const CollectiveDesc &desc,
     return false;
   call.type = mpiType(desc.dtype);
   call.op = mpiOp(desc.dtype, desc.reduction);
+  double latest = 0;
+  if (options_.virtualClock && !latestArrival(device, call, latest))
+    return false;
+  bool ok = false;
   switch (desc.kind) {
   case CollectiveKind::AllReduce:
-    return allReduce(call);
+    ok = allReduce(call);
+    break;
   case CollectiveKind::AllGather:
-    return allGather(call);
+    ok = allGather(call);
+    break;
   case CollectiveKind::ReduceScatter:
-    return reduceScatter(call);
+    ok = reduceScatter(call);
+    break;
   case CollectiveKind::AllToAll:
-    return allToAll(call);
+    ok = allToAll(call);
+    break;
   case CollectiveKind::Ppermute:
-    return ppermute(call);
+    ok = ppermute(call);
+    break;
   }
-  return false;
+  if (ok && options_.virtualClock)
+    leaveCollective(device, latest, links_.modelledUs(desc, call.n));
+  return ok;
+}
+
+bool MpiCommunicator::latestArrival(DeviceContext &device, const Call &call,
+                                    double &latest) {
+  double mine = device.clockUs;
+  MPI_Request request;
+  if (mpiFailed(MPI_Iallreduce(&mine, &latest, 1, MPI_DOUBLE, MPI_MAX,
+                               call.comm, &request),
+                call.what))
+    return false;
+  return waitFor(&request, 1, call.members, call.desc.site, call.what);
 }
 
 bool MpiCommunicator::allReduce(const Call &call) {
@@ -542,6 +578,12 @@ int64_t MpiCommunicator::startPermute(DeviceContext &device,
   permute.axes = desc.axes;
   permute.sourceRank = static_cast<int>(source);
   permute.out = out;
+  permute.sends = target >= 0;
+  if (options_.virtualClock) {
+    permute.clocks.reset(new double[2]{device.clockUs, device.clockUs});
+    if (source >= 0)
+      permute.sourcePosition = mesh_.groupMembers(position_, axes)[source];
+  }
   async_.push_back(std::move(permute));
   AsyncPermute &p = async_.back();
   const std::string what = siteName(desc.site);
@@ -573,6 +615,18 @@ int64_t MpiCommunicator::startPermute(DeviceContext &device,
                   what))
       return -1;
   }
+  // The send time follows its payload: same tag and order on both sides,
+  // so MPI matches payload with payload and time with time.
+  if (p.clocks && source >= 0 &&
+      mpiFailed(MPI_Irecv(&p.clocks[1], 1, MPI_DOUBLE, static_cast<int>(source),
+                          tag, comm, &p.requests[2]),
+                what))
+    return -1;
+  if (p.clocks && target >= 0 &&
+      mpiFailed(MPI_Isend(&p.clocks[0], 1, MPI_DOUBLE, static_cast<int>(target),
+                          tag, comm, &p.requests[3]),
+                what))
+    return -1;
   if (timing) {
     timing->sendUs = timing->arriveUs = nowUs();
     timing->targetDevice = -1; // no modelled transfer to draw
@@ -594,8 +648,27 @@ bool MpiCommunicator::waitPermute(DeviceContext &device, int64_t handle,
   p.used = true;
   std::vector<int64_t> members =
       mesh_.groupMembers(position_, unpackAxes(p.axes));
-  if (!waitFor(p.requests, 2, members, p.site, siteName(p.site)))
+  if (!waitFor(p.requests, 4, members, p.site, siteName(p.site)))
     return false;
+  if (p.clocks) {
+    // No contention between ranks is modelled: each knows only its own
+    // transfers. The payload left at the source's time, and arrives hops *
+    // latency + bytes / bandwidth later; this device's own left its buffer
+    // after bytes / bandwidth.
+    double wire = options_.link.bandwidthGBps > 0
+                      ? double(p.bytes) / (options_.link.bandwidthGBps * 1e3)
+                      : 0;
+    double sent = device.clockUs, arrived = device.clockUs;
+    if (p.sourceRank >= 0) {
+      sent = p.clocks[1];
+      double hops = ringRoute(mesh_, p.sourcePosition, position_, 1).size();
+      arrived =
+          sent +
+          (options_.link.enabled() ? wire + hops * options_.link.latencyUs : 0);
+    }
+    waitForTransfer(device, sent, arrived,
+                    p.out && p.sends ? p.clocks[0] + wire : device.clockUs);
+  }
   if (p.out)
     out = p.out;
   if (p.sourceRank < 0)
@@ -612,7 +685,7 @@ bool MpiCommunicator::permuteReady(DeviceContext &device, int64_t handle) {
       async_[handle].used)
     return true; // waitPermute reports the bad handle
   int done = 0;
-  MPI_Testall(2, async_[handle].requests, &done, MPI_STATUSES_IGNORE);
+  MPI_Testall(4, async_[handle].requests, &done, MPI_STATUSES_IGNORE);
   return done;
 }
 

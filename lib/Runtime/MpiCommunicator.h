@@ -26,6 +26,11 @@ struct MpiOptions {
   /// that has already finished (data may still be in flight) before
   /// reporting it.
   double finishedGraceSeconds = 2.0;
+  /// Devices keep virtual clocks (SessionOptions::virtualClock), timed by
+  /// `link`: a blocking collective's group agrees on its latest arrival,
+  /// and each asynchronous payload travels with its send time.
+  bool virtualClock = false;
+  LinkModel link;
 };
 
 /// The mesh position this rank runs: the position whose device id is the
