@@ -48,7 +48,8 @@ void mlir::trellis::exec::printClockSummary(llvm::raw_ostream &os,
       replayed.empty() ? runs[order[order.size() / 2]] : replayed;
   os << llvm::format("trellis-run: virtual time on %zu devices", shown.size());
   if (!profile.name.empty())
-    os << " (" << profile.name << ")";
+    os << " (" << profile.name
+       << llvm::format(", host compute x%.4g", profile.hostScale) << ")";
   // Microseconds for runs shorter than a millisecond, else milliseconds.
   const bool us = makespanUs(shown) < 1000;
   const char *unit = us ? "us" : "ms";
@@ -111,6 +112,7 @@ llvm::Error mlir::trellis::exec::writeClockReport(
   llvm::json::Object report{
       {"clock", "virtual"},
       {"device", profile.name.empty() ? "cpu" : profile.name},
+      {"host_scale", profile.hostScale},
       {"link_latency_us", link.latencyUs},
       {"link_bandwidth_gbps", link.bandwidthGBps},
       {"runs", std::move(jsonRuns)},

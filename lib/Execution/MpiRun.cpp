@@ -61,6 +61,10 @@ void mlir::trellis::exec::mpiFinalize() {
   MPI_Finalize();
 }
 
+void mlir::trellis::exec::mpiBroadcastFromRank0(double &value) {
+  MPI_Bcast(&value, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+}
+
 void mlir::trellis::exec::mpiFatal(const std::string &message) {
   std::fprintf(stderr, "trellis-run: error: rank %d: %s\n", worldRank(),
                message.c_str());

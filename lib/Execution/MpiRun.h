@@ -21,6 +21,8 @@ namespace mlir::trellis::exec {
 /// support the runtime needs.
 llvm::Error mpiInit(int *argc, char ***argv, int &rank, int &size);
 void mpiFinalize();
+/// Gives every rank rank 0's `value`.
+void mpiBroadcastFromRank0(double &value);
 /// Prints `trellis-run: error: rank R: message` and ends every rank.
 [[noreturn]] void mpiFatal(const std::string &message);
 

@@ -392,6 +392,11 @@ std::optional<int> Driver::checkOptions() {
   if (opts.dryRun && opts.device == "cpu")
     return failAll("--dry-run needs a --device profile (the host's CPU "
                    "time is what a dry run skips)");
+  if (!opts.deviceTable.empty() && opts.device == "cpu")
+    return failAll("--device-table needs --device NAME (a row to use)");
+  if (opts.device != "cpu" && opts.noKernels)
+    return failAll("--device times the matmul kernels by the profile's "
+                   "roofline: it takes no --no-kernels");
   if (opts.dryRun &&
       (opts.reference || !opts.outputDir.empty() || opts.printResults))
     return failAll("--dry-run computes no results: it takes no "
@@ -402,8 +407,7 @@ std::optional<int> Driver::checkOptions() {
         : opts.reference          ? "--reference"
         : !opts.traceFile.empty() ? "--trace"
         : (opts.latencyUs > 0 || opts.bandwidthGBps > 0) && !virtualClock()
-            ? "a modelled interconnect (but with "
-              "--clock=virtual)"
+            ? "a modelled interconnect without --clock=virtual"
         : opts.computeSlots > 0 ? "--compute-slots"
                                 : nullptr;
     if (unsupported)
@@ -443,6 +447,11 @@ std::optional<int> Driver::compile() {
     if (!row)
       return failAll(llvm::toString(row.takeError()));
     options.session.profile = row->profile;
+#ifdef TRELLIS_HAVE_MPI
+    // One scale for every rank: each measured its own at the same moment.
+    if (mpi)
+      mpiBroadcastFromRank0(options.session.profile.hostScale);
+#endif
     options.session.dryRun = opts.dryRun;
     if (!opts.latencyUs.getNumOccurrences())
       options.session.link.latencyUs = row->link.latencyUs;
@@ -808,7 +817,8 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
   // milliseconds of the faulting thread's CPU time: 5-40% of a device's
   // compute in some of the bench FFN's runs. Virtual clocks count that
   // time, so they run on 4 KiB pages (a first run faults them all in).
-  if (opts.backend == "threads" && opts.clock != "virtual")
+  if (opts.backend == "threads" && opts.clock != "virtual" &&
+      opts.device == "cpu")
     reexecWithMallocTunables(argv);
   if (opts.printProcessSetup) {
     llvm::errs() << "trellis-run: re-executed with malloc tunables: "

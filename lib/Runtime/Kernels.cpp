@@ -211,6 +211,22 @@ void recordMatmulSpan(double start) {
     }
 }
 
+/// Zeroes a strided m x n result (per batch) of `elem`-byte elements.
+void zeroResult(int64_t c, int64_t elem, int64_t batch, int64_t m, int64_t n,
+                int64_t batchStride, int64_t rowStride, int64_t colStride) {
+  char *base = reinterpret_cast<char *>(c);
+  for (int64_t b = 0; b < batch; ++b)
+    for (int64_t i = 0; i < m; ++i) {
+      char *row = base + (b * batchStride + i * rowStride) * elem;
+      if (colStride == 1) {
+        std::memset(row, 0, n * elem);
+        continue;
+      }
+      for (int64_t j = 0; j < n; ++j)
+        std::memset(row + j * colStride * elem, 0, elem);
+    }
+}
+
 /// The calling device when it has a profile (virtual clock): its matmuls
 /// are timed by the profile's roofline, not by their CPU time, and a dry
 /// run skips their arithmetic. The compute before the kernel ends here.
@@ -243,7 +259,14 @@ void runMatmul(int32_t dtype, int64_t batch, int64_t m, int64_t n, int64_t k,
                bool overwrite) {
   double start = kernelStartUs();
   mlir::trellis::rt::DeviceContext *modelled = beginModelledKernel();
-  if (modelled && modelled->dryRun) {
+  if (modelled && modelled->dryRun &&
+      (dtype == TRELLIS_RT_F32 || dtype == TRELLIS_RT_F64 ||
+       dtype == TRELLIS_RT_I32 || dtype == TRELLIS_RT_I64)) {
+    // No arithmetic, but a defined result (zeros) for the code that reads
+    // it to compute on.
+    if (overwrite)
+      zeroResult(c, mlir::trellis::rt::dtypeSize(dtype), batch, m, n,
+                 cBatchStride, cRowStride, cColStride);
     endModelledKernel(*modelled, dtype, batch, m, n, k,
                       mlir::trellis::rt::dtypeSize(dtype), overwrite);
     return;
@@ -322,6 +345,9 @@ extern "C" void trellis_rt_matmul_widening(
   }
   double start = kernelStartUs();
   mlir::trellis::rt::DeviceContext *modelled = beginModelledKernel();
+  if (modelled && modelled->dryRun && overwrite)
+    zeroResult(c, sizeof(float), batch, m, n, cBatchStride, cRowStride,
+               cColStride);
   for (int64_t i = 0; i < batch && !(modelled && modelled->dryRun); ++i) {
     const uint16_t *ai =
         reinterpret_cast<const uint16_t *>(a) + i * aBatchStride;

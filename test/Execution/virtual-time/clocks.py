@@ -9,7 +9,9 @@ formulas      Blocking collectives (all_gather, psum_scatter, psum,
               time equals the ring algorithms' times, written out here from
               the link parameters; compute + communication + idle is each
               device's final clock; the trace's transfers last latency +
-              bytes / bandwidth.
+              bytes / bandwidth. Then device 0 computes longer: before a
+              psum every other device waits for it exactly that long; in
+              a ppermute ring only the device it sends to waits.
 determinism   One FFN (all_gather + matmul + gelu + matmul + psum_scatter)
               on both cores, on one (taskset -c 0) and beside a busy loop:
               the makespans agree within 5% (bench/virtual_time.py measures
@@ -124,6 +126,75 @@ func.func @main(%x: tensor<512x32xf32>) -> tensor<512x32xf32> {
 """, 7 * (LATENCY_US + 64 * 32 * 4 / BYTES_PER_US)
 
 
+def imbalanced_program(final):
+    """Device 0 runs 200 steps of tanh(v @ w) on a 64x64 block, the others
+    1; then FINAL: "psum" (a blocking collective every device waits in)
+    or "ring" (an asynchronous ppermute i -> i + 1, so that only device 1
+    waits for device 0)."""
+    tail = {
+        "psum": '%s = spmd.psum %out over ["i"] : tensor<64x64xf32>',
+        "ring": '%s = spmd.ppermute %out over ["i"] pairs [' +
+                ", ".join(f"[{i}, {(i + 1) % 8}]" for i in range(8)) +
+                '] : tensor<64x64xf32>',
+    }[final]
+    return f"""
+trellis.mesh @mesh = <["i"=8]>
+func.func @main(%x: tensor<512x64xf32>, %w: tensor<64x64xf32>) -> tensor<512x64xf32> {{
+  %r = spmd.shard_map @mesh in_specs = [[{{"i"}}, {{}}], []] out_specs = [[{{"i"}}, {{}}]]
+      (%x, %w) : (tensor<512x64xf32>, tensor<64x64xf32>) -> tensor<512x64xf32> {{
+  ^bb0(%b: tensor<64x64xf32>, %wb: tensor<64x64xf32>):
+    %idx = spmd.axis_index over ["i"] : index
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c200 = arith.constant 200 : index
+    %first = arith.cmpi eq, %idx, %c0 : index
+    %steps = arith.select %first, %c200, %c1 : index
+    %zero = arith.constant 0.0 : f32
+    %out = scf.for %k = %c0 to %steps step %c1 iter_args(%v = %b) -> (tensor<64x64xf32>) {{
+      %e = tensor.empty() : tensor<64x64xf32>
+      %z = linalg.fill ins(%zero : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+      %m = linalg.matmul ins(%v, %wb : tensor<64x64xf32>, tensor<64x64xf32>)
+                         outs(%z : tensor<64x64xf32>) -> tensor<64x64xf32>
+      %t = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                            affine_map<(d0, d1) -> (d0, d1)>],
+                           iterator_types = ["parallel", "parallel"]}}
+          ins(%m : tensor<64x64xf32>) outs(%e : tensor<64x64xf32>) {{
+      ^bb0(%a: f32, %unused: f32):
+        %y = math.tanh %a : f32
+        linalg.yield %y : f32
+      }} -> tensor<64x64xf32>
+      scf.yield %t : tensor<64x64xf32>
+    }}
+    {tail}
+    spmd.yield %s : tensor<64x64xf32>
+  }}
+  return %r : tensor<512x64xf32>
+}}
+"""
+
+
+def check_imbalance(report, final, label):
+    """Device 0 computed longer: with "psum" every other device waited for
+    it (idle = the difference of computes before the psum, within a few
+    percent: the little compute after it differs too); with "ring" only
+    device 1, which receives from it."""
+    d = report["replayed"]["devices"] if report["replayed"] else report["runs"][0]["devices"]
+    extra = d[0]["compute_us"] - max(x["compute_us"] for x in d[1:])
+    ok = extra > 500  # 200 steps against 1: well over half a millisecond
+    if final == "psum":
+        for k in range(1, 8):
+            waited = d[k]["idle_us"]
+            expect = d[0]["compute_us"] - d[k]["compute_us"]
+            ok &= abs(waited - expect) <= 0.05 * expect + 20
+    else:
+        ok &= d[1]["idle_us"] >= 0.9 * extra
+        ok &= all(d[k]["idle_us"] <= 0.05 * extra for k in range(2, 8))
+    waits = " ".join(f"{x['idle_us']:.0f}" for x in d[1:])
+    print(f"{label}: device 0 computes {extra:.0f} us longer; waits "
+          f"{waits} us: {'ok' if ok else 'FAIL'}")
+    return ok
+
+
 def close(a, b, rel=1e-9):
     return abs(a - b) <= rel * max(abs(a), abs(b), 1.0)
 
@@ -174,6 +245,11 @@ def formulas(trellis_run, work):
     print(f"async ring trace: transfer durations {sorted(durations)}: "
           f"{'ok' if good else 'FAIL'}")
     ok &= good
+    for final in ("psum", "ring"):
+        report = run(trellis_run, write(work, f"imbalanced-{final}",
+                                        imbalanced_program(final)),
+                     work, f"imbalanced-{final}", link + ["--repeat", "3"])
+        ok &= check_imbalance(report, final, f"imbalanced {final}")
     return ok
 
 
@@ -314,6 +390,13 @@ def mpi(trellis_run, work, mpirun):
     programs.append(("async ring", write(work, "mpi-ring", text), link,
                      ("transfer_us",)))
     ok = True
+    for final in ("psum", "ring"):
+        report = run(trellis_run, write(work, f"mpi-imbalanced-{final}",
+                                        imbalanced_program(final)),
+                     work, f"mpi-imbalanced-{final}",
+                     link + ["--repeat", "3", "--backend=mpi"],
+                     mpirun.split() + ["-np", "8"])
+        ok &= check_imbalance(report, final, f"imbalanced {final} under MPI")
     for label, path, flags, fields in programs:
         threads = run(trellis_run, path, work, "threads", flags)
         ranks = run(trellis_run, path, work, "ranks",

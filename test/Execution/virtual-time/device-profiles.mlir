@@ -8,11 +8,11 @@
 // traffic, so 43.826 us. h100 (67 TFLOP/s f32, 3350 GB/s): 32.052 us.
 // RUN: trellis-run %s --device tpu-v5e --trace %t.v5e.json 2>&1 >/dev/null | FileCheck %s --check-prefix=V5E
 // RUN: FileCheck %s --check-prefix=V5E-TRACE < %t.v5e.json
-// V5E: trellis-run: virtual time on 2 devices (tpu-v5e): makespan {{[0-9.]+}} us; links 2 us, 50 GB/s
+// V5E: trellis-run: virtual time on 2 devices (tpu-v5e, host compute x{{[0-9.e-]+}}): makespan {{[0-9.]+}} us; links 2 us, 50 GB/s
 // V5E-TRACE: {"name": "matmul", "cat": "compute", "ph": "X", "pid": 0, "tid": 0, "ts": {{[0-9.]+}}, "dur": 43.826
 // RUN: trellis-run %s --device h100 --link-latency-us 1 --trace %t.h100.json 2>&1 >/dev/null | FileCheck %s --check-prefix=H100
 // RUN: FileCheck %s --check-prefix=H100-TRACE < %t.h100.json
-// H100: trellis-run: virtual time on 2 devices (h100): makespan {{[0-9.]+}} us; links 1 us, 225 GB/s
+// H100: trellis-run: virtual time on 2 devices (h100, host compute x{{[0-9.e-]+}}): makespan {{[0-9.]+}} us; links 1 us, 225 GB/s
 // H100-TRACE: {"name": "matmul", "cat": "compute", "ph": "X", "pid": 0, "tid": 0, "ts": {{[0-9.]+}}, "dur": 32.052
 //
 // A dry run skips the matmuls' arithmetic and computes no results; the
@@ -25,7 +25,7 @@
 // RUN: printf '# mine\nslow 0 1 0 100 10 5 # f32 only\n' > %t.table
 // RUN: trellis-run %s --device slow --device-table %t.table --trace %t.slow.json 2>&1 >/dev/null | FileCheck %s --check-prefix=SLOW
 // RUN: FileCheck %s --check-prefix=SLOW-TRACE < %t.slow.json
-// SLOW: virtual time on 2 devices (slow): {{.*}}; links 5 us, 10 GB/s
+// SLOW: virtual time on 2 devices (slow, host compute x{{[0-9.e-]+}}): {{.*}}; links 5 us, 10 GB/s
 // 2,147,483,648 FLOP at 1 TFLOP/s: 2147.484 us.
 // SLOW-TRACE: {"name": "matmul", {{.*}}"dur": 2147.48
 //
@@ -46,6 +46,10 @@
 // NORESULT: trellis-run: error: --dry-run computes no results: it takes no --reference, --output-dir or --print
 // RUN: not trellis-run %s --device h100 --clock=wall 2>&1 | FileCheck %s --check-prefix=WALL
 // WALL: trellis-run: error: --device h100 times devices by virtual clocks, not --clock=wall
+// RUN: not trellis-run %s --device-table %t.table 2>&1 | FileCheck %s --check-prefix=TABLE
+// TABLE: trellis-run: error: --device-table needs --device NAME (a row to use)
+// RUN: not trellis-run %s --device h100 --no-kernels 2>&1 | FileCheck %s --check-prefix=KERNELS
+// KERNELS: trellis-run: error: --device times the matmul kernels by the profile's roofline: it takes no --no-kernels
 
 trellis.mesh @mesh = <["i"=2]>
 func.func @main(%a: tensor<2048x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<2048x1024xf32> {
