@@ -34,6 +34,12 @@ try:
 except OSError:
     pass
 
+# Sanitizer builds (scripts/build.sh --sanitize): their instrumentation and
+# allocator change how much CPU time code takes, and unevenly between
+# threads, so tests of the CPU-time model of virtual clocks skip them.
+if config.trellis_sanitizer:
+    config.available_features.add("sanitizer")
+
 if config.trellis_has_mpi:
     config.available_features.add("mpi")
     # As root (CI), OpenMPI refuses to start without these; more ranks than

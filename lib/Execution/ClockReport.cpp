@@ -19,6 +19,20 @@ double mlir::trellis::exec::makespanUs(const RunClocks &run) {
   return end;
 }
 
+std::optional<std::vector<double>> mlir::trellis::exec::fastestSegments(
+    const std::vector<std::vector<double>> &runs) {
+  if (runs.empty())
+    return std::nullopt;
+  std::vector<double> fastest = runs.front();
+  for (const std::vector<double> &run : runs) {
+    if (run.size() != fastest.size())
+      return std::nullopt;
+    for (size_t k = 0; k < run.size(); ++k)
+      fastest[k] = std::min(fastest[k], run[k]);
+  }
+  return fastest;
+}
+
 /// The share of the communication a device took part in that compute hid.
 static double hiddenFraction(const RunClocks &run) {
   double transfer = 0, hidden = 0;

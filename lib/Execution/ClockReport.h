@@ -15,6 +15,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,13 @@ using RunClocks = std::vector<rt::DeviceTimes>;
 
 /// The latest device's final clock.
 double makespanUs(const RunClocks &run);
+
+/// One device's compute segments over several runs (`runs[r][k]`: the CPU
+/// time of segment k in run r), each at its fastest: what a replayed run
+/// advances the clock by. None when the runs had different segments
+/// (data-dependent control flow).
+std::optional<std::vector<double>>
+fastestSegments(const std::vector<std::vector<double>> &runs);
 
 /// Prints the makespan of `replayed` (the run that replays each compute
 /// segment's fastest time over `runs`) or, if it is empty, of the run of median

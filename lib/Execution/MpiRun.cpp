@@ -1,6 +1,7 @@
 //===- MpiRun.cpp - trellis-run with one device per MPI rank --------------===//
 
 #include "lib/Execution/MpiRun.h"
+#include "lib/Execution/ClockReport.h"
 #include "lib/Execution/Error.h"
 #include "lib/Runtime/MpiCommunicator.h"
 
@@ -172,18 +173,12 @@ int mlir::trellis::exec::runOnMpi(Executor &exec, const MpiRunConfig &config,
   // Virtual clocks: one more run with each compute segment at its fastest
   // (as with threads), if every rank's runs had the same segments.
   if (config.virtualClock && segments.size() >= 2) {
-    std::vector<double> fastest = segments.front();
-    int same = 1;
-    for (const std::vector<double> &run : segments) {
-      same &= run.size() == fastest.size();
-      for (size_t k = 0; same && k < run.size(); ++k)
-        fastest[k] = std::min(fastest[k], run[k]);
-    }
-    int all = 0;
+    std::optional<std::vector<double>> fastest = fastestSegments(segments);
+    int same = fastest.has_value(), all = 0;
     MPI_Allreduce(&same, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (all) {
       std::vector<std::vector<double>> replay(size);
-      replay[rank] = std::move(fastest);
+      replay[rank] = std::move(*fastest);
       exec.replayComputeSegments(std::move(replay));
       if (llvm::Error error = exec.runLocal(position, blocks, results))
         mpiFatal(llvm::toString(std::move(error)));

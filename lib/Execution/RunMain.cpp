@@ -582,14 +582,16 @@ std::optional<int> Driver::runTimed() {
 std::optional<int> Driver::replayFastestSegments() {
   if (!virtualClock() || segments.size() < 2)
     return std::nullopt;
-  std::vector<std::vector<double>> fastest = segments.front();
-  for (const auto &run : segments)
-    for (size_t d = 0; d < fastest.size(); ++d) {
-      if (run[d].size() != fastest[d].size())
-        return std::nullopt; // data-dependent control flow: no replay
-      for (size_t k = 0; k < run[d].size(); ++k)
-        fastest[d][k] = std::min(fastest[d][k], run[d][k]);
-    }
+  std::vector<std::vector<double>> fastest;
+  for (size_t d = 0; d < segments.front().size(); ++d) {
+    std::vector<std::vector<double>> runs;
+    for (const auto &run : segments)
+      runs.push_back(run[d]);
+    std::optional<std::vector<double>> device = fastestSegments(runs);
+    if (!device)
+      return std::nullopt; // data-dependent control flow: no replay
+    fastest.push_back(std::move(*device));
+  }
   exec->replayComputeSegments(std::move(fastest));
   if (llvm::Error error = exec->run(inputs, outputs, true))
     return fail(llvm::toString(std::move(error)));
