@@ -7,9 +7,9 @@
 // maximum m, row sum l and unnormalised output o). After 4 steps each
 // device has seen every block: out = softmax(Q K^T / sqrt(16)) V, its rows.
 // The last step sends nothing (n - 1 transfers, as an all-gather's).
-// examples/overlap/attention_allgather.mlir is the same attention with
-// K and V gathered first; test/Examples/overlap/ring_attention.test checks
-// both against numpy.
+// attention_allgather.mlir is the same attention with K and V gathered
+// first; test/Examples/overlap/ring_attention.test checks both against
+// numpy. Written by bench/overlap/attention.py --examples.
 
 trellis.mesh @mesh = <["i"=4]>
 
@@ -24,12 +24,12 @@ func.func @ring_attention(%query: tensor<64x16xf32>, %key: tensor<64x16xf32>, %v
     %scale = arith.constant 0.25 : f32
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
-    %steps = spmd.axis_size over ["i"] : index
     %me = tensor.empty() : tensor<16xf32>
     %m0 = linalg.fill ins(%lowest : f32) outs(%me : tensor<16xf32>) -> tensor<16xf32>
     %l0 = linalg.fill ins(%zero : f32) outs(%me : tensor<16xf32>) -> tensor<16xf32>
     %o0e = tensor.empty() : tensor<16x16xf32>
     %o0 = linalg.fill ins(%zero : f32) outs(%o0e : tensor<16x16xf32>) -> tensor<16x16xf32>
+    %steps = spmd.axis_size over ["i"] : index
     // steps - 1 steps with a ppermute, then the last one without.
     %last = arith.subi %steps, %c1 : index
     %loop:5 = scf.for %s = %c0 to %last step %c1
