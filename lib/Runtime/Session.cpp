@@ -195,25 +195,27 @@ bool Session::run(Entry entry, const std::vector<void **> &args,
   return true;
 }
 
-std::vector<std::vector<TraceEvent>> Session::traces() const {
-  std::vector<std::vector<TraceEvent>> result(mesh_.numDevices());
-  for (const auto &device : devices_)
-    result[device->deviceId] = device->events;
+/// Per device id, one field of each device of the last run.
+template <typename T>
+static std::vector<T>
+byDeviceId(const std::vector<std::unique_ptr<DeviceContext>> &devices,
+           int64_t numDevices, T DeviceContext::*field) {
+  std::vector<T> result(numDevices);
+  for (const auto &device : devices)
+    result[device->deviceId] = (*device).*field;
   return result;
+}
+
+std::vector<std::vector<TraceEvent>> Session::traces() const {
+  return byDeviceId(devices_, mesh_.numDevices(), &DeviceContext::events);
 }
 
 std::vector<DeviceTimes> Session::deviceTimes() const {
-  std::vector<DeviceTimes> result(mesh_.numDevices());
-  for (const auto &device : devices_)
-    result[device->deviceId] = device->times;
-  return result;
+  return byDeviceId(devices_, mesh_.numDevices(), &DeviceContext::times);
 }
 
 std::vector<std::vector<double>> Session::computeSegments() const {
-  std::vector<std::vector<double>> result(mesh_.numDevices());
-  for (const auto &device : devices_)
-    result[device->deviceId] = device->segments;
-  return result;
+  return byDeviceId(devices_, mesh_.numDevices(), &DeviceContext::segments);
 }
 
 int64_t Session::collectivesCompleted() const {
