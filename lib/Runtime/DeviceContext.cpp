@@ -67,12 +67,12 @@ void mlir::trellis::rt::endRuntimeCall(DeviceContext &device) {
 double mlir::trellis::rt::markComputeEnd(DeviceContext &device) {
   double now;
   if (device.virtualClock) {
-    double cpu = threadCpuUs();
+    double cpu = threadCpuUs(), measured = cpu - device.cpuMarkUs;
     size_t k = device.segments.size();
-    device.segments.push_back(cpu - device.cpuMarkUs);
+    device.segments.push_back(measured);
     double segment = device.replay && k < device.replay->size()
                          ? (*device.replay)[k]
-                         : cpu - device.cpuMarkUs;
+                         : measured;
     now = device.clockUs +
           segment * (device.profile ? device.profile->hostScale : 1.0);
     device.times.computeUs += now - device.clockUs;

@@ -164,7 +164,7 @@ bool InProcessCommunicator::execute(DeviceContext &device,
 
   // On virtual clocks the collective completes its modelled time after the
   // last member arrived; a device that came earlier waited for it.
-  if (virtual_) {
+  if (links_.virtualClock()) {
     leaveCollective(device, rv->lastArrivalUs, links_.modelledUs(desc, n));
     return true;
   }

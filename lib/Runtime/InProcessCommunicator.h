@@ -156,9 +156,8 @@ public:
                         const std::vector<SiteInfo> &sites,
                         const LinkModel &link, bool virtualClock)
       : mesh_(mesh), sites_(sites), links_(mesh, link, virtualClock),
-        virtual_(virtualClock), seq_(mesh.numDevices()),
-        asyncSeq_(mesh.numDevices()), pending_(mesh.numDevices()),
-        state_(mesh.numDevices(), State::Running),
+        seq_(mesh.numDevices()), asyncSeq_(mesh.numDevices()),
+        pending_(mesh.numDevices()), state_(mesh.numDevices(), State::Running),
         waitingOn_(mesh.numDevices()), waitSatisfied_(mesh.numDevices()),
         waitBlame_(mesh.numDevices()),
         permuteCv_(new std::condition_variable[mesh.numDevices()]),
@@ -285,9 +284,6 @@ private:
   const MeshShape &mesh_;
   const std::vector<SiteInfo> &sites_;
   ModelledLinks links_;
-  /// Devices keep virtual clocks (SessionOptions::virtualClock): transfers
-  /// are timed on them and nothing waits for modelled time to pass.
-  const bool virtual_;
 
   std::mutex mu_;
   std::condition_variable cv_;

@@ -39,7 +39,7 @@ bool InProcessCommunicator::pairUpLocked(const MailKey &key, Message &m,
     return true;
   m.receive = ReceiveState::Copying;
   // On virtual clocks a payload is "delivered" at once; devices copy.
-  if (links_.enabled() && !virtual_) {
+  if (links_.enabled() && !links_.virtualClock()) {
     copies_.push_back(key);
     startEngineLocked();
   } else {
@@ -150,8 +150,9 @@ int64_t InProcessCommunicator::startPermute(DeviceContext &device,
       m.data = std::move(staged);
       m.src = m.data->data();
     }
-    sendDoneUs = sendLocked(sendKey, m, virtual_ ? device.clockUs : nowUs(),
-                            timing, jobs);
+    sendDoneUs =
+        sendLocked(sendKey, m, links_.virtualClock() ? device.clockUs : nowUs(),
+                   timing, jobs);
     if (aborted_)
       return -1;
   }
@@ -249,7 +250,7 @@ bool InProcessCommunicator::waitPermute(DeviceContext &device, int64_t handle,
       haveIncoming = true;
     }
     if (haveIncoming && outgoingDone(receive)) {
-      if (virtual_)
+      if (links_.virtualClock())
         waitForTransfer(device, sentAtUs, arrivedAtUs,
                         receive.out ? receive.sendDoneUs : device.clockUs);
       return true;

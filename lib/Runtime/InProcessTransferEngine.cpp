@@ -73,8 +73,9 @@ double InProcessCommunicator::sendLocked(const MailKey &key, Message &m,
                                         m.bytes, now, m.tieDirection, hops);
     // On virtual clocks the receiver reads the arrival time; nothing waits
     // for it to pass.
-    m.send = virtual_ || m.deliverAtUs <= now ? SendState::Arrived
-                                              : SendState::InFlight;
+    m.send = links_.virtualClock() || m.deliverAtUs <= now
+                 ? SendState::Arrived
+                 : SendState::InFlight;
     if (!m.arrived()) {
       deliveries_.push({m.deliverAtUs, key});
       startEngineLocked();

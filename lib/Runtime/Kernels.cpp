@@ -185,7 +185,6 @@ void widenedGemm(int32_t dtype, int64_t m, int64_t n, int64_t k,
 } // namespace
 
 namespace {
-/// Matmuls show up as their own spans within compute.
 /// When a kernel starts: on the calling device's clock when it traces.
 double kernelStartUs() {
   mlir::trellis::rt::DeviceContext *device = mlir::trellis::rt::currentDevice();
@@ -194,6 +193,7 @@ double kernelStartUs() {
              : 0;
 }
 
+/// Matmuls show up as their own spans within compute.
 void recordMatmulSpan(double start) {
   if (mlir::trellis::rt::DeviceContext *device =
           mlir::trellis::rt::currentDevice())

@@ -60,9 +60,7 @@ double ModelledLinks::planTransfer(int64_t from, int64_t to, int64_t bytes,
   hops = static_cast<int>(route.size());
   if (route.empty())
     return now;
-  double wire = link_.bandwidthGBps > 0
-                    ? double(bytes) / (link_.bandwidthGBps * 1e3)
-                    : 0; // GB/s -> bytes per microsecond
+  double wire = wireUs(bytes);
   auto freeAt = [&](const std::vector<LinkHop> &r) {
     if (virtual_)
       return firstGap(r, now, wire);

@@ -40,6 +40,14 @@ public:
   /// Whether there is a model (otherwise: plain shared-memory copies).
   bool enabled() const { return link_.enabled(); }
   double latencyUs() const { return link_.latencyUs; }
+  /// Whether transfers are planned on virtual clocks.
+  bool virtualClock() const { return virtual_; }
+  /// How long `bytes` occupy a link (0 without a bandwidth).
+  double wireUs(int64_t bytes) const {
+    return link_.bandwidthGBps > 0
+               ? double(bytes) / (link_.bandwidthGBps * 1e3) // GB/s -> B/us
+               : 0;
+  }
   /// Modelled duration of a collective on the interconnect.
   double modelledUs(const CollectiveDesc &desc, int64_t n) const;
   /// Plans an asynchronous transfer of `bytes` from `from` to `to` on the

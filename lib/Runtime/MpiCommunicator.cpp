@@ -655,16 +655,12 @@ bool MpiCommunicator::waitPermute(DeviceContext &device, int64_t handle,
     // transfers. The payload left at the source's time, and arrives hops *
     // latency + bytes / bandwidth later; this device's own left its buffer
     // after bytes / bandwidth.
-    double wire = options_.link.bandwidthGBps > 0
-                      ? double(p.bytes) / (options_.link.bandwidthGBps * 1e3)
-                      : 0;
+    double wire = links_.wireUs(p.bytes);
     double sent = device.clockUs, arrived = device.clockUs;
     if (p.sourceRank >= 0) {
       sent = p.clocks[1];
       double hops = ringRoute(mesh_, p.sourcePosition, position_, 1).size();
-      arrived =
-          sent +
-          (options_.link.enabled() ? wire + hops * options_.link.latencyUs : 0);
+      arrived = sent + wire + hops * links_.latencyUs();
     }
     waitForTransfer(device, sent, arrived,
                     p.out && p.sends ? p.clocks[0] + wire : device.clockUs);
