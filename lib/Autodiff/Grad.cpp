@@ -153,6 +153,7 @@ struct GradPass : trellis::impl::TrellisGradBase<GradPass> {
     auto work = cast<func::FuncOp>(b.clone(*f));
     symbols.insert(work);
     spmd::stripVarianceInside(work, /*keepArguments=*/device);
+    autodiff::rewriteWhileLoops(work, *chosen);
     b.setInsertionPointAfter(work);
     autodiff::Linearizer linearizer;
     FailureOr<func::FuncOp> lin = linearizer.run(

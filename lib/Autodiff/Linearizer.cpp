@@ -232,6 +232,8 @@ LogicalResult Linearizer::linearizeOp(Operation *op, OpBuilder &b) {
     return linearizeFor(loop, b);
   if (auto branch = dyn_cast<scf::IfOp>(op))
     return linearizeIf(branch, b);
+  if (auto loop = dyn_cast<scf::WhileOp>(op))
+    return linearizeWhile(loop, b);
   if (auto call = dyn_cast<CallOpInterface>(op))
     return op->emitOpError("calls a function with differentiated values; "
                            "trellis-grad differentiates one function body: "
@@ -240,7 +242,7 @@ LogicalResult Linearizer::linearizeOp(Operation *op, OpBuilder &b) {
       !isa<DerivativeOpInterface>(op))
     return op->emitOpError("has regions that use differentiated values; "
                            "trellis-grad has no rule for it (it "
-                           "differentiates scf.for and scf.if)");
+                           "differentiates scf.for, scf.while and scf.if)");
 
   b.clone(*op, primals);
   if (auto collective = dyn_cast<spmd::CollectiveOpInterface>(op))

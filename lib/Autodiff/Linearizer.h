@@ -70,6 +70,12 @@ void registerLinalgDerivativeModels(DialectRegistry &registry);
 // Linearizer
 //===----------------------------------------------------------------------===//
 
+/// Rewrites every scf.while of `f` that reads the arguments `wrt` (or
+/// values computed from them) into forms the Linearizer differentiates:
+/// counted loops into scf.for, the others into an iteration count, an
+/// scf.for over it and the condition's computation on the final state.
+void rewriteWhileLoops(func::FuncOp f, ArrayRef<unsigned> wrt);
+
 class Linearizer {
 public:
   /// Builds `@name(f's arguments (spmd.nonlinear)..., tangents of the
@@ -85,6 +91,7 @@ private:
   // LinearizeControlFlow.cpp
   LogicalResult linearizeFor(scf::ForOp loop, OpBuilder &b);
   LogicalResult linearizeIf(scf::IfOp op, OpBuilder &b);
+  LogicalResult linearizeWhile(scf::WhileOp op, OpBuilder &b);
   /// Whether `op` reads (in its regions too) a value in `active` or with a
   /// tangent.
   bool readsActive(Operation *op, const DenseSet<Value> &active) const;

@@ -178,16 +178,10 @@ LogicalResult Transposer::analyzeOp(Operation *op) {
       }
       // A non-linear value carried beside linear ones is saved per
       // iteration by the forward copy (cloneForwardFor), in a tensor with
-      // one row per iteration.
-      if (!anyLinear)
+      // one row per iteration, when the trip count is a constant; else the
+      // backward loop recomputes it from the start.
+      if (!anyLinear || !getConstantTripCount(loop))
         continue;
-      if (!getConstantTripCount(loop))
-        return loop.emitOpError("carries value #")
-               << k
-               << ", which does not depend on the linear arguments, beside "
-                  "linear ones, and its trip count is not a constant; "
-                  "spmd-transpose saves such values per iteration and needs "
-                  "a constant trip count";
       Type type = arg.getType();
       auto tensor = dyn_cast<RankedTensorType>(type);
       if (!(tensor && tensor.hasStaticShape()) && !type.isIntOrIndexOrFloat())

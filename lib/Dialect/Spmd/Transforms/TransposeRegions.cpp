@@ -206,45 +206,41 @@ static Value storeRow(OpBuilder &b, Location loc, Value value, Value saved,
                                        r.strides);
 }
 
-LogicalResult Transposer::cloneForwardFor(scf::ForOp loop, Scope &s,
-                                          OpBuilder &b) {
-  SmallVector<unsigned> carried;
-  for (auto [k, arg] : llvm::enumerate(loop.getRegionIterArgs()))
-    if (!isLinear(arg))
-      carried.push_back(k);
-  if (carried.empty())
-    return success();
+scf::ForOp Transposer::forwardLoop(scf::ForOp loop, ArrayRef<unsigned> carried,
+                                   Scope &s, OpBuilder &b, Value ub,
+                                   std::optional<int64_t> rows) {
   Location loc = loop.getLoc();
-  int64_t count = *getConstantTripCount(loop);
   SmallVector<Value> inits;
   for (unsigned k : carried)
     inits.push_back(fwd(s, loop.getInitArgs()[k]));
-  for (unsigned k : carried) {
-    Type type = stripVaryEncoding(loop.getRegionIterArgs()[k].getType());
-    SmallVector<int64_t> shape = {count};
-    Type element = type;
-    if (auto tensor = dyn_cast<RankedTensorType>(type)) {
-      llvm::append_range(shape, tensor.getShape());
-      element = tensor.getElementType();
+  if (rows)
+    for (unsigned k : carried) {
+      Type type = stripVaryEncoding(loop.getRegionIterArgs()[k].getType());
+      SmallVector<int64_t> shape = {*rows};
+      Type element = type;
+      if (auto tensor = dyn_cast<RankedTensorType>(type)) {
+        llvm::append_range(shape, tensor.getShape());
+        element = tensor.getElementType();
+      }
+      inits.push_back(tensor::EmptyOp::create(b, loc, shape, element));
     }
-    inits.push_back(tensor::EmptyOp::create(b, loc, shape, element));
-  }
   Value lb = fwd(s, loop.getLowerBound());
   Value step = fwd(s, loop.getStep());
   LogicalResult status = success();
   unsigned n = carried.size();
   auto copy = scf::ForOp::create(
-      b, loc, lb, fwd(s, loop.getUpperBound()), step, inits,
+      b, loc, lb, ub, step, inits,
       [&](OpBuilder &nb, Location l, Value iv, ValueRange args) {
         Scope child;
         child.fwd = s.fwd;
         child.fwd.map(loop.getInductionVar(), iv);
-        Value k = iterationIndex(nb, l, iv, lb, step);
         SmallVector<Value> next;
-        SmallVector<Value> rows;
+        SmallVector<Value> stored;
+        Value k = rows ? iterationIndex(nb, l, iv, lb, step) : Value();
         for (auto [idx, j] : llvm::enumerate(carried)) {
           child.fwd.map(loop.getRegionIterArgs()[j], args[idx]);
-          rows.push_back(storeRow(nb, l, args[idx], args[n + idx], k));
+          if (rows)
+            stored.push_back(storeRow(nb, l, args[idx], args[n + idx], k));
         }
         if (failed(cloneForward(*loop.getBody(), child, nb))) {
           status = failure();
@@ -255,15 +251,40 @@ LogicalResult Transposer::cloneForwardFor(scf::ForOp loop, Scope &s,
             Value v = yield->getOperand(j);
             next.push_back(child.fwd.lookupOrDefault(v));
           }
-          llvm::append_range(next, rows);
+          llvm::append_range(next, stored);
         }
         scf::YieldOp::create(nb, l, next);
       });
-  if (failed(status))
+  if (failed(status)) {
+    copy.erase();
+    return scf::ForOp();
+  }
+  return copy;
+}
+
+LogicalResult Transposer::cloneForwardFor(scf::ForOp loop, Scope &s,
+                                          OpBuilder &b) {
+  SmallVector<unsigned> carried;
+  for (auto [k, arg] : llvm::enumerate(loop.getRegionIterArgs()))
+    if (!isLinear(arg))
+      carried.push_back(k);
+  if (carried.empty())
+    return success();
+  // With a constant trip count every iteration's carried values are saved;
+  // else the backward loop recomputes them from the start (memory: none;
+  // compute: n(n+1)/2 forward bodies for n iterations).
+  std::optional<int64_t> count = getConstantTripCount(loop);
+  scf::ForOp copy =
+      forwardLoop(loop, carried, s, b, fwd(s, loop.getUpperBound()), count);
+  if (!copy)
     return failure();
+  unsigned n = carried.size();
   for (auto [idx, j] : llvm::enumerate(carried))
     s.fwd.map(loop.getResult(j), copy.getResult(idx));
-  saved[loop] = SmallVector<Value>(copy.getResults().drop_front(n));
+  if (count)
+    saved[loop] = SmallVector<Value>(copy.getResults().drop_front(n));
+  else
+    recomputed.insert(loop);
   return success();
 }
 
@@ -275,7 +296,8 @@ LogicalResult Transposer::transposeFor(scf::ForOp loop, Scope &s,
   for (auto [k, arg] : llvm::enumerate(loop.getRegionIterArgs()))
     (isLinear(arg) ? linearCarried : carried).push_back(k);
   SmallVector<Value> rows = saved.lookup(loop);
-  if (!carried.empty() && rows.size() != carried.size())
+  bool recompute = recomputed.contains(loop);
+  if (!carried.empty() && !recompute && rows.size() != carried.size())
     return loop.emitOpError("carries non-linear values whose forward copy "
                             "is missing; this is a bug in spmd-transpose");
   unsigned numCarried = linearCarried.size();
@@ -310,7 +332,19 @@ LogicalResult Transposer::transposeFor(scf::ForOp loop, Scope &s,
         Scope child;
         child.fwd = s.fwd;
         child.fwd.map(loop.getInductionVar(), iv);
-        if (!carried.empty()) {
+        if (recompute) {
+          // The carried values at iteration `rev`: the forward loop again,
+          // from the lower bound up to (not including) `iv`.
+          scf::ForOp again =
+              forwardLoop(loop, carried, s, nb, iv, std::nullopt);
+          if (!again) {
+            status = failure();
+            scf::YieldOp::create(nb, l, SmallVector<Value>(args));
+            return;
+          }
+          for (auto [idx, j] : llvm::enumerate(carried))
+            child.fwd.map(loop.getRegionIterArgs()[j], again.getResult(idx));
+        } else if (!carried.empty()) {
           Value row = rev.getType().isIndex()
                           ? rev
                           : Value(arith::IndexCastOp::create(

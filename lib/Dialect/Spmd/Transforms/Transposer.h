@@ -141,8 +141,14 @@ private:
   LogicalResult cloneForwardShardMap(ShardMapOp map, Scope &s, OpBuilder &b);
   /// Copies forward the non-linear values a loop carries beside linear
   /// ones, saving each iteration's in a tensor (`saved`) for the backward
-  /// loop to read.
+  /// loop to read when the trip count is a constant.
   LogicalResult cloneForwardFor(scf::ForOp loop, Scope &s, OpBuilder &b);
+  /// A forward copy of `loop` from its lower bound to `ub`, carrying the
+  /// non-linear values `carried` (and, when `rows` is given, one tensor per
+  /// carried value with `rows` rows, each iteration storing its values in
+  /// its row); null after an error.
+  scf::ForOp forwardLoop(scf::ForOp loop, ArrayRef<unsigned> carried, Scope &s,
+                         OpBuilder &b, Value ub, std::optional<int64_t> rows);
   /// Copies forward the used non-linear results of an scf.if whose other
   /// results are linear.
   LogicalResult cloneForwardIf(scf::IfOp op, Scope &s, OpBuilder &b);
@@ -213,6 +219,9 @@ private:
   /// Per loop with non-linear carried values: the tensors holding each
   /// iteration's values of those, in the forward program.
   DenseMap<Operation *, SmallVector<Value>> saved;
+  /// Loops whose non-linear carried values the backward loop recomputes
+  /// (their trip count is not a constant, so no rows can be allocated).
+  DenseSet<Operation *> recomputed;
   DenseSet<Value> linear;
 };
 

@@ -158,20 +158,6 @@ func.func @f(%x: tensor<8xi32>) -> tensor<2xi32> attributes {spmd.transpose} {
 
 // -----
 
-func.func @f(%x: tensor<4xf32>, %c3: index {spmd.nonlinear}) -> tensor<4xf32> attributes {spmd.transpose} {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  // expected-error @below {{'scf.for' op carries value #1, which does not depend on the linear arguments, beside linear ones, and its trip count is not a constant; spmd-transpose saves such values per iteration and needs a constant trip count}}
-  %r:2 = scf.for %k = %c0 to %c3 step %c1 iter_args(%a = %x, %n = %c0) -> (tensor<4xf32>, index) {
-    %d = arith.addf %a, %a : tensor<4xf32>
-    %n1 = arith.addi %n, %c1 : index
-    scf.yield %d, %n1 : tensor<4xf32>, index
-  }
-  return %r#0 : tensor<4xf32>
-}
-
-// -----
-
 func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {spmd.transpose} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

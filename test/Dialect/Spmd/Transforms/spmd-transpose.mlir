@@ -228,3 +228,29 @@ func.func @counted(%x: tensor<4xf32>, %w: tensor<4xf32> {spmd.nonlinear}) -> ten
   }
   return %r#0 : tensor<4xf32>
 }
+
+// The same loop with a trip count known only at run time: nothing is saved;
+// iteration k of the backward loop recomputes the carried value from the
+// start with a forward loop up to the induction variable it runs.
+// CHECK-LABEL: func.func @dynamic_count_t(
+// CHECK-NOT: tensor.insert
+// CHECK: scf.for
+// CHECK: %[[IV:.*]] = arith.addi
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[IV]] step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (index)
+// CHECK-NOT: tensor.extract
+// CHECK: return
+func.func @dynamic_count(%x: tensor<4xf32>, %w: tensor<4xf32> {spmd.nonlinear}, %c3: index {spmd.nonlinear}) -> tensor<4xf32> attributes {spmd.transpose} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r:2 = scf.for %k = %c0 to %c3 step %c1 iter_args(%a = %x, %n = %c0) -> (tensor<4xf32>, index) {
+    %nf = arith.index_cast %n : index to i32
+    %f = arith.sitofp %nf : i32 to f32
+    %e = tensor.empty() : tensor<4xf32>
+    %s = linalg.fill ins(%f : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+    %sw = arith.mulf %s, %w : tensor<4xf32>
+    %d = arith.mulf %a, %sw : tensor<4xf32>
+    %n1 = arith.addi %n, %c1 : index
+    scf.yield %d, %n1 : tensor<4xf32>, index
+  }
+  return %r#0 : tensor<4xf32>
+}
