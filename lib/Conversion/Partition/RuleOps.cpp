@@ -26,9 +26,12 @@ using namespace mlir::trellis::partition;
 
 namespace {
 
-/// Whether `value` is a fresh destination filled with zero (the identity of
-/// a sum), so partial sums can each start from it.
+/// Whether `value` is a fresh destination filled with zero, or a zero
+/// constant (the identity of a sum), so partial sums can each start from
+/// it.
 bool isZeroFilled(Value value) {
+  if (isZeroConstant(value))
+    return true;
   auto fill = value.getDefiningOp<linalg::FillOp>();
   if (!fill || !isEmptyOrFillOfEmpty(fill.getOutputs()[0]))
     return false;
