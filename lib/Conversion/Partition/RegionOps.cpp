@@ -191,6 +191,38 @@ LogicalResult FunctionPartitioner::partitionIf(scf::IfOp op) {
   return success();
 }
 
+/// `v` with the all_gathers in the chain that defines it that gather over
+/// any of `axes` replaced by all_gather_invariants (the same data
+/// movement, typed invariant over the gathered axes).
+static Value gatheredInvariant(Value v, ArrayRef<StringAttr> axes) {
+  if (axes.empty())
+    return v;
+  SmallVector<spmd::AllGatherOp> chain;
+  for (auto gather = v.getDefiningOp<spmd::AllGatherOp>(); gather;
+       gather = gather.getOperand().getDefiningOp<spmd::AllGatherOp>())
+    chain.push_back(gather);
+  Value top = v;
+  for (spmd::AllGatherOp gather : chain) {
+    bool hit = llvm::any_of(gather.getAxes(), [&](Attribute a) {
+      return llvm::is_contained(axes, cast<StringAttr>(a));
+    });
+    if (!hit)
+      continue;
+    OpBuilder b(gather);
+    OperationState state(gather.getLoc(),
+                         spmd::AllGatherInvariantOp::getOperationName());
+    state.addOperands(gather->getOperands());
+    state.addTypes(gather->getResultTypes());
+    state.addAttributes(gather->getAttrs());
+    Operation *invariant = b.create(state);
+    if (gather.getResult() == top)
+      top = invariant->getResult(0);
+    gather->replaceAllUsesWith(invariant);
+    gather.erase();
+  }
+  return top;
+}
+
 /// A shard_map over every mesh axis inside a global function: its inputs
 /// are resharded to its in_specs, its body is inlined (its collectives are
 /// already per device), and its results have the layout of its out_specs.
@@ -221,8 +253,21 @@ LogicalResult FunctionPartitioner::partitionShardMap(spmd::ShardMapOp op) {
     inner.unreduced.clear();
     if (!resharder.divides(argType, inner))
       inner = Layout::replicated(argType.getRank());
-    Layout outer = composed(cast<trellis::SpecAttr>(op.getInSpecs()[k]), inner);
-    setLocal(arg, localIn(input, outer), inner);
+    auto spec = cast<trellis::SpecAttr>(op.getInSpecs()[k]);
+    Layout outer = composed(spec, inner);
+    Value local = localIn(input, outer);
+    // The body sees the input invariant over the manual axes its spec does
+    // not map; the gathers that made it whole over them say so in their
+    // type (all_gather_invariant), so that an op in the body that needs an
+    // invariant operand (a pscatter, as a transposed all_gather_invariant
+    // has) still checks after inlining.
+    SmallVector<StringAttr> mapped = spec.getAllAxes();
+    SmallVector<StringAttr> unmapped;
+    for (StringAttr axis : manual)
+      if (!llvm::is_contained(mapped, axis))
+        unmapped.push_back(axis);
+    local = gatheredInvariant(local, unmapped);
+    setLocal(arg, local, inner);
   }
   if (!partial) {
     // A fully-manual body is already per device.
