@@ -18,6 +18,7 @@
 #include "trellis/Dialect/Spmd/Transforms/Transpose.h"
 #include "trellis/Dialect/Spmd/Transforms/TransposeOpInterfaceImpl.h"
 #include "trellis/Dialect/Trellis/IR/TrellisDialect.h"
+#include "trellis/Dialect/Trellis/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -153,6 +154,13 @@ struct GradPass : trellis::impl::TrellisGradBase<GradPass> {
     auto work = cast<func::FuncOp>(b.clone(*f));
     symbols.insert(work);
     spmd::stripVarianceInside(work, /*keepArguments=*/device);
+    // Explicit shardings in types are inferred first, so that tangents and
+    // cotangents carry their primals' shardings (as JAX's avals do) and the
+    // transposed reductions know the layout their result must have.
+    if (failed(trellis::inferShardingsInFunction(work))) {
+      symbols.erase(work);
+      return failure();
+    }
     autodiff::rewriteWhileLoops(work, *chosen);
     b.setInsertionPointAfter(work);
     autodiff::Linearizer linearizer;

@@ -6,13 +6,15 @@
 // collective of the tangent), except pmax/pmin, whose tangent is the
 // tangent of the device that holds the extremum (split evenly among ties).
 // A shard_map becomes one shard_map that also takes and returns tangents,
-// so the forward pass runs once.
+// so the forward pass runs once; an auto_axes or explicit_axes region
+// likewise.
 //
 //===----------------------------------------------------------------------===//
 
 #include "lib/Autodiff/Linearizer.h"
 
 #include "trellis/Dialect/Spmd/IR/SpmdDialect.h"
+#include "trellis/Dialect/Trellis/IR/TrellisOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -228,6 +230,8 @@ LogicalResult Linearizer::linearizeOp(Operation *op, OpBuilder &b) {
   }
   if (auto map = dyn_cast<spmd::ShardMapOp>(op))
     return linearizeShardMap(map, b);
+  if (isa<AutoAxesOp, ExplicitAxesOp>(op))
+    return linearizeAxisRegion(op, b);
   if (auto loop = dyn_cast<scf::ForOp>(op))
     return linearizeFor(loop, b);
   if (auto branch = dyn_cast<scf::IfOp>(op))
@@ -242,7 +246,8 @@ LogicalResult Linearizer::linearizeOp(Operation *op, OpBuilder &b) {
       !isa<DerivativeOpInterface>(op))
     return op->emitOpError("has regions that use differentiated values; "
                            "trellis-grad has no rule for it (it "
-                           "differentiates scf.for, scf.while and scf.if)");
+                           "differentiates scf.for, scf.while, scf.if, "
+                           "shard_maps and axis regions)");
 
   b.clone(*op, primals);
   if (auto collective = dyn_cast<spmd::CollectiveOpInterface>(op))
@@ -376,6 +381,71 @@ LogicalResult Linearizer::linearizeShardMap(spmd::ShardMapOp map,
     primals.map(result, copy.getResult(j));
   for (auto [idx, j] : llvm::enumerate(withTangent))
     tangents[map.getResult(j)] = copy.getResult(map.getNumResults() + idx);
+  return success();
+}
+
+LogicalResult Linearizer::linearizeAxisRegion(Operation *op, OpBuilder &b) {
+  Location loc = op->getLoc();
+  Block &body = op->getRegion(0).front();
+  Operation *yield = body.getTerminator();
+
+  // The region is isolated from above: tangents enter as more operands
+  // (of their primals' types, so the body's types follow the same rule).
+  SmallVector<Value> inputs;
+  SmallVector<unsigned> tangentInputs;
+  for (Value operand : op->getOperands())
+    inputs.push_back(primals.lookupOrDefault(operand));
+  for (auto [k, operand] : llvm::enumerate(op->getOperands())) {
+    Value t = tangents.lookup(operand);
+    if (!t || !isFloatTensor(operand.getType()))
+      continue;
+    tangentInputs.push_back(k);
+    inputs.push_back(t);
+  }
+  auto build = [&](TypeRange types) {
+    OperationState state(loc, op->getName());
+    state.addAttributes(op->getAttrs());
+    state.addOperands(inputs);
+    state.addTypes(types);
+    state.addRegion();
+    return b.create(state);
+  };
+  SmallVector<Type> resultTypes(op->getResultTypes());
+  Operation *scratch = build(resultTypes);
+  auto *block = new Block();
+  scratch->getRegion(0).push_back(block);
+  for (BlockArgument arg : body.getArguments())
+    primals.map(arg, block->addArgument(arg.getType(), arg.getLoc()));
+  for (unsigned k : tangentInputs) {
+    BlockArgument arg = body.getArgument(k);
+    tangents[arg] = block->addArgument(arg.getType(), arg.getLoc());
+  }
+  OpBuilder ib = OpBuilder::atBlockEnd(block);
+  if (failed(linearizeBlock(body, ib))) {
+    scratch->erase();
+    return failure();
+  }
+  SmallVector<Value> yielded;
+  for (Value v : yield->getOperands())
+    yielded.push_back(primals.lookupOrDefault(v));
+  SmallVector<unsigned> withTangent;
+  for (auto [j, v] : llvm::enumerate(yield->getOperands())) {
+    Value t = tangents.lookup(v);
+    if (!t)
+      continue;
+    withTangent.push_back(j);
+    yielded.push_back(t);
+    resultTypes.push_back(op->getResult(j).getType());
+  }
+  trellis::YieldOp::create(ib, yield->getLoc(), yielded);
+
+  Operation *copy = build(resultTypes);
+  copy->getRegion(0).takeBody(scratch->getRegion(0));
+  scratch->erase();
+  for (auto [j, result] : llvm::enumerate(op->getResults()))
+    primals.map(result, copy->getResult(j));
+  for (auto [idx, j] : llvm::enumerate(withTangent))
+    tangents[op->getResult(j)] = copy->getResult(op->getNumResults() + idx);
   return success();
 }
 

@@ -88,6 +88,9 @@ private:
   LogicalResult linearizeBlock(Block &block, OpBuilder &b);
   LogicalResult linearizeOp(Operation *op, OpBuilder &b);
   LogicalResult linearizeShardMap(spmd::ShardMapOp map, OpBuilder &b);
+  /// auto_axes / explicit_axes: one region taking and returning primal
+  /// values and tangents.
+  LogicalResult linearizeAxisRegion(Operation *op, OpBuilder &b);
   // LinearizeControlFlow.cpp
   LogicalResult linearizeFor(scf::ForOp loop, OpBuilder &b);
   LogicalResult linearizeIf(scf::IfOp op, OpBuilder &b);

@@ -21,7 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "Conversion", "Partition"))
 import run_corpus  # noqa: E402
 
-FLOAT = re.compile(r"tensor<([0-9x]*)(f16|bf16|f32|f64)(,[^>]*)?>")
+FLOAT = re.compile(r"tensor<([0-9x]*)(f16|bf16|f32|f64)(,.*)?>")
 
 
 def split_top(text):
@@ -79,9 +79,10 @@ def wrap(printed):
         value = "%plain"
     lines += [
         f"    %sq = arith.mulf {value}, {value} : {plain}",
-        f"    %zero = arith.constant 0.0 : {element}",
-        f"    %e = tensor.empty() : {scalar}",
-        f"    %z = linalg.fill ins(%zero : {element}) outs(%e : {scalar}) -> {scalar}",
+        # A constant (not a fresh tensor) as the init: the loss is
+        # replicated even where the squares are sharded over explicit axes
+        # (JAX's out_sharding=P() on the sum).
+        f"    %z = arith.constant dense<0.0> : {scalar}",
         f"    %l = linalg.reduce ins(%sq : {plain}) outs(%z : {scalar}) "
         f"dimensions = [{', '.join(map(str, range(rank)))}]",
         f"      (%a: {element}, %acc: {element}) {{",

@@ -74,7 +74,7 @@ func.func @f(%x: tensor<f32>) -> tensor<f32> attributes {trellis.grad} {
 
 func.func @f(%x: tensor<f32>) -> tensor<f32> attributes {trellis.grad} {
   %c = arith.constant 1 : i1
-  // expected-error @below {{'scf.execute_region' op has regions that use differentiated values; trellis-grad has no rule for it (it differentiates scf.for, scf.while and scf.if)}}
+  // expected-error @below {{'scf.execute_region' op has regions that use differentiated values; trellis-grad has no rule for it (it differentiates scf.for, scf.while, scf.if, shard_maps and axis regions)}}
   %r = scf.execute_region -> tensor<f32> {
     %d = arith.mulf %x, %x : tensor<f32>
     scf.yield %d : tensor<f32>

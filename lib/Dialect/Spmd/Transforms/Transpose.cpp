@@ -74,8 +74,24 @@ Value zeros(OpBuilder &b, Location loc, Type type) {
   auto tensor = cast<RankedTensorType>(stripVaryEncoding(type));
   Type element = tensor.getElementType();
   Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
-  Value empty = tensor::EmptyOp::create(b, loc, tensor.getShape(), element);
+  // An explicit sharding in the type stays: a cotangent has its primal's
+  // type.
+  Value empty = tensor::EmptyOp::create(b, loc, tensor.getShape(), element,
+                                        tensor.getEncoding());
   return linalg::FillOp::create(b, loc, zero, empty).getResult(0);
+}
+
+Value reductionZeros(OpBuilder &b, Location loc, Type type, ValueRange inputs) {
+  auto tensor = cast<RankedTensorType>(stripVaryEncoding(type));
+  bool explicitInput = llvm::any_of(inputs, [](Value v) {
+    return static_cast<bool>(
+        trellis::getShardingEncoding(stripVaryEncoding(v.getType())));
+  });
+  if (!explicitInput || trellis::getShardingEncoding(tensor))
+    return zeros(b, loc, tensor);
+  return arith::ConstantOp::create(
+      b, loc, tensor,
+      DenseElementsAttr::get(tensor, b.getZeroAttr(tensor.getElementType())));
 }
 
 Value mul(OpBuilder &b, Location loc, Value x, Value y) {
@@ -127,6 +143,20 @@ LogicalResult Transposer::analyzeOp(Operation *op) {
     for (auto [result, value] :
          llvm::zip(map.getResults(),
                    map.getBodyBlock().getTerminator()->getOperands()))
+      if (isLinear(value))
+        linear.insert(result);
+    return success();
+  }
+  if (isa<trellis::AutoAxesOp, trellis::ExplicitAxesOp>(op)) {
+    Block &body = op->getRegion(0).front();
+    for (auto [operand, arg] :
+         llvm::zip(op->getOperands(), body.getArguments()))
+      if (isLinear(operand))
+        linear.insert(arg);
+    if (failed(analyzeBlock(body)))
+      return failure();
+    for (auto [result, value] :
+         llvm::zip(op->getResults(), body.getTerminator()->getOperands()))
       if (isLinear(value))
         linear.insert(result);
     return success();
@@ -224,6 +254,9 @@ LogicalResult Transposer::cloneForward(Block &block, Scope &s, OpBuilder &b) {
       if (auto branch = dyn_cast<scf::IfOp>(&op))
         if (failed(cloneForwardIf(branch, s, b)))
           return failure();
+      if (isa<trellis::AutoAxesOp, trellis::ExplicitAxesOp>(&op))
+        if (failed(cloneForwardAxisRegion(&op, s, b)))
+          return failure();
       continue;
     }
     // A linalg op may overwrite a linear init without reading it (a fill);
@@ -240,9 +273,9 @@ LogicalResult Transposer::cloneForward(Block &block, Scope &s, OpBuilder &b) {
         continue;
       }
       auto type = cast<RankedTensorType>(stripVaryEncoding(operand.getType()));
-      local.map(operand,
-                tensor::EmptyOp::create(b, op.getLoc(), type.getShape(),
-                                        type.getElementType()));
+      local.map(operand, tensor::EmptyOp::create(
+                             b, op.getLoc(), type.getShape(),
+                             type.getElementType(), type.getEncoding()));
     }
     Operation *copy = b.clone(op, local);
     for (auto [old, now] : llvm::zip(op.getResults(), copy->getResults()))
@@ -340,6 +373,8 @@ LogicalResult Transposer::transposeOp(Operation *op, Scope &s, OpBuilder &b) {
         return noRule(op);
       })
       .Case([&](ShardMapOp map) { return transposeShardMap(map, s, b); })
+      .Case<trellis::AutoAxesOp, trellis::ExplicitAxesOp>(
+          [&](Operation *region) { return transposeAxisRegion(region, s, b); })
       .Case([&](scf::ForOp loop) { return transposeFor(loop, s, b); })
       .Case([&](scf::IfOp branch) { return transposeIf(branch, s, b); })
       // Other linalg ops: contractions.

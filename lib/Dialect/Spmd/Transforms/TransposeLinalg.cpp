@@ -50,8 +50,8 @@ static LogicalResult transposeLinalgTranspose(linalg::TransposeOp transpose,
   for (auto [i, p] : llvm::enumerate(transpose.getPermutation()))
     inverse[p] = i;
   auto type = cast<RankedTensorType>(stripVaryEncoding(input.getType()));
-  Value empty =
-      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  Value empty = tensor::EmptyOp::create(
+      b, loc, type.getShape(), type.getElementType(), type.getEncoding());
   Value t =
       linalg::TransposeOp::create(b, loc, c, empty, inverse).getResult()[0];
   state.accumulate(b, loc, input, t);
@@ -65,7 +65,7 @@ static LogicalResult transposeBroadcast(linalg::BroadcastOp broadcast,
   Value input = broadcast.getInput();
   Value init = state.cotangent(input);
   if (!init)
-    init = zeros(b, loc, input.getType());
+    init = reductionZeros(b, loc, input.getType(), c);
   auto reduce = linalg::ReduceOp::create(
       b, loc, ValueRange{c}, ValueRange{init}, broadcast.getDimensions(),
       [](OpBuilder &nb, Location l, ValueRange args) {
@@ -86,8 +86,8 @@ static LogicalResult transposeReduce(linalg::ReduceOp reduce,
   Value init = reduce.getInits()[0];
   if (state.isLinear(input)) {
     auto type = cast<RankedTensorType>(stripVaryEncoding(input.getType()));
-    Value empty =
-        tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+    Value empty = tensor::EmptyOp::create(
+        b, loc, type.getShape(), type.getElementType(), type.getEncoding());
     Value spread =
         linalg::BroadcastOp::create(b, loc, c, empty, reduce.getDimensions())
             .getResult()[0];
@@ -155,9 +155,9 @@ static LogicalResult transposeContraction(linalg::LinalgOp op,
   unsigned outRank = mapL.getNumResults();
 
   Value acc = state.cotangent(lin->get());
-  if (!acc)
-    acc = zeros(b, loc, lin->get().getType());
   Value weights = state.forward(other->get());
+  if (!acc)
+    acc = reductionZeros(b, loc, lin->get().getType(), {c, weights});
   Type resultType = stripVaryEncoding(lin->get().getType());
 
   // A plain matrix product (possibly with transposed operands) stays a

@@ -3,8 +3,9 @@
 // spmd-transpose's rules for the ops that are not single upstream ops: a
 // typed collective transposes by its own rule (CollectiveOpInterface); a
 // shard_map into a shard_map with its specs swapped, rescaled where the
-// variance types cannot prove an output's blocks equal; an scf.for into a
-// loop that runs the transposed body backwards.
+// variance types cannot prove an output's blocks equal; an auto_axes or
+// explicit_axes region into one of the same kind over the cotangents; an
+// scf.for into a loop that runs the transposed body backwards.
 //
 //===----------------------------------------------------------------------===//
 
@@ -147,6 +148,114 @@ LogicalResult Transposer::transposeShardMap(ShardMapOp map, Scope &s,
 
   for (auto [idx, k] : llvm::enumerate(linearArgs))
     accumulate(s, b, loc, map.getInputs()[k], t.getResult(idx));
+  return success();
+}
+
+/// A copy of axis region `op` (auto_axes / explicit_axes) with other
+/// operands and results, and an empty body taking `argTypes`.
+static Operation *buildAxisRegion(OpBuilder &b, Operation *op,
+                                  ValueRange operands, TypeRange resultTypes,
+                                  TypeRange argTypes) {
+  OperationState state(op->getLoc(), op->getName());
+  state.addAttributes(op->getAttrs());
+  state.addOperands(operands);
+  state.addTypes(resultTypes);
+  Region *region = state.addRegion();
+  auto *block = new Block();
+  region->push_back(block);
+  for (Type type : argTypes)
+    block->addArgument(type, op->getLoc());
+  return b.create(state);
+}
+
+LogicalResult Transposer::cloneForwardAxisRegion(Operation *op, Scope &s,
+                                                 OpBuilder &b) {
+  Block &body = op->getRegion(0).front();
+  Operation *yield = body.getTerminator();
+  SmallVector<unsigned> inputs, outputs;
+  SmallVector<Value> operands;
+  SmallVector<Type> argTypes, resultTypes;
+  for (auto [k, operand] : llvm::enumerate(op->getOperands()))
+    if (!isLinear(operand)) {
+      inputs.push_back(k);
+      operands.push_back(fwd(s, operand));
+      argTypes.push_back(stripVaryEncoding(body.getArgument(k).getType()));
+    }
+  for (auto [j, result] : llvm::enumerate(op->getResults()))
+    if (!isLinear(result) && !result.use_empty()) {
+      outputs.push_back(j);
+      resultTypes.push_back(stripVaryEncoding(result.getType()));
+    }
+  if (outputs.empty())
+    return success();
+  Operation *copy = buildAxisRegion(b, op, operands, resultTypes, argTypes);
+  Block *block = &copy->getRegion(0).front();
+  Scope inner;
+  for (auto [idx, k] : llvm::enumerate(inputs))
+    inner.fwd.map(body.getArgument(k), block->getArgument(idx));
+  OpBuilder ib = OpBuilder::atBlockBegin(block);
+  if (failed(cloneForward(body, inner, ib)))
+    return failure();
+  SmallVector<Value> yielded;
+  for (unsigned j : outputs)
+    yielded.push_back(inner.fwd.lookup(yield->getOperand(j)));
+  trellis::YieldOp::create(ib, op->getLoc(), yielded);
+  for (auto [idx, j] : llvm::enumerate(outputs))
+    s.fwd.map(op->getResult(j), copy->getResult(idx));
+  return success();
+}
+
+LogicalResult Transposer::transposeAxisRegion(Operation *op, Scope &s,
+                                              OpBuilder &b) {
+  Location loc = op->getLoc();
+  Block &body = op->getRegion(0).front();
+  Operation *yield = body.getTerminator();
+  SmallVector<Value> operands;
+  SmallVector<Type> argTypes, resultTypes;
+  SmallVector<unsigned> nonlinearArgs, linearArgs, cotangentResults;
+  for (auto [k, operand] : llvm::enumerate(op->getOperands())) {
+    if (isLinear(operand)) {
+      linearArgs.push_back(k);
+      resultTypes.push_back(stripVaryEncoding(operand.getType()));
+      continue;
+    }
+    nonlinearArgs.push_back(k);
+    operands.push_back(fwd(s, operand));
+    argTypes.push_back(stripVaryEncoding(body.getArgument(k).getType()));
+  }
+  for (auto [j, result] : llvm::enumerate(op->getResults())) {
+    Value c = s.ct.lookup(result);
+    if (!c || !isLinear(yield->getOperand(j)))
+      continue;
+    cotangentResults.push_back(j);
+    operands.push_back(c);
+    argTypes.push_back(stripVaryEncoding(yield->getOperand(j).getType()));
+  }
+  if (linearArgs.empty())
+    return success();
+
+  Operation *t = buildAxisRegion(b, op, operands, resultTypes, argTypes);
+  Block *block = &t->getRegion(0).front();
+  OpBuilder inner = OpBuilder::atBlockBegin(block);
+  Scope is;
+  for (auto [idx, k] : llvm::enumerate(nonlinearArgs))
+    is.fwd.map(body.getArgument(k), block->getArgument(idx));
+  if (failed(cloneForward(body, is, inner)))
+    return failure();
+  for (auto [idx, j] : llvm::enumerate(cotangentResults))
+    accumulate(is, inner, loc, yield->getOperand(j),
+               block->getArgument(nonlinearArgs.size() + idx));
+  if (failed(transposeBackward(body, is, inner)))
+    return failure();
+  SmallVector<Value> results;
+  for (unsigned k : linearArgs) {
+    BlockArgument arg = body.getArgument(k);
+    Value c = is.ct.lookup(arg);
+    results.push_back(c ? c : zeros(inner, loc, arg.getType()));
+  }
+  trellis::YieldOp::create(inner, loc, results);
+  for (auto [idx, k] : llvm::enumerate(linearArgs))
+    accumulate(s, b, loc, op->getOperand(k), t->getResult(idx));
   return success();
 }
 

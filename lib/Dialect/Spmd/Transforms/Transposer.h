@@ -16,6 +16,7 @@
 #include "lib/Dialect/Spmd/Transforms/ArithBuilders.h"
 #include "trellis/Dialect/Spmd/IR/SpmdOps.h"
 #include "trellis/Dialect/Spmd/IR/TransposeOpInterface.h"
+#include "trellis/Dialect/Trellis/IR/TrellisOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -32,6 +33,12 @@ bool isFloat(Type type);
 
 /// A zero tensor of `type` (without its variance encoding).
 Value zeros(OpBuilder &b, Location loc, Type type);
+/// The zeros a transposed reduction of `inputs` accumulates into, of
+/// `type`: where an input is sharded over explicit axes and `type` is not,
+/// a constant, which (not being a fresh tensor) is the reduction's
+/// out_sharding: replicated, as its primal is; else `zeros`, whose type
+/// carries the primal's sharding or leaves it to inference.
+Value reductionZeros(OpBuilder &b, Location loc, Type type, ValueRange inputs);
 
 /// `x * y`: arith.mulf for floating-point elements, arith.muli otherwise.
 Value mul(OpBuilder &b, Location loc, Value x, Value y);
@@ -139,6 +146,8 @@ private:
   /// Copies forward the part of a shard_map that computes its used
   /// non-linear outputs (when others are linear).
   LogicalResult cloneForwardShardMap(ShardMapOp map, Scope &s, OpBuilder &b);
+  /// The same for an auto_axes / explicit_axes region.
+  LogicalResult cloneForwardAxisRegion(Operation *op, Scope &s, OpBuilder &b);
   /// Copies forward the non-linear values a loop carries beside linear
   /// ones, saving each iteration's in a tensor (`saved`) for the backward
   /// loop to read when the trip count is a constant.
@@ -211,6 +220,10 @@ private:
   LogicalResult transposeCollective(CollectiveOpInterface op, Scope &s,
                                     OpBuilder &b);
   LogicalResult transposeShardMap(ShardMapOp map, Scope &s, OpBuilder &b);
+  /// An auto_axes / explicit_axes region into one of the same kind taking
+  /// the non-linear inputs and the results' cotangents, returning the
+  /// linear inputs' cotangents (the forward values recomputed inside).
+  LogicalResult transposeAxisRegion(Operation *op, Scope &s, OpBuilder &b);
   LogicalResult transposeFor(scf::ForOp loop, Scope &s, OpBuilder &b);
   LogicalResult transposeIf(scf::IfOp op, Scope &s, OpBuilder &b);
 

@@ -493,3 +493,10 @@ struct InferShardingsPass
 };
 
 } // namespace
+
+LogicalResult mlir::trellis::inferShardingsInFunction(func::FuncOp func) {
+  if (failed(verifyShardingEncodings(func)))
+    return failure();
+  Inferrer inferrer{func->getParentOfType<ModuleOp>()};
+  return inferrer.inferOp(func);
+}

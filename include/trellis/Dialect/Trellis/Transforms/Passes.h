@@ -3,10 +3,16 @@
 #ifndef TRELLIS_DIALECT_TRELLIS_TRANSFORMS_PASSES_H
 #define TRELLIS_DIALECT_TRELLIS_TRANSFORMS_PASSES_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::trellis {
+
+/// trellis-infer-shardings on one function: fills the sharding encodings of
+/// its values' types from the shardings in its argument types (nothing when
+/// it has none), with the pass's located errors.
+LogicalResult inferShardingsInFunction(func::FuncOp func);
 
 #define GEN_PASS_DECL
 #include "trellis/Dialect/Trellis/Transforms/Passes.h.inc"
