@@ -161,7 +161,14 @@ struct GradPass : trellis::impl::TrellisGradBase<GradPass> {
       symbols.erase(work);
       return failure();
     }
-    autodiff::rewriteWhileLoops(work, *chosen);
+    SmallVector<Value> active;
+    for (unsigned k : *chosen)
+      active.push_back(work.getArgument(k));
+    if (failed(spmd::rewriteWhileLoops(work, active,
+                                       /*activeCondition=*/true))) {
+      symbols.erase(work);
+      return failure();
+    }
     b.setInsertionPointAfter(work);
     autodiff::Linearizer linearizer;
     FailureOr<func::FuncOp> lin = linearizer.run(

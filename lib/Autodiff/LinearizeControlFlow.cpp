@@ -1,11 +1,12 @@
 //===- LinearizeControlFlow.cpp - Tangents through scf.for and scf.if -----===//
 //
-// A while loop is first rewritten into a loop that counts its iterations
-// (not differentiated: it only gives the count), an scf.for over that many
-// iterations and the condition's computation on the final state; the
-// scf.for is then differentiated like any other, and, its trip count not
-// being a constant, spmd-transpose recomputes its carried values in the
-// backward pass instead of saving them.
+// A while loop is first rewritten (spmd::rewriteWhileLoops, in Grad.cpp)
+// into a loop that counts its iterations (not differentiated: it only gives
+// the count), an scf.for over that many iterations and the condition's
+// computation on the final state; the scf.for is then differentiated like
+// any other, and, its trip count not being a constant, spmd-transpose
+// recomputes its carried values in the backward pass instead of saving
+// them.
 //
 // A loop becomes one loop that also carries the tangents of the carried
 // values that depend on the differentiated arguments (found by a fixed
@@ -18,118 +19,11 @@
 
 #include "lib/Autodiff/Linearizer.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/SCF/Transforms/Patterns.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 using namespace mlir;
 
 namespace mlir::trellis::autodiff {
-
-/// Replaces `loop` by: a copy that only counts its iterations (n), an
-/// scf.for over n iterations running the condition's computation and the
-/// body, and the condition's computation once more on the final state, which
-/// gives the results.
-static void rewriteWhile(scf::WhileOp loop) {
-  OpBuilder b(loop);
-  Location loc = loop.getLoc();
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
-
-  // The counting copy: one more carried index, incremented by the body.
-  auto scratch = cast<scf::WhileOp>(b.clone(*loop));
-  SmallVector<Value> inits(loop.getInits());
-  inits.push_back(zero);
-  SmallVector<Type> types(loop.getResultTypes());
-  types.push_back(b.getIndexType());
-  auto counter = scf::WhileOp::create(b, loc, types, inits);
-  counter.getBefore().takeBody(scratch.getBefore());
-  counter.getAfter().takeBody(scratch.getAfter());
-  scratch.erase();
-  Block &cond = counter.getBefore().front();
-  Value i = cond.addArgument(b.getIndexType(), loc);
-  cast<scf::ConditionOp>(cond.getTerminator()).getArgsMutable().append(i);
-  Block &body = counter.getAfter().front();
-  Value j = body.addArgument(b.getIndexType(), loc);
-  auto yield = cast<scf::YieldOp>(body.getTerminator());
-  {
-    OpBuilder yb(yield);
-    Value next = arith::AddIOp::create(yb, loc, j, one);
-    yield.getResultsMutable().append(next);
-  }
-  Value count = counter.getResults().back();
-
-  // The condition's computation on `state`: the values it passes on.
-  Block &before = loop.getBefore().front();
-  Block &after = loop.getAfter().front();
-  auto condition = cast<scf::ConditionOp>(before.getTerminator());
-  auto passOn = [&](OpBuilder &ob, ValueRange state, IRMapping &m) {
-    m.map(before.getArguments(), state);
-    for (Operation &op : before.without_terminator())
-      ob.clone(op, m);
-    return llvm::map_to_vector(condition.getArgs(),
-                               [&](Value v) { return m.lookupOrDefault(v); });
-  };
-  auto steps = scf::ForOp::create(
-      b, loc, zero, count, one, loop.getInits(),
-      [&](OpBuilder &nb, Location l, Value, ValueRange state) {
-        IRMapping m;
-        SmallVector<Value> passed = passOn(nb, state, m);
-        m.map(after.getArguments(), passed);
-        for (Operation &op : after.without_terminator())
-          nb.clone(op, m);
-        scf::YieldOp::create(
-            nb, l,
-            llvm::map_to_vector(after.getTerminator()->getOperands(),
-                                [&](Value v) { return m.lookupOrDefault(v); }));
-      });
-  IRMapping m;
-  SmallVector<Value> results = passOn(b, steps.getResults(), m);
-  loop->replaceAllUsesWith(results);
-  loop.erase();
-}
-
-void rewriteWhileLoops(func::FuncOp f, ArrayRef<unsigned> wrt) {
-  // Loops that count up to a bound become scf.for first (saved rows instead
-  // of recomputation when the bound is a constant).
-  SmallVector<Operation *> loops;
-  f.walk([&](scf::WhileOp loop) { loops.push_back(loop); });
-  if (loops.empty())
-    return;
-  RewritePatternSet patterns(f.getContext());
-  scf::populateUpliftWhileToForPatterns(patterns);
-  GreedyRewriteConfig config;
-  config.setStrictness(GreedyRewriteStrictness::ExistingOps);
-  (void)applyOpPatternsGreedily(loops, std::move(patterns), config);
-
-  // The values that depend on the differentiated arguments (a region's
-  // arguments count when its op reads any).
-  DenseSet<Value> active;
-  for (unsigned k : wrt)
-    active.insert(f.getArgument(k));
-  SmallVector<scf::WhileOp> todo;
-  f.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    bool reads = llvm::any_of(op->getOperands(),
-                              [&](Value v) { return active.contains(v); });
-    if (!reads && op->getNumRegions())
-      op->walk([&](Operation *inner) {
-        for (Value v : inner->getOperands())
-          reads |= active.contains(v);
-      });
-    if (!reads)
-      return;
-    active.insert(op->result_begin(), op->result_end());
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        active.insert(block.args_begin(), block.args_end());
-    if (auto loop = dyn_cast<scf::WhileOp>(op))
-      todo.push_back(loop);
-  });
-  // Inner loops first: an outer loop's rewrite copies its body.
-  for (scf::WhileOp loop : llvm::reverse(todo))
-    rewriteWhile(loop);
-}
 
 LogicalResult Linearizer::linearizeFor(scf::ForOp loop, OpBuilder &b) {
   Location loc = loop.getLoc();

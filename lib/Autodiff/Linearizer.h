@@ -70,12 +70,6 @@ void registerLinalgDerivativeModels(DialectRegistry &registry);
 // Linearizer
 //===----------------------------------------------------------------------===//
 
-/// Rewrites every scf.while of `f` that reads the arguments `wrt` (or
-/// values computed from them) into forms the Linearizer differentiates:
-/// counted loops into scf.for, the others into an iteration count, an
-/// scf.for over it and the condition's computation on the final state.
-void rewriteWhileLoops(func::FuncOp f, ArrayRef<unsigned> wrt);
-
 class Linearizer {
 public:
   /// Builds `@name(f's arguments (spmd.nonlinear)..., tangents of the

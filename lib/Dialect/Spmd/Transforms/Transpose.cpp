@@ -614,9 +614,17 @@ mlir::spmd::transposeFunction(func::FuncOp primal, StringRef name,
   OpBuilder b(primal);
   auto typed = cast<func::FuncOp>(b.clone(*primal));
   symbols.insert(typed);
+  // While loops on linear values run backwards as counted loops.
+  SmallVector<Value> linearArgs;
+  for (BlockArgument arg : typed.getArguments())
+    if (!typed.getArgAttr(arg.getArgNumber(), SpmdDialect::kNonlinearAttrName))
+      linearArgs.push_back(arg);
+  LogicalResult ok =
+      rewriteWhileLoops(typed, linearArgs, /*activeCondition=*/false);
   VarianceOptions variance;
-  LogicalResult ok = device ? inferVariance(typed, variance)
-                            : inferVarianceIn(typed, variance);
+  if (succeeded(ok))
+    ok = device ? inferVariance(typed, variance)
+                : inferVarianceIn(typed, variance);
   FailureOr<func::FuncOp> t = failure();
   if (succeeded(ok)) {
     b.setInsertionPointAfter(primal);

@@ -213,3 +213,22 @@ func.func @f(%w: tensor<4xf32> {spmd.nonlinear}, %x: tensor<4xf32>) -> (tensor<4
   return %x, %w : tensor<4xf32>, tensor<4xf32>
 }
 
+
+// -----
+
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {spmd.transpose} {
+  %zero = arith.constant 0.0 : f32
+  %two = arith.constant dense<2.0> : tensor<4xf32>
+  // expected-error @below {{'scf.while' op decides whether to go on from carried value #0, which depends on the linear arguments: the loop is not linear}}
+  %r = scf.while (%a = %x) : (tensor<4xf32>) -> tensor<4xf32> {
+    %c0 = arith.constant 0 : index
+    %first = tensor.extract %a[%c0] : tensor<4xf32>
+    %go = arith.cmpf olt, %first, %zero : f32
+    scf.condition(%go) %a : tensor<4xf32>
+  } do {
+  ^bb0(%a: tensor<4xf32>):
+    %d = arith.mulf %a, %two : tensor<4xf32>
+    scf.yield %d : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}

@@ -32,6 +32,18 @@ FailureOr<func::FuncOp> transposeFunction(func::FuncOp primal, StringRef name,
                                           SymbolTable &symbols,
                                           const TransposeOptions &options);
 
+/// Rewrites every scf.while in `func` that reads `active` values (or values
+/// computed from them) into forms that run backwards: counting loops into
+/// scf.for; others into their trip count (a copy of the loop carrying only
+/// what its condition needs, plus a counter), an scf.for over it, and the
+/// condition's computation on the final state. With `activeCondition`
+/// false, a condition that depends on active values is a located error (a
+/// loop linear in them cannot decide on them). Used on scratch copies by
+/// spmd-transpose (active: the linear arguments) and trellis-grad (the
+/// differentiated ones).
+LogicalResult rewriteWhileLoops(func::FuncOp func, ArrayRef<Value> active,
+                                bool activeCondition);
+
 /// Drops `#spmd.vary` from every type inside `func`'s body (but not from its
 /// arguments when `keepArguments`) and from constants, and updates its type.
 void stripVarianceInside(func::FuncOp func, bool keepArguments);
