@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/Autodiff/Linearizer.h"
+#include "trellis/Dialect/Trellis/IR/LinalgUtils.h"
 #include "trellis/Dialect/Trellis/IR/TrellisDialect.h"
 #include "trellis/Dialect/Trellis/IR/TrellisOps.h"
 
@@ -272,7 +273,9 @@ FailureOr<Value> buildPartial(linalg::LinalgOp op, int input, Value g,
 
 LogicalResult genericRule(Operation *operation, JvpState &state, OpBuilder &b) {
   auto op = cast<linalg::LinalgOp>(operation);
-  if (linalg::isaContractionOpInterface(op))
+  // Contractions whose body has more than the product (an exp on a
+  // factor) are not bilinear: the general rule below differentiates them.
+  if (trellis::isPlainContraction(op))
     return contractionRule(op, state, b);
   Location loc = op.getLoc();
   if (op.getNumDpsInits() != 1)

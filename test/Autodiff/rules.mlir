@@ -17,6 +17,7 @@
 // RUN: %python %S/check_grad.py trellis-run %t/g.mlir generic_extrema 0 %t/generic_extrema | FileCheck %s --check-prefix=OK
 // RUN: %python %S/check_grad.py trellis-run %t/g.mlir constrained 0 %t/constrained | FileCheck %s --check-prefix=OK
 // RUN: %python %S/check_grad.py trellis-run %t/g.mlir named_and_pad 0,1 %t/named_and_pad | FileCheck %s --check-prefix=OK
+// RUN: %python %S/check_grad.py trellis-run %t/g.mlir unary_factor 0,1 %t/unary_factor | FileCheck %s --check-prefix=OK
 // OK: OK {{.*}}: gradient matches finite differences
 
 #id2 = affine_map<(i, j) -> (i, j)>
@@ -402,6 +403,34 @@ func.func private @sum2_83(%x: tensor<8x3xf64>) -> tensor<f64> {
     (%a: f64, %acc: f64) {
       %s = arith.addf %a, %acc : f64
       linalg.yield %s : f64
+    }
+  return %l : tensor<f64>
+}
+
+// A matmul-shaped generic with exp on a factor, sum_k a[i,k] exp(b[k,j]):
+// isaContractionOpInterface accepts it, but it is not bilinear, so the
+// product rule of contractions (which gave sum a exp(db)) must not apply;
+// the general generic rule differentiates it.
+// CHECK-LABEL: func.func @unary_factor_grad(
+func.func @unary_factor(%a: tensor<3x5xf64>, %b: tensor<5x2xf64>) -> tensor<f64> attributes {trellis.grad} {
+  %zero = arith.constant 0.0 : f64
+  %e = tensor.empty() : tensor<3x2xf64>
+  %c = linalg.fill ins(%zero : f64) outs(%e : tensor<3x2xf64>) -> tensor<3x2xf64>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<3x5xf64>, tensor<5x2xf64>) outs(%c : tensor<3x2xf64>) {
+    ^bb0(%x: f64, %y: f64, %acc: f64):
+      %ey = math.exp %y : f64
+      %m = arith.mulf %x, %ey : f64
+      %s = arith.addf %acc, %m : f64
+      linalg.yield %s : f64
+  } -> tensor<3x2xf64>
+  %sq = arith.mulf %r, %r : tensor<3x2xf64>
+  %e2 = tensor.empty() : tensor<f64>
+  %z2 = linalg.fill ins(%zero : f64) outs(%e2 : tensor<f64>) -> tensor<f64>
+  %l = linalg.reduce ins(%sq : tensor<3x2xf64>) outs(%z2 : tensor<f64>) dimensions = [0, 1]
+    (%p: f64, %q: f64) {
+      %t = arith.addf %p, %q : f64
+      linalg.yield %t : f64
     }
   return %l : tensor<f64>
 }

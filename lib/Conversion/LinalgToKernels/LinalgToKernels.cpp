@@ -2,6 +2,7 @@
 
 #include "trellis/Conversion/Passes.h"
 #include "trellis/Conversion/RuntimeABI.h"
+#include "trellis/Dialect/Trellis/IR/LinalgUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -154,7 +155,10 @@ struct LinalgToKernelsPass
       return signalPassFailure();
     SmallVector<linalg::LinalgOp> candidates;
     module.walk([&](linalg::LinalgOp op) {
-      if (op.hasPureBufferSemantics() && linalg::isaContractionOpInterface(op))
+      // A body with more than the products (an exp on a factor) is not a
+      // matmul of the operands.
+      if (op.hasPureBufferSemantics() &&
+          trellis::isPlainContraction(op, /*allowExtensions=*/true))
         candidates.push_back(op);
     });
     llvm::SetVector<Value> zeroSources;

@@ -26,6 +26,7 @@
 
 #include "lib/Conversion/Partition/FunctionPartitioner.h"
 
+#include "trellis/Dialect/Trellis/IR/LinalgUtils.h"
 #include "trellis/Dialect/Trellis/IR/TrellisDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -187,7 +188,10 @@ FunctionPartitioner::maskPaddedReductions(Operation *op,
       return factors.size() == 1 && factors[0] == f;
     });
   };
-  bool zeroInputs = linalg::isaContractionOpInterface(linalgOp);
+  // (Only a product of the inputs, perhaps extended: a body like
+  // acc + exp(a) * exp(b) does not vanish on zeros.)
+  bool zeroInputs =
+      trellis::isPlainContraction(linalgOp, /*allowExtensions=*/true);
   for (OpOperand *input : linalgOp.getDpsInputOperands())
     for (auto [f, limit] : limits)
       zeroInputs &= holds(input->getOperandNumber(), f);
