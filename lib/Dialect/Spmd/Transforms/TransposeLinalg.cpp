@@ -3,13 +3,16 @@
 // spmd-transpose's rules for linalg ops: a transpose by the inverse
 // permutation, a broadcast by a sum and a sum by a broadcast, a copy by
 // itself, and a contraction by the contraction of the cotangent with the
-// non-linear operand (a matmul stays a matmul). The first four are
-// TransposeOpInterface models; contractions are any linalg op the driver
-// finds without one.
+// non-linear operand (a matmul stays a matmul), and any other generic that
+// is linear in some inputs by a generic that scatters the cotangent back
+// through each one's indexing map. The first four are TransposeOpInterface
+// models; contractions and generics are any linalg op the driver finds
+// without one.
 //
 //===----------------------------------------------------------------------===//
 
 #include "lib/Dialect/Spmd/Transforms/Transposer.h"
+#include "trellis/Dialect/Trellis/IR/LinalgUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -201,14 +204,208 @@ static LogicalResult transposeContraction(linalg::LinalgOp op,
   return success();
 }
 
+namespace {
+
+/// How a scalar of a linalg.generic body depends on the linear inputs.
+enum class Degree { Constant, Linear, Bad };
+
+/// Classifies the scalars of a generic's body: Linear where they are
+/// homogeneous of degree one in the linear inputs' scalars (sums of linear
+/// terms, products and quotients with constant factors, selects on
+/// constant conditions, conversions), Constant where they read none, Bad
+/// otherwise (a product of two linear values, a linear value plus a
+/// constant, a non-linear function of one).
+struct BodyDegrees {
+  DenseMap<Value, Degree> degree;
+
+  Degree of(Value v) const { return degree.lookup(v); }
+
+  void run(Block &body) {
+    for (Operation &op : body.without_terminator()) {
+      Degree d = Degree::Constant;
+      bool anyLinear = false, anyBad = false;
+      for (Value operand : op.getOperands()) {
+        anyLinear |= of(operand) == Degree::Linear;
+        anyBad |= of(operand) == Degree::Bad;
+      }
+      if (anyBad) {
+        d = Degree::Bad;
+      } else if (!anyLinear) {
+        d = Degree::Constant;
+      } else if (isa<arith::AddFOp, arith::SubFOp>(op)) {
+        // Both linear, or one linear and the other a constant zero.
+        bool ok = true;
+        for (Value operand : op.getOperands())
+          ok &= of(operand) == Degree::Linear || isZero(operand);
+        d = ok ? Degree::Linear : Degree::Bad;
+      } else if (isa<arith::MulFOp>(op)) {
+        d = of(op.getOperand(0)) == Degree::Linear &&
+                    of(op.getOperand(1)) == Degree::Linear
+                ? Degree::Bad
+                : Degree::Linear;
+      } else if (isa<arith::DivFOp>(op)) {
+        d = of(op.getOperand(1)) == Degree::Linear ? Degree::Bad
+                                                   : Degree::Linear;
+      } else if (isa<arith::NegFOp, arith::ExtFOp, arith::TruncFOp>(op)) {
+        d = Degree::Linear;
+      } else if (auto select = dyn_cast<arith::SelectOp>(op)) {
+        bool ok = of(select.getCondition()) == Degree::Constant;
+        for (Value branch : {select.getTrueValue(), select.getFalseValue()})
+          ok &= of(branch) == Degree::Linear || isZero(branch);
+        d = ok ? Degree::Linear : Degree::Bad;
+      } else {
+        d = Degree::Bad;
+      }
+      for (Value result : op.getResults())
+        degree[result] = d;
+    }
+  }
+};
+
+} // namespace
+
+/// A linalg.generic linear in some inputs: each output element is a linear
+/// expression of the linear inputs' elements with coefficients computed
+/// from the non-linear ones, written into the output (a map) or added to
+/// it over reduction loops (`yield acc + g`). The cotangent of linear
+/// input L at element i is the sum, over the loop points that read i, of
+/// the output's cotangent times the coefficient of L there: a generic with
+/// L's indexing map as output, every other loop a reduction, and the body
+/// evaluated with L's scalar set to 1 and the other linear ones to 0.
+static LogicalResult transposeLinearGeneric(linalg::GenericOp op,
+                                            TransposeState &state,
+                                            OpBuilder &b) {
+  Location loc = op.getLoc();
+  if (op.getNumDpsInits() != 1 || op.getNumResults() != 1)
+    return op->emitOpError("is a linalg.generic with several outputs; "
+                           "spmd-transpose transposes generics with one");
+  Block &body = op.getRegion().front();
+  OpOperand *init = op.getDpsInitOperand(0);
+  BlockArgument acc = op.getMatchingBlockArgument(init);
+  Value yielded = body.getTerminator()->getOperand(0);
+  Value c = state.cotangent(op->getResult(0));
+
+  // The value added to the output (a sum) or written (a map).
+  Value term = yielded;
+  bool sum = false;
+  if (!acc.use_empty()) {
+    auto add = yielded.getDefiningOp<arith::AddFOp>();
+    if (!add || add->getBlock() != &body ||
+        !llvm::is_contained(add->getOperands(), acc) ||
+        add.getLhs() == add.getRhs() || !acc.hasOneUse())
+      return op->emitOpError(
+          "reads its output other than by adding to it; spmd-transpose "
+          "transposes generics that write or sum into their output");
+    term = add.getLhs() == acc ? add.getRhs() : add.getLhs();
+    sum = true;
+  }
+  BodyDegrees degrees;
+  for (OpOperand *input : op.getDpsInputOperands())
+    degrees.degree[op.getMatchingBlockArgument(input)] =
+        state.isLinear(input->get()) ? Degree::Linear : Degree::Constant;
+  degrees.degree[acc] = Degree::Bad;
+  degrees.run(body);
+  if (degrees.of(term) != Degree::Linear)
+    return op->emitOpError(
+        "computes its result from the linear values other than linearly "
+        "(a product of two of them, a constant added, or a non-linear "
+        "function of one): the function is not linear");
+  if (!isa<FloatType>(getElementTypeOrSelf(c.getType())))
+    return op->emitOpError("is a linear generic on integers; spmd-transpose "
+                           "transposes floating-point ones");
+
+  // The output's own cotangent: a sum passes it to a linear init; a map
+  // overwrites the init.
+  if (sum) {
+    if (state.isLinear(init->get()))
+      state.accumulate(b, loc, init->get(), c);
+    else if (failed(state.requireZero(op, init->getOperandNumber())))
+      return failure();
+  }
+
+  AffineMap outMap = op.getMatchingIndexingMap(init);
+  unsigned numLoops = op.getNumLoops();
+  for (OpOperand *lin : op.getDpsInputOperands()) {
+    if (!state.isLinear(lin->get()))
+      continue;
+    AffineMap linMap = op.getMatchingIndexingMap(lin);
+    if (!linMap.isProjectedPermutation())
+      return op->emitOpError("reads linear operand #")
+             << lin->getOperandNumber()
+             << " through an indexing map that is not a projected "
+                "permutation; spmd-transpose cannot scatter its cotangent";
+    SmallVector<Value> ins = {c};
+    SmallVector<AffineMap> maps = {outMap};
+    SmallVector<OpOperand *> nonlinear;
+    for (OpOperand *input : op.getDpsInputOperands())
+      if (!state.isLinear(input->get())) {
+        nonlinear.push_back(input);
+        ins.push_back(state.forward(input->get()));
+        maps.push_back(op.getMatchingIndexingMap(input));
+      }
+    maps.push_back(linMap);
+    SmallVector<utils::IteratorType> iterators(numLoops,
+                                               utils::IteratorType::reduction);
+    for (AffineExpr e : linMap.getResults())
+      iterators[cast<AffineDimExpr>(e).getPosition()] =
+          utils::IteratorType::parallel;
+    Value into = state.cotangent(lin->get());
+    if (!into)
+      into = reductionZeros(b, loc, lin->get().getType(), ins);
+    auto t = linalg::GenericOp::create(
+        b, loc, TypeRange{into.getType()}, ins, ValueRange{into}, maps,
+        iterators, [&](OpBuilder &nb, Location l, ValueRange args) {
+          IRMapping m;
+          // Values the body reads from outside: their forward copies.
+          body.walk([&](Operation *inner) {
+            for (Value v : inner->getOperands())
+              if (!op->isAncestor(v.getParentRegion()->getParentOp()))
+                if (Value f = state.forward(v))
+                  m.map(v, f);
+          });
+          for (auto [idx, input] : llvm::enumerate(nonlinear))
+            m.map(op.getMatchingBlockArgument(input), args[1 + idx]);
+          for (OpOperand *input : op.getDpsInputOperands()) {
+            if (!state.isLinear(input->get()))
+              continue;
+            BlockArgument arg = op.getMatchingBlockArgument(input);
+            double one = input == lin ? 1.0 : 0.0;
+            m.map(arg, arith::ConstantOp::create(
+                           nb, l, nb.getFloatAttr(arg.getType(), one)));
+          }
+          for (Operation &inner : body.without_terminator())
+            if (llvm::none_of(inner.getResults(), [&](Value r) {
+                  return degrees.of(r) == Degree::Bad;
+                }))
+              nb.clone(inner, m);
+          Value coefficient = m.lookup(term);
+          Value scaled = arith::MulFOp::create(nb, l, args[0], coefficient);
+          // The input's element type may differ from the output's (a body
+          // that converts it).
+          auto want = cast<FloatType>(args.back().getType());
+          auto have = cast<FloatType>(scaled.getType());
+          if (have.getWidth() > want.getWidth())
+            scaled = arith::TruncFOp::create(nb, l, want, scaled);
+          else if (have != want)
+            scaled = arith::ExtFOp::create(nb, l, want, scaled);
+          linalg::YieldOp::create(nb, l, buildAdd(nb, l, args.back(), scaled));
+        });
+    state.setCotangent(lin->get(), t.getResult(0));
+  }
+  return success();
+}
+
 LogicalResult transposeLinalg(linalg::LinalgOp op, TransposeState &state,
                               OpBuilder &b) {
-  if (linalg::isaContractionOpInterface(op))
+  if (trellis::isPlainContraction(op))
     return transposeContraction(op, state, b);
+  if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
+    return transposeLinearGeneric(generic, state, b);
   return op->emitOpError(
       "is linear in its operands but is not a contraction; "
       "spmd-transpose transposes linalg contractions (matmul, generic "
-      "mul-add), transpose, broadcast, sum reductions and copies");
+      "mul-add), linear generics, transpose, broadcast, sum reductions and "
+      "copies");
 }
 
 void registerLinalgTransposeModels(DialectRegistry &registry) {

@@ -61,21 +61,6 @@ func.func @f(%x: tensor<4x2xf32>) -> tensor<4xf32> attributes {spmd.transpose} {
 
 // -----
 
-#id = affine_map<(d0) -> (d0)>
-func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {spmd.transpose} {
-  %e = tensor.empty() : tensor<4xf32>
-  // expected-error @below {{'linalg.generic' op is linear in its operands but is not a contraction; spmd-transpose transposes linalg contractions (matmul, generic mul-add), transpose, broadcast, sum reductions and copies}}
-  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
-      ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) {
-  ^bb0(%a: f32, %out: f32):
-    %d = arith.addf %a, %a : f32
-    linalg.yield %d : f32
-  } -> tensor<4xf32>
-  return %r : tensor<4xf32>
-}
-
-// -----
-
 func.func @f(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> attributes {spmd.transpose} {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<2x4xf32>
@@ -230,5 +215,51 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {spmd.transpose} {
     %d = arith.mulf %a, %two : tensor<4xf32>
     scf.yield %d : tensor<4xf32>
   }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// A product of two linear values inside a generic.
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {spmd.transpose} {
+  %e = tensor.empty() : tensor<4xf32>
+  // expected-error @below {{'linalg.generic' op computes its result from the linear values other than linearly (a product of two of them, a constant added, or a non-linear function of one): the function is not linear}}
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %m = arith.mulf %a, %a : f32
+      linalg.yield %m : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// A linear value plus a constant: affine.
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {spmd.transpose} {
+  %e = tensor.empty() : tensor<4xf32>
+  %one = arith.constant 1.0 : f32
+  // expected-error @below {{'linalg.generic' op computes its result from the linear values other than linearly}}
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %m = arith.addf %a, %one : f32
+      linalg.yield %m : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// A maximum over the output: not a sum.
+func.func @f(%x: tensor<4x8xf32>, %y: tensor<4xf32> {spmd.nonlinear}) -> tensor<4xf32> attributes {spmd.transpose} {
+  %e = tensor.empty() : tensor<4xf32>
+  // expected-error @below {{'linalg.generic' op reads its output other than by adding to it; spmd-transpose transposes generics that write or sum into their output}}
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x8xf32>) outs(%y : tensor<4xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %m = arith.maximumf %a, %o : f32
+      linalg.yield %m : f32
+  } -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
