@@ -1,10 +1,11 @@
 //===- InProcessCommunicator.cpp - Rendezvous collectives in shared memory ===//
 //
 // A blocking collective is a rendezvous of the devices of its group: each
-// publishes its input and output buffers, and once all have arrived each
-// device pulls what it needs straight from the others' buffers, then waits
-// until all are done reading. InProcessCommunicator.h describes the whole
-// communicator.
+// publishes its input and output buffers, and once all have arrived the
+// members that are running share the work (tasks taken from a counter:
+// one per output, or per chunk of an all-reduce), reading straight from
+// the others' buffers, and each leaves once all of it is done.
+// InProcessCommunicator.h describes the whole communicator.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,22 +33,34 @@ void InProcessCommunicator::failLocked(const std::string &message) {
   wakeAllLocked();
 }
 
-void InProcessCommunicator::work(const Rendezvous &rv, int64_t rank,
+/// How many tasks a collective's work is split into: one per member's
+/// output, or for an all-reduce one per chunk of about 128 KiB (at least
+/// one per member, at most 64).
+static int64_t numTasksOf(const CollectiveDesc &desc, int64_t n) {
+  if (desc.kind != CollectiveKind::AllReduce)
+    return n;
+  int64_t bytes = desc.geometry[0] * dtypeSize(desc.dtype);
+  return std::clamp<int64_t>(bytes / (128 << 10), n, std::max<int64_t>(n, 64));
+}
+
+void InProcessCommunicator::work(const Rendezvous &rv, int64_t task,
                                  const CollectiveDesc &desc) {
   const int64_t n = rv.n;
   const int64_t elem = dtypeSize(desc.dtype);
-  char *out = static_cast<char *>(rv.outs[rank]);
+  // Tasks other than an all-reduce's: the output of member `rank`.
+  const int64_t rank = task;
+  char *out = static_cast<char *>(rv.outs[rank % n]);
   switch (desc.kind) {
   case CollectiveKind::AllReduce: {
-    // Reduce-scatter then all-gather, fused: this device sums its chunk and
-    // writes it into every member's output.
-    int64_t count = desc.geometry[0];
-    int64_t lo = rank * count / n, hi = (rank + 1) * count / n;
+    // Reduce-scatter then all-gather, fused: the task sums its chunk into
+    // one member's output and copies it into the others'.
+    int64_t count = desc.geometry[0], tasks = rv.numTasks;
+    int64_t lo = task * count / tasks, hi = (task + 1) * count / tasks;
     if (hi > lo) {
       reduceBlocks(desc.dtype, desc.reduction, rv.ins, lo, hi - lo,
                    out + lo * elem);
       for (int64_t j = 0; j < n; ++j)
-        if (j != rank)
+        if (j != rank % n)
           std::memcpy(static_cast<char *>(rv.outs[j]) + lo * elem,
                       out + lo * elem, (hi - lo) * elem);
     }
@@ -95,6 +108,20 @@ void InProcessCommunicator::work(const Rendezvous &rv, int64_t rank,
   }
 }
 
+void InProcessCommunicator::runTasks(Rendezvous &rv,
+                                     const CollectiveDesc &desc) {
+  for (;;) {
+    int64_t task = rv.nextTask.fetch_add(1);
+    if (task >= rv.numTasks)
+      return;
+    work(rv, task, desc);
+    if (rv.doneTasks.fetch_add(1) + 1 == rv.numTasks) {
+      std::lock_guard<std::mutex> lock(mu_);
+      cv_.notify_all();
+    }
+  }
+}
+
 bool InProcessCommunicator::execute(DeviceContext &device,
                                     const CollectiveDesc &desc, const void *in,
                                     void *out) {
@@ -131,8 +158,11 @@ bool InProcessCommunicator::execute(DeviceContext &device,
     if (rv->numArrived == n) {
       if (!checkComplete(*rv, desc.axes))
         return false;
+      rv->numTasks = numTasksOf(desc, n);
       rv->ready = true;
       rv->readyUs = nowUs();
+      // Every member holds the rendezvous; later instances have other keys.
+      table_.erase(key);
       cv_.notify_all();
     } else {
       state_[position] = State::Waiting;
@@ -148,18 +178,15 @@ bool InProcessCommunicator::execute(DeviceContext &device,
     }
   }
 
-  work(*rv, rank, desc);
-
-  {
+  // Help with whatever work is left, then wait until all of it is done (no
+  // member may reuse its buffers while others still read them).
+  runTasks(*rv, desc);
+  if (rv->doneTasks.load() < rv->numTasks) {
     std::unique_lock<std::mutex> lock(mu_);
-    if (++rv->numDeparted == n) {
-      table_.erase(key);
-      cv_.notify_all();
-    } else {
-      cv_.wait(lock, [&] { return rv->numDeparted == n || aborted_; });
-      if (aborted_)
-        return false;
-    }
+    cv_.wait(lock,
+             [&] { return rv->doneTasks.load() == rv->numTasks || aborted_; });
+    if (aborted_)
+      return false;
   }
 
   // On virtual clocks the collective completes its modelled time after the

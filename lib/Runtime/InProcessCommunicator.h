@@ -40,6 +40,7 @@
 #include "lib/Runtime/ModelledLinks.h"
 #include "trellis/Runtime/Runtime.h"
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -72,7 +73,12 @@ struct Rendezvous {
   std::vector<CollectiveDesc> descs;
   std::vector<bool> arrived;
   int64_t numArrived = 0;
-  int64_t numDeparted = 0;
+  /// The work, split into tasks that whichever members are running take
+  /// (work-sharing: on fewer cores than devices, the threads that are
+  /// scheduled do it all instead of each waiting its turn for its share).
+  int64_t numTasks = 0;
+  std::atomic<int64_t> nextTask{0};
+  std::atomic<int64_t> doneTasks{0};
   bool ready = false;
   double readyUs = 0; ///< when the last member arrived
   /// Virtual clock: the latest member's time of arrival.
@@ -197,7 +203,10 @@ private:
 
   // All of the *Locked functions run with mu_ held.
   void failLocked(const std::string &message);
-  void work(const Rendezvous &rv, int64_t rank, const CollectiveDesc &desc);
+  /// Task `task` of the collective (numTasks of them).
+  void work(const Rendezvous &rv, int64_t task, const CollectiveDesc &desc);
+  /// Takes and runs tasks of `rv` until none is left.
+  void runTasks(Rendezvous &rv, const CollectiveDesc &desc);
 
   //===--------------------------------------------------------------------===//
   // Diagnosis: mismatches, finished peers, deadlocks (InProcessDiagnosis.cpp)
