@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""MoE block: whole all_to_alls vs ppermute steps pipelined with the experts,
+in virtual time (issue 28).
+
+Both programs of bench/overlap/moe.py on 8 devices (T tokens per device,
+capacity T, D, F). Compute C = the all_to_all program's virtual makespan
+with no link model; for each ratio r the link bandwidth is solved from its
+two all_to_alls' ring time, (n - 1) (2 latency + (C D + C F) 4 / bandwidth)
+= r C. The generic overlap bound (r C + C) / max(r C, C) assumes all
+compute can hide communication; here only the experts can (the routing,
+dispatch and combine matmuls come before the first send or after the last
+receive), so the pipelined block's attainable speedup is lower; the
+experts' share of C is printed. Each figure: the median of --invocations
+trellis-run --clock=virtual invocations (spread in parentheses), as
+bench/virtual_time.py measures.
+
+Usage (after scripts/build.sh; a few minutes on 2 cores):
+  /usr/bin/python3 bench/moe_overlap.py
+"""
+import argparse
+import os
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+sys.path.insert(0, os.path.join(ROOT, "bench", "overlap"))
+import collective_matmul  # noqa: E402
+import moe  # noqa: E402
+import virtual_time  # noqa: E402
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--devices", type=int, default=8)
+    parser.add_argument("--T", type=int, default=128)
+    parser.add_argument("--D", type=int, default=512)
+    parser.add_argument("--F", type=int, default=512)
+    parser.add_argument("--latency-us", type=float, default=20.0)
+    parser.add_argument("--ratios", default="0.5,1,2")
+    parser.add_argument("--invocations", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--out", default=os.path.join(ROOT, "bench", "results",
+                                                      "moe_overlap.md"))
+    args = parser.parse_args()
+    args.trellis_run = os.path.join(args.build_dir, "bin", "trellis-run")
+    args.device = ""
+    n, T, D, F = args.devices, args.T, args.D, args.F
+    per_block = T * (D + F) * 4  # one dispatch and one combine block
+    ratios = [float(r) for r in args.ratios.split(",")]
+    started = time.time()
+    with tempfile.TemporaryDirectory() as tmp:
+        args.tmp = tmp
+        programs = {}
+        for kind in ("alltoall", "pipelined"):
+            programs[kind] = os.path.join(tmp, kind + ".mlir")
+            moe.write(kind, n, T, D, F, programs[kind])
+        nolink = virtual_time.measure(args, {k: (p, "", None, ())
+                                             for k, p in programs.items()})
+        compute = nolink["alltoall"][0][0]
+        links = {}
+        for r in ratios:
+            wire = r * compute * 1e3 / (n - 1) - 2 * args.latency_us
+            if wire <= 0:
+                sys.exit(f"ratio {r}: the latency alone exceeds the budget")
+            links[r] = (args.latency_us, per_block / wire / 1e3)
+        timed = virtual_time.measure(args, {(k, r): (p, "", links[r], ())
+                                            for r in ratios
+                                            for k, p in programs.items()})
+    elapsed = time.time() - started
+    expert_macs = n * T * D * F
+    all_macs = expert_macs + n * T * T * D + T * n * T * F
+    lines = [
+        f"## MoE block: all_to_all vs pipelined ppermutes in virtual time "
+        f"({n} devices, T={T} tokens each, capacity {T}, D={D}, F={F}, f32)",
+        "",
+        f"Regenerate: `/usr/bin/python3 bench/moe_overlap.py` (after "
+        f"`scripts/build.sh`; took {elapsed:.0f} s). trellis-run "
+        f"--clock=virtual --warmup 1 --repeat {args.repeat}; medians of "
+        f"{args.invocations} invocations, spread (max - min) / median in "
+        f"parentheses. Latency {args.latency_us:g} us; bandwidth from the "
+        "two all_to_alls' ring time = ratio x C. Host: "
+        f"{collective_matmul.cpu_model()}, {os.cpu_count()} cores.",
+        "",
+        "No link model: " + ", ".join(
+            f"{k} {v[0][0]:.4g} ms ({100 * v[0][1]:.1f}%)" for k, v in nolink.items())
+        + f" (C = {compute:.4g} ms). The experts are "
+        f"{100 * expert_macs / all_macs:.0f}% of the block's multiply-adds "
+        "(the rest: dispatch and combine, which cannot overlap).",
+        "",
+        "| comm / compute | link GB/s | all_to_all ms | pipelined ms | bound | "
+        "pipelined speedup (of bound) | pipelined hidden |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in ratios:
+        bound = (r * compute + compute) / max(r * compute, compute)
+        a, p = timed[("alltoall", r)], timed[("pipelined", r)]
+        speedup = a[0][0] / p[0][0]
+        lines.append(
+            f"| {r:g}x | {links[r][1]:.3g} | {a[0][0]:.4g} ({100 * a[0][1]:.1f}%) | "
+            f"{p[0][0]:.4g} ({100 * p[0][1]:.1f}%) | {bound:.2f}x | "
+            f"{speedup:.2f}x ({100 * speedup / bound:.0f}%) | {100 * p[1]:.0f}% |")
+    text = "\n".join(lines) + "\n"
+    with open(args.out, "w") as f:
+        f.write(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
