@@ -185,8 +185,16 @@ bool InProcessCommunicator::execute(DeviceContext &device,
     std::unique_lock<std::mutex> lock(mu_);
     cv_.wait(lock,
              [&] { return rv->doneTasks.load() == rv->numTasks || aborted_; });
-    if (aborted_)
+    if (aborted_ && rv->doneTasks.load() < rv->numTasks) {
+      // No task starts any more; those under way may write into this
+      // device's buffers, which it must not leave behind before they end.
+      int64_t taken = std::min(rv->nextTask.exchange(rv->numTasks + (1 << 30)),
+                               rv->numTasks);
+      lock.unlock();
+      while (rv->doneTasks.load() < taken)
+        std::this_thread::yield();
       return false;
+    }
   }
 
   // On virtual clocks the collective completes its modelled time after the

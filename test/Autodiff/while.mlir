@@ -14,6 +14,7 @@
 // RUN: %python %S/check_grad.py trellis-run %t/g.mlir counted 0,1 %t/counted | FileCheck %s --check-prefix=OK
 // RUN: %python %S/check_grad.py trellis-run %t/g.mlir nested 0,1 %t/nested | FileCheck %s --check-prefix=OK
 // RUN: %python %S/check_grad.py trellis-run %t/g.mlir ring 0,1 %t/ring | FileCheck %s --check-prefix=OK
+// RUN: %python %S/check_grad.py trellis-run %t/g.mlir while_in_while 0,1 %t/while_in_while | FileCheck %s --check-prefix=OK
 // RUN: %python %S/check_grad.py trellis-run %t/g.mlir ring 0,1 %t/ring2 --seed 2 | FileCheck %s --check-prefix=OK
 // OK: OK {{.*}}: gradient matches finite differences
 //
@@ -175,6 +176,32 @@ func.func @ring(%x: tensor<8x4xf64>, %w: tensor<8x4xf64>) -> tensor<f64> attribu
     spmd.yield %total : tensor<f64>
   }
   return %r : tensor<f64>
+}
+
+// A data-dependent while directly inside another one's body (both are
+// rewritten, the inner one first).
+// CHECK-LABEL: func.func @while_in_while_grad(
+func.func @while_in_while(%x0: tensor<2x4xf64>, %w: tensor<2x4xf64>) -> tensor<f64> attributes {trellis.grad} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %three = arith.constant dense<3.0> : tensor<2x4xf64>
+  %r:2 = scf.while (%x = %x0, %i = %c0) : (tensor<2x4xf64>, index) -> (tensor<2x4xf64>, index) {
+    %go = arith.cmpi slt, %i, %c3 : index
+    %sq = arith.mulf %x, %x : tensor<2x4xf64>
+    %s = func.call @sum(%sq) : (tensor<2x4xf64>) -> tensor<f64>
+    scf.condition(%go) %x, %i : tensor<2x4xf64>, index
+  } do {
+  ^bb0(%x: tensor<2x4xf64>, %i: index):
+    %in:2 = func.call @shrink_loop(%x, %w) : (tensor<2x4xf64>, tensor<2x4xf64>) -> (tensor<2x4xf64>, tensor<2x4xf64>)
+    %y = arith.addf %in#0, %in#1 : tensor<2x4xf64>
+    %c = math.cos %y : tensor<2x4xf64>
+    %z = arith.mulf %c, %three : tensor<2x4xf64>
+    %i1 = arith.addi %i, %c1 : index
+    scf.yield %z, %i1 : tensor<2x4xf64>, index
+  }
+  %l = func.call @sum(%r#0) : (tensor<2x4xf64>) -> tensor<f64>
+  return %l : tensor<f64>
 }
 
 func.func private @sum(%x: tensor<2x4xf64>) -> tensor<f64> {

@@ -191,36 +191,30 @@ LogicalResult FunctionPartitioner::partitionIf(scf::IfOp op) {
   return success();
 }
 
-/// `v` with the all_gathers in the chain that defines it that gather over
-/// any of `axes` replaced by all_gather_invariants (the same data
-/// movement, typed invariant over the gathered axes).
+/// `v`, rebuilt with the all_gathers in the chain that defines it that
+/// gather over any of `axes` as all_gather_invariants (the same data
+/// movement, typed invariant over the gathered axes). The originals stay:
+/// the reshard cache and other users may hold them (unused ones are erased
+/// with the other unused reshards).
 static Value gatheredInvariant(Value v, ArrayRef<StringAttr> axes) {
-  if (axes.empty())
+  auto gather = v.getDefiningOp<spmd::AllGatherOp>();
+  if (axes.empty() || !gather)
     return v;
-  SmallVector<spmd::AllGatherOp> chain;
-  for (auto gather = v.getDefiningOp<spmd::AllGatherOp>(); gather;
-       gather = gather.getOperand().getDefiningOp<spmd::AllGatherOp>())
-    chain.push_back(gather);
-  Value top = v;
-  for (spmd::AllGatherOp gather : chain) {
-    bool hit = llvm::any_of(gather.getAxes(), [&](Attribute a) {
-      return llvm::is_contained(axes, cast<StringAttr>(a));
-    });
-    if (!hit)
-      continue;
-    OpBuilder b(gather);
-    OperationState state(gather.getLoc(),
-                         spmd::AllGatherInvariantOp::getOperationName());
-    state.addOperands(gather->getOperands());
-    state.addTypes(gather->getResultTypes());
-    state.addAttributes(gather->getAttrs());
-    Operation *invariant = b.create(state);
-    if (gather.getResult() == top)
-      top = invariant->getResult(0);
-    gather->replaceAllUsesWith(invariant);
-    gather.erase();
-  }
-  return top;
+  Value operand = gatheredInvariant(gather.getOperand(), axes);
+  bool hit = llvm::any_of(gather.getAxes(), [&](Attribute a) {
+    return llvm::is_contained(axes, cast<StringAttr>(a));
+  });
+  if (!hit && operand == gather.getOperand())
+    return v;
+  OpBuilder b(gather);
+  b.setInsertionPointAfter(gather);
+  OperationState state(gather.getLoc(),
+                       hit ? spmd::AllGatherInvariantOp::getOperationName()
+                           : spmd::AllGatherOp::getOperationName());
+  state.addOperands(operand);
+  state.addTypes(gather->getResultTypes());
+  state.addAttributes(gather->getAttrs());
+  return b.create(state)->getResult(0);
 }
 
 /// A shard_map over every mesh axis inside a global function: its inputs

@@ -19,6 +19,8 @@
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
+#include "llvm/ADT/SmallBitVector.h"
+
 using namespace mlir;
 
 namespace mlir::spmd::transpose {
@@ -228,6 +230,12 @@ struct BodyDegrees {
         anyLinear |= of(operand) == Degree::Linear;
         anyBad |= of(operand) == Degree::Bad;
       }
+      // A linear or bad value used inside the op's regions: not modelled.
+      op.walk([&](Operation *inner) {
+        if (inner != &op)
+          for (Value v : inner->getOperands())
+            anyBad |= of(v) != Degree::Constant;
+      });
       if (anyBad) {
         d = Degree::Bad;
       } else if (!anyLinear) {
@@ -304,6 +312,14 @@ static LogicalResult transposeLinearGeneric(linalg::GenericOp op,
     degrees.degree[op.getMatchingBlockArgument(input)] =
         state.isLinear(input->get()) ? Degree::Linear : Degree::Constant;
   degrees.degree[acc] = Degree::Bad;
+  // Linear values the body reads from outside (a scalar extracted from a
+  // linear tensor) are not inputs: not modelled.
+  body.walk([&](Operation *inner) {
+    for (Value v : inner->getOperands())
+      if (!op->isAncestor(v.getParentRegion()->getParentOp()) &&
+          state.isLinear(v))
+        degrees.degree[v] = Degree::Bad;
+  });
   degrees.run(body);
   if (degrees.of(term) != Degree::Linear)
     return op->emitOpError(
@@ -325,6 +341,35 @@ static LogicalResult transposeLinearGeneric(linalg::GenericOp op,
 
   AffineMap outMap = op.getMatchingIndexingMap(init);
   unsigned numLoops = op.getNumLoops();
+  // A map (the output not read) must write each element once: with a loop
+  // its output map drops, the last write wins and the others' inputs get
+  // no cotangent.
+  if (!sum && !outMap.isPermutation())
+    return op->emitOpError("overwrites output elements over loops its output "
+                           "map drops (the last write wins); spmd-transpose "
+                           "transposes maps that write each element once");
+  // Every loop of the transposed generic needs a bound from one of its
+  // operands: the cotangent, the non-linear inputs or the linear input.
+  for (OpOperand *lin : op.getDpsInputOperands()) {
+    if (!state.isLinear(lin->get()))
+      continue;
+    llvm::SmallBitVector bound(numLoops);
+    auto mark = [&](AffineMap map) {
+      for (AffineExpr e : map.getResults())
+        if (auto dim = dyn_cast<AffineDimExpr>(e))
+          bound.set(dim.getPosition());
+    };
+    mark(outMap);
+    mark(op.getMatchingIndexingMap(lin));
+    for (OpOperand *input : op.getDpsInputOperands())
+      if (!state.isLinear(input->get()))
+        mark(op.getMatchingIndexingMap(input));
+    if (!bound.all())
+      return op->emitOpError("has a loop that only another linear operand "
+                             "than #")
+             << lin->getOperandNumber()
+             << " indexes; spmd-transpose cannot bound it in the transpose";
+  }
   for (OpOperand *lin : op.getDpsInputOperands()) {
     if (!state.isLinear(lin->get()))
       continue;

@@ -103,14 +103,6 @@ FailureOr<Value> tripCount(OpBuilder &b, scf::WhileOp loop,
       sliceArgs(before, condition.getArgs()[j], carried);
     changed = carried != oldCarried || passed != oldPassed;
   }
-  if (!activeCondition)
-    for (unsigned k : carried.set_bits())
-      if (isActive(loop.getInits()[k]))
-        return loop.emitOpError("decides whether to go on from carried value #")
-               << k
-               << ", which depends on the linear arguments: the loop is not "
-                  "linear";
-
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   SmallVector<Value> inits;
@@ -134,9 +126,9 @@ FailureOr<Value> tripCount(OpBuilder &b, scf::WhileOp loop,
   cloneAvailable(cb, before, m);
   SmallVector<Value> forwarded;
   for (unsigned j : passed.set_bits())
-    forwarded.push_back(m.lookupOrNull(condition.getArgs()[j]));
+    forwarded.push_back(m.lookupOrDefault(condition.getArgs()[j]));
   forwarded.push_back(i);
-  Value go = m.lookupOrNull(condition.getCondition());
+  Value go = m.lookupOrDefault(condition.getCondition());
 
   auto *body = new Block();
   count.getAfter().push_back(body);
@@ -149,7 +141,7 @@ FailureOr<Value> tripCount(OpBuilder &b, scf::WhileOp loop,
   cloneAvailable(bb, after, n);
   SmallVector<Value> next;
   for (unsigned k : carried.set_bits())
-    next.push_back(n.lookupOrNull(yield->getOperand(k)));
+    next.push_back(n.lookupOrDefault(yield->getOperand(k)));
   next.push_back(arith::AddIOp::create(bb, loc, j, one));
 
   if (!go || llvm::is_contained(forwarded, Value()) ||
@@ -161,6 +153,23 @@ FailureOr<Value> tripCount(OpBuilder &b, scf::WhileOp loop,
   }
   scf::ConditionOp::create(cb, loc, go, forwarded);
   scf::YieldOp::create(bb, loc, next);
+  // What the condition depends on: the carried values it needs (their
+  // initial values) and anything it reads from outside the loop.
+  if (!activeCondition) {
+    Value active;
+    count->walk([&](Operation *op) {
+      for (Value v : op->getOperands())
+        if (!active && !count->isAncestor(v.getParentRegion()->getParentOp()) &&
+            isActive(v))
+          active = v;
+    });
+    if (active) {
+      count.erase();
+      return loop.emitOpError("decides whether to go on from a value that "
+                              "depends on the linear arguments: the loop is "
+                              "not linear");
+    }
+  }
   return count.getResults().back();
 }
 
@@ -330,8 +339,9 @@ LogicalResult mlir::spmd::rewriteWhileLoops(func::FuncOp func,
       todo.push_back(loop);
   });
   auto isActive = [&](Value v) { return reached.contains(v); };
-  // Inner loops first: an outer loop's rewrite copies its body.
-  for (scf::WhileOp loop : llvm::reverse(todo))
+  // Inner loops first (the walk is post-order): an outer loop's rewrite
+  // copies its body and erases it.
+  for (scf::WhileOp loop : todo)
     if (failed(rewriteWhile(loop, isActive, activeCondition)))
       return failure();
   return success();

@@ -204,7 +204,7 @@ func.func @f(%w: tensor<4xf32> {spmd.nonlinear}, %x: tensor<4xf32>) -> (tensor<4
 func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {spmd.transpose} {
   %zero = arith.constant 0.0 : f32
   %two = arith.constant dense<2.0> : tensor<4xf32>
-  // expected-error @below {{'scf.while' op decides whether to go on from carried value #0, which depends on the linear arguments: the loop is not linear}}
+  // expected-error @below {{'scf.while' op decides whether to go on from a value that depends on the linear arguments: the loop is not linear}}
   %r = scf.while (%a = %x) : (tensor<4xf32>) -> tensor<4xf32> {
     %c0 = arith.constant 0 : index
     %first = tensor.extract %a[%c0] : tensor<4xf32>
@@ -259,6 +259,79 @@ func.func @f(%x: tensor<4x8xf32>, %y: tensor<4xf32> {spmd.nonlinear}) -> tensor<
       ins(%x : tensor<4x8xf32>) outs(%y : tensor<4xf32>) {
     ^bb0(%a: f32, %o: f32):
       %m = arith.maximumf %a, %o : f32
+      linalg.yield %m : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// The condition reads a linear value from outside the loop.
+func.func @f(%x: tensor<4xf32>, %n: tensor<4xf32> {spmd.nonlinear}) -> tensor<4xf32> attributes {spmd.transpose} {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %two = arith.constant dense<2.0> : tensor<4xf32>
+  // expected-error @below {{'scf.while' op decides whether to go on from a value that depends on the linear arguments: the loop is not linear}}
+  %r = scf.while (%a = %n, %b = %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> {
+    %first = tensor.extract %x[%c0] : tensor<4xf32>
+    %go = arith.cmpf olt, %first, %zero : f32
+    scf.condition(%go) %b : tensor<4xf32>
+  } do {
+  ^bb0(%b: tensor<4xf32>):
+    %d = arith.mulf %b, %two : tensor<4xf32>
+    scf.yield %n, %d : tensor<4xf32>, tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// out[i] = x[i, j] for every j: the last write wins.
+func.func @f(%x: tensor<4x8xf32>) -> tensor<4xf32> attributes {spmd.transpose} {
+  %e = tensor.empty() : tensor<4xf32>
+  // expected-error @below {{'linalg.generic' op overwrites output elements over loops its output map drops (the last write wins); spmd-transpose transposes maps that write each element once}}
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x8xf32>) outs(%e : tensor<4xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      linalg.yield %a : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// Loop j is indexed only by the other linear input.
+func.func @f(%x: tensor<4xf32>, %y: tensor<8xf32>) -> tensor<4xf32> attributes {spmd.transpose} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  // expected-error @below {{'linalg.generic' op has a loop that only another linear operand than #0 indexes; spmd-transpose cannot bound it in the transpose}}
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %y : tensor<4xf32>, tensor<8xf32>) outs(%z : tensor<4xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %s = arith.addf %a, %b : f32
+      %t = arith.addf %o, %s : f32
+      linalg.yield %t : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// A linear scalar inside a region of the body.
+func.func @f(%x: tensor<4xf32>, %y: tensor<4xf32>, %c: i1 {spmd.nonlinear}) -> tensor<4xf32> attributes {spmd.transpose} {
+  %e = tensor.empty() : tensor<4xf32>
+  %one = arith.constant 1.0 : f32
+  // expected-error @below {{'linalg.generic' op computes its result from the linear values other than linearly}}
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%x, %y : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %s = scf.if %c -> (f32) {
+        scf.yield %a : f32
+      } else {
+        scf.yield %one : f32
+      }
+      %m = arith.mulf %s, %b : f32
       linalg.yield %m : f32
   } -> tensor<4xf32>
   return %r : tensor<4xf32>
