@@ -21,9 +21,10 @@ token is dropped), as examples/seeds/moe_all_to_all.mlir does:
              me + s (one ppermute with shift s; step 0 is local), applies
              the expert to the block received from me - s, and sends the
              result back by the ppermute with shift -s, into row block
-             (me + s) mod n of combined. spmd-async-collectives starts the
-             sends early and waits late, so the transfers of step s overlap
-             the experts of the other steps.
+             (me + s) mod n of combined. Every send is written before the
+             first expert (spmd-async-collectives keeps starts in program
+             order), so it starts them all at once and waits for each just
+             before its expert; each return starts right after its expert.
   Out = mask @ combined                 [T, F]
 """
 import os
