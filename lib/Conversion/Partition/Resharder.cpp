@@ -357,6 +357,11 @@ Value Resharder::routeBlocks(Location loc, ArrayRef<RouteSource> sources,
   for (StringAttr axis : group)
     sizes.push_back(size({axis}));
   const int64_t n = size(group);
+  // The routing plans every device's blocks: on more devices than any run
+  // has (a mesh may declare up to 2^31), leave the reshard to the
+  // collective steps, whose cost does not grow with the device count.
+  if (n > kMaxRoutedDevices)
+    return {};
   // Device `device`'s block of an array of `shape` laid out by `layout`,
   // placed at `offset` in the target array.
   auto boxOf = [&](const Layout &layout, ArrayRef<int64_t> shape,

@@ -61,6 +61,10 @@ struct Layout {
 
 class Resharder {
 public:
+  /// routeBlocks plans per device; beyond this many devices in the axes it
+  /// routes over it declines (trellis-run runs at most 4,096 devices).
+  static constexpr int64_t kMaxRoutedDevices = 1 << 16;
+
   Resharder(OpBuilder &builder, MeshOp mesh) : b(builder), mesh(mesh) {}
 
   /// The per-device type of `global` laid out by `layout`.
