@@ -54,13 +54,19 @@ void sliceArgs(Block &block, Value root, llvm::BitVector &args) {
   }
 }
 
+/// The copy of `v` that `m` made from `block`, `v` itself when it is
+/// defined outside `block`, or null when its op was not copied.
+Value copyOf(Block &block, const IRMapping &m, Value v) {
+  if (Value copy = m.lookupOrNull(v))
+    return copy;
+  Block *owner = isa<BlockArgument>(v) ? cast<BlockArgument>(v).getOwner()
+                                       : v.getDefiningOp()->getBlock();
+  return owner == &block ? Value() : v;
+}
+
 /// Whether every value `op` (and its regions) reads from `block` is mapped.
 bool available(Operation *op, Block &block, const IRMapping &m) {
-  auto ok = [&](Value v) {
-    Block *owner = isa<BlockArgument>(v) ? cast<BlockArgument>(v).getOwner()
-                                         : v.getDefiningOp()->getBlock();
-    return owner != &block || m.contains(v);
-  };
+  auto ok = [&](Value v) { return static_cast<bool>(copyOf(block, m, v)); };
   bool all = llvm::all_of(op->getOperands(), ok);
   op->walk([&](Operation *inner) {
     if (inner != op)
@@ -74,6 +80,22 @@ void cloneAvailable(OpBuilder &b, Block &block, IRMapping &m) {
   for (Operation &op : block.without_terminator())
     if (available(&op, block, m))
       b.clone(op, m);
+}
+
+/// A new block at the end of `into` taking `from`'s arguments selected by
+/// `keep` and a counter (returned with it), holding the ops of `from` whose
+/// inputs that leaves available; `m` maps `from`'s values to theirs.
+std::pair<Block *, Value> copySlice(Block &from, const llvm::BitVector &keep,
+                                    Region &into, IRMapping &m, Location loc) {
+  auto *block = new Block();
+  into.push_back(block);
+  for (unsigned k : keep.set_bits())
+    m.map(from.getArgument(k),
+          block->addArgument(from.getArgument(k).getType(), loc));
+  Value counter = block->addArgument(IndexType::get(loc.getContext()), loc);
+  OpBuilder ob = OpBuilder::atBlockEnd(block);
+  cloneAvailable(ob, from, m);
+  return {block, counter};
 }
 
 /// The trip count of `loop`: a copy carrying only the values its condition
@@ -115,33 +137,18 @@ FailureOr<Value> tripCount(OpBuilder &b, scf::WhileOp loop,
   types.push_back(b.getIndexType());
   auto count = scf::WhileOp::create(b, loc, types, inits);
 
-  auto *cond = new Block();
-  count.getBefore().push_back(cond);
-  IRMapping m;
-  for (unsigned k : carried.set_bits())
-    m.map(before.getArgument(k),
-          cond->addArgument(before.getArgument(k).getType(), loc));
-  Value i = cond->addArgument(b.getIndexType(), loc);
+  IRMapping m, n;
+  auto [cond, i] = copySlice(before, carried, count.getBefore(), m, loc);
+  auto [body, j] = copySlice(after, passed, count.getAfter(), n, loc);
   OpBuilder cb = OpBuilder::atBlockEnd(cond);
-  cloneAvailable(cb, before, m);
-  SmallVector<Value> forwarded;
-  for (unsigned j : passed.set_bits())
-    forwarded.push_back(m.lookupOrDefault(condition.getArgs()[j]));
-  forwarded.push_back(i);
-  Value go = m.lookupOrDefault(condition.getCondition());
-
-  auto *body = new Block();
-  count.getAfter().push_back(body);
-  IRMapping n;
-  for (unsigned j : passed.set_bits())
-    n.map(after.getArgument(j),
-          body->addArgument(after.getArgument(j).getType(), loc));
-  Value j = body->addArgument(b.getIndexType(), loc);
   OpBuilder bb = OpBuilder::atBlockEnd(body);
-  cloneAvailable(bb, after, n);
-  SmallVector<Value> next;
+  SmallVector<Value> forwarded, next;
+  for (unsigned k : passed.set_bits())
+    forwarded.push_back(copyOf(before, m, condition.getArgs()[k]));
+  forwarded.push_back(i);
+  Value go = copyOf(before, m, condition.getCondition());
   for (unsigned k : carried.set_bits())
-    next.push_back(n.lookupOrDefault(yield->getOperand(k)));
+    next.push_back(copyOf(after, n, yield->getOperand(k)));
   next.push_back(arith::AddIOp::create(bb, loc, j, one));
 
   if (!go || llvm::is_contained(forwarded, Value()) ||
