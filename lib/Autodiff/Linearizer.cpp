@@ -312,6 +312,29 @@ LogicalResult Linearizer::linearizeCollective(spmd::CollectiveOpInterface op,
   return success();
 }
 
+LogicalResult Linearizer::linearizeBody(
+    Block &body, Block &into, ArrayRef<unsigned> tangentInputs,
+    SmallVectorImpl<Value> &yielded, SmallVectorImpl<unsigned> &withTangent) {
+  for (BlockArgument arg : body.getArguments())
+    primals.map(arg, into.addArgument(arg.getType(), arg.getLoc()));
+  for (unsigned k : tangentInputs) {
+    BlockArgument arg = body.getArgument(k);
+    tangents[arg] = into.addArgument(arg.getType(), arg.getLoc());
+  }
+  OpBuilder ib = OpBuilder::atBlockEnd(&into);
+  if (failed(linearizeBlock(body, ib)))
+    return failure();
+  Operation *yield = body.getTerminator();
+  for (Value v : yield->getOperands())
+    yielded.push_back(primals.lookupOrDefault(v));
+  for (auto [j, v] : llvm::enumerate(yield->getOperands()))
+    if (Value t = tangents.lookup(v)) {
+      withTangent.push_back(j);
+      yielded.push_back(t);
+    }
+  return success();
+}
+
 LogicalResult Linearizer::linearizeShardMap(spmd::ShardMapOp map,
                                             OpBuilder &b) {
   Location loc = map.getLoc();
@@ -347,31 +370,18 @@ LogicalResult Linearizer::linearizeShardMap(spmd::ShardMapOp map,
   spmd::ShardMapOp scratch = build(resultTypes, outSpecs);
   auto *block = new Block();
   scratch.getBody().push_back(block);
-  for (BlockArgument arg : body.getArguments())
-    primals.map(arg, block->addArgument(arg.getType(), arg.getLoc()));
-  for (unsigned k : tangentInputs) {
-    BlockArgument arg = body.getArgument(k);
-    tangents[arg] = block->addArgument(arg.getType(), arg.getLoc());
-  }
-
-  OpBuilder ib = OpBuilder::atBlockEnd(block);
-  if (failed(linearizeBlock(body, ib))) {
+  SmallVector<Value> yielded;
+  SmallVector<unsigned> withTangent;
+  if (failed(
+          linearizeBody(body, *block, tangentInputs, yielded, withTangent))) {
     scratch.erase();
     return failure();
   }
-  SmallVector<Value> yielded;
-  for (Value v : yield->getOperands())
-    yielded.push_back(primals.lookupOrDefault(v));
-  SmallVector<unsigned> withTangent;
-  for (auto [j, v] : llvm::enumerate(yield->getOperands())) {
-    Value t = tangents.lookup(v);
-    if (!t)
-      continue;
-    withTangent.push_back(j);
-    yielded.push_back(t);
+  for (unsigned j : withTangent) {
     resultTypes.push_back(map.getResult(j).getType());
     outSpecs.push_back(map.getOutSpecs()[j]);
   }
+  OpBuilder ib = OpBuilder::atBlockEnd(block);
   spmd::YieldOp::create(ib, yield->getLoc(), yielded);
 
   spmd::ShardMapOp copy = build(resultTypes, outSpecs);
@@ -414,29 +424,16 @@ LogicalResult Linearizer::linearizeAxisRegion(Operation *op, OpBuilder &b) {
   Operation *scratch = build(resultTypes);
   auto *block = new Block();
   scratch->getRegion(0).push_back(block);
-  for (BlockArgument arg : body.getArguments())
-    primals.map(arg, block->addArgument(arg.getType(), arg.getLoc()));
-  for (unsigned k : tangentInputs) {
-    BlockArgument arg = body.getArgument(k);
-    tangents[arg] = block->addArgument(arg.getType(), arg.getLoc());
-  }
-  OpBuilder ib = OpBuilder::atBlockEnd(block);
-  if (failed(linearizeBlock(body, ib))) {
+  SmallVector<Value> yielded;
+  SmallVector<unsigned> withTangent;
+  if (failed(
+          linearizeBody(body, *block, tangentInputs, yielded, withTangent))) {
     scratch->erase();
     return failure();
   }
-  SmallVector<Value> yielded;
-  for (Value v : yield->getOperands())
-    yielded.push_back(primals.lookupOrDefault(v));
-  SmallVector<unsigned> withTangent;
-  for (auto [j, v] : llvm::enumerate(yield->getOperands())) {
-    Value t = tangents.lookup(v);
-    if (!t)
-      continue;
-    withTangent.push_back(j);
-    yielded.push_back(t);
+  for (unsigned j : withTangent)
     resultTypes.push_back(op->getResult(j).getType());
-  }
+  OpBuilder ib = OpBuilder::atBlockEnd(block);
   trellis::YieldOp::create(ib, yield->getLoc(), yielded);
 
   Operation *copy = build(resultTypes);

@@ -81,6 +81,14 @@ public:
 private:
   LogicalResult linearizeBlock(Block &block, OpBuilder &b);
   LogicalResult linearizeOp(Operation *op, OpBuilder &b);
+  /// Linearizes the body of an isolated region op into `into`: its
+  /// arguments, then those of the tangents of the inputs `tangentInputs`;
+  /// `yielded` gets the primal values the body yields, then the tangents of
+  /// the results `withTangent`.
+  LogicalResult linearizeBody(Block &body, Block &into,
+                              ArrayRef<unsigned> tangentInputs,
+                              SmallVectorImpl<Value> &yielded,
+                              SmallVectorImpl<unsigned> &withTangent);
   LogicalResult linearizeShardMap(spmd::ShardMapOp map, OpBuilder &b);
   /// auto_axes / explicit_axes: one region taking and returning primal
   /// values and tangents.
