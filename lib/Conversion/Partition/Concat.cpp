@@ -12,6 +12,10 @@
 
 #include "lib/Conversion/Partition/FunctionPartitioner.h"
 
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::trellis;
 using namespace mlir::trellis::partition;
@@ -45,7 +49,13 @@ FunctionPartitioner::partitionSplitConcat(tensor::ConcatOp concat) {
     if (!operandType.hasStaticShape() || !resharder.divides(operandType, from))
       return false;
     Value local = localIn(operand, from);
-    budget += resharder.reshardBytes(loc, local, operandType, from, whole);
+    // Saturating: a reshard without a price (Resharder::priced) makes the
+    // budget unbounded.
+    if (llvm::AddOverflow(
+            budget,
+            resharder.reshardBytes(loc, local, operandType, from, whole),
+            budget))
+      budget = std::numeric_limits<int64_t>::max();
     SmallVector<int64_t> at(type.getRank(), 0);
     at[dim] = offset;
     sources.push_back({local, operandType, from, at});

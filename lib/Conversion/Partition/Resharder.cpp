@@ -9,9 +9,12 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
 
+#include <limits>
 #include <map>
 #include <numeric>
+#include <queue>
 
 using namespace mlir;
 using namespace mlir::trellis;
@@ -415,17 +418,79 @@ Value Resharder::routeBlocks(Location loc, ArrayRef<RouteSource> sources,
     SmallVector<int64_t> lo;
   };
   SmallVector<Transfer> transfers;
+  // Every device needs as many pieces (the target blocks have one size).
+  SmallVector<int64_t> counts;
+  int64_t cells = 1;
+  for (int64_t d = 0; d < rank; ++d) {
+    counts.push_back(need[0].size[d] / piece[d]);
+    cells *= counts.back();
+    if (cells > kMaxRoutedPieces / n)
+      return {};
+  }
+  // Senders are picked least loaded first, lowest device on ties, from
+  // the devices holding the piece's block of its source: the block fixes
+  // the coordinates of the axes the source's layout splits over; the others
+  // are free. Each block's holders wait in a heap of (load when queued,
+  // device); loads only grow, so an entry whose load is stale goes back
+  // with the current one until the least is current.
+  SmallVector<int64_t> step(group.size(), 1);
+  for (int64_t k = static_cast<int64_t>(group.size()) - 2; k >= 0; --k)
+    step[k] = step[k + 1] * sizes[k + 1];
+  using Holder = std::pair<int64_t, int64_t>;
+  using Holders =
+      std::priority_queue<Holder, std::vector<Holder>, std::greater<Holder>>;
+  std::map<std::pair<int64_t, int64_t>, Holders> holdersOf;
+  SmallVector<int64_t> load(n, 0);
+  auto pickSender = [&](int64_t i, const Box &cell) {
+    const RouteSource &source = sources[i];
+    SmallVector<int64_t> coord(group.size(), -1);
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t block = (cell.lo[d] - source.offset[d]) / have[i][0].size[d];
+      for (StringAttr axis : llvm::reverse(source.from.dims[d])) {
+        int64_t k = llvm::find(group, axis) - group.begin();
+        coord[k] = block % sizes[k];
+        block /= sizes[k];
+      }
+    }
+    int64_t fixed = 0;
+    for (auto [k, c] : llvm::enumerate(coord))
+      if (c >= 0)
+        fixed += c * step[k];
+    auto [it, inserted] = holdersOf.try_emplace({i, fixed});
+    Holders &heap = it->second;
+    if (inserted) {
+      SmallVector<int64_t> free;
+      int64_t count = 1;
+      for (auto [k, c] : llvm::enumerate(coord))
+        if (c < 0) {
+          free.push_back(k);
+          count *= sizes[k];
+        }
+      for (int64_t h = 0; h < count; ++h) {
+        int64_t device = fixed;
+        for (int64_t f = free.size() - 1, rest = h; f >= 0; --f) {
+          device += rest % sizes[free[f]] * step[free[f]];
+          rest /= sizes[free[f]];
+        }
+        heap.push({load[device], device});
+      }
+    }
+    while (heap.top().first != load[heap.top().second]) {
+      int64_t device = heap.top().second;
+      heap.pop();
+      heap.push({load[device], device});
+    }
+    int64_t best = heap.top().second;
+    assert(have[i][best].contains(cell) && "a holder lacks the piece");
+    heap.pop();
+    heap.push({++load[best], best});
+    return best;
+  };
   // Per device, the pieces it holds: (source, where).
   SmallVector<SmallVector<std::pair<int64_t, SmallVector<int64_t>>>> ownPieces(
       n);
-  SmallVector<int64_t> load(n, 0);
   for (int64_t p = 0; p < n; ++p) {
-    SmallVector<int64_t> counts, index(rank, 0);
-    int64_t cells = 1;
-    for (int64_t d = 0; d < rank; ++d) {
-      counts.push_back(need[p].size[d] / piece[d]);
-      cells *= counts.back();
-    }
+    SmallVector<int64_t> index(rank, 0);
     for (int64_t c = 0; c < cells; ++c) {
       Box cell;
       for (int64_t d = rank - 1, rest = c; d >= 0; --d) {
@@ -444,13 +509,7 @@ Value Resharder::routeBlocks(Location loc, ArrayRef<RouteSource> sources,
         ownPieces[p].push_back({i, cell.lo});
         continue;
       }
-      int64_t best = -1;
-      for (int64_t q = 0; q < n; ++q)
-        if (have[i][q].contains(cell) && (best < 0 || load[q] < load[best]))
-          best = q;
-      if (best < 0)
-        return {};
-      ++load[best];
+      int64_t best = pickSender(i, cell);
       transfers.push_back({best, p, i, cell.lo});
     }
   }
@@ -467,6 +526,10 @@ Value Resharder::routeBlocks(Location loc, ArrayRef<RouteSource> sources,
     for (const Transfer &t : transfers)
       rounds = std::max({rounds, ++sent[t.source], ++received[t.target]});
   }
+  // Each round and each slot of own pieces writes tables with a row per
+  // device.
+  if ((rounds + cells) * n > kMaxRoutedPieces)
+    return {};
   SmallVector<int64_t> roundOf(transfers.size(), -1);
   // The transfer each device sends / receives in each round, or -1.
   SmallVector<SmallVector<int64_t>> sending(n,
@@ -612,12 +675,14 @@ Value Resharder::routeBlocks(Location loc, ArrayRef<RouteSource> sources,
     result = place(result, takePieces(from, src), entries(at, rank), flags,
                    everywhere);
   }
+  SmallVector<SmallVector<int64_t>> inRound(rounds);
+  for (auto [t, r] : llvm::enumerate(roundOf))
+    inRound[r].push_back(t);
   for (int64_t r = 0; r < rounds; ++r) {
     SmallVector<int64_t> from(n, 0), src(n * rank, 0), at(n * rank, 0),
         flags(n, 0), pairs;
-    for (auto [t, transfer] : llvm::enumerate(transfers)) {
-      if (roundOf[t] != r)
-        continue;
+    for (int64_t t : inRound[r]) {
+      const Transfer &transfer = transfers[t];
       from[transfer.source] = transfer.from;
       for (int64_t d = 0; d < rank; ++d) {
         src[transfer.source * rank + d] =
@@ -846,42 +911,53 @@ int64_t Resharder::priced(function_ref<void()> build) {
   SmallVector<Operation *> trial;
   for (Operation &op : llvm::make_range(first, end))
     trial.push_back(&op);
-  auto blockBytes = [](Value v) {
+  // A block of dynamic shape, or so large that the ring formulas (at most
+  // 2n times a block over n devices) leave int64_t, has no price: the plan
+  // is then unbounded, dearer than any.
+  bool unbounded = false;
+  auto blockBytes = [&](Value v, int64_t n) -> int64_t {
     auto type = cast<RankedTensorType>(v.getType());
-    return type.getNumElements() * trellis::elementBytes(type.getElementType());
+    int64_t bytes = trellis::elementBytes(type.getElementType()), bound;
+    for (int64_t dim : type.getShape())
+      if (ShapedType::isDynamic(dim) || llvm::MulOverflow(bytes, dim, bytes)) {
+        unbounded = true;
+        return 0;
+      }
+    if (llvm::MulOverflow(bytes, 2 * n, bound))
+      unbounded = true;
+    return bytes;
   };
   auto groupSize = [&](ArrayAttr axes) {
     return size(llvm::to_vector(axes.getAsRange<StringAttr>()));
   };
   int64_t bytes = 0;
+  auto add = [&](int64_t more) {
+    if (llvm::AddOverflow(bytes, more, bytes))
+      unbounded = true;
+  };
   for (Operation *op : trial) {
     if (auto gather = dyn_cast<spmd::AllGatherOp>(op)) {
       int64_t n = groupSize(gather.getAxes());
-      bytes += rt::ringShareBytes(blockBytes(gather.getOperand()) * n, n);
+      int64_t block = blockBytes(gather.getOperand(), n);
+      add(rt::ringShareBytes(block * n, n));
     } else if (auto allToAll = dyn_cast<spmd::AllToAllOp>(op)) {
-      bytes += rt::ringShareBytes(blockBytes(allToAll.getOperand()),
-                                  groupSize(allToAll.getAxes()));
+      int64_t n = groupSize(allToAll.getAxes());
+      add(rt::ringShareBytes(blockBytes(allToAll.getOperand(), n), n));
     } else if (auto permute = dyn_cast<spmd::PpermuteOp>(op)) {
-      bytes += rt::permuteBytes(blockBytes(permute.getOperand()), true);
+      add(rt::permuteBytes(blockBytes(permute.getOperand(), 1), true));
     } else if (auto scatter = dyn_cast<spmd::PsumScatterOp>(op)) {
-      bytes += rt::ringShareBytes(blockBytes(scatter.getOperand()),
-                                  groupSize(scatter.getAxes()));
-    } else if (auto psum = dyn_cast<spmd::PsumOp>(op)) {
-      bytes += rt::allReduceBytes(blockBytes(psum.getOperand()),
-                                  groupSize(psum.getAxes()));
-    } else if (auto pmax = dyn_cast<spmd::PmaxOp>(op)) {
-      bytes += rt::allReduceBytes(blockBytes(pmax.getOperand()),
-                                  groupSize(pmax.getAxes()));
-    } else if (auto pmin = dyn_cast<spmd::PminOp>(op)) {
-      bytes += rt::allReduceBytes(blockBytes(pmin.getOperand()),
-                                  groupSize(pmin.getAxes()));
+      int64_t n = groupSize(scatter.getAxes());
+      add(rt::ringShareBytes(blockBytes(scatter.getOperand(), n), n));
+    } else if (isa<spmd::PsumOp, spmd::PmaxOp, spmd::PminOp>(op)) {
+      int64_t n = groupSize(op->getAttrOfType<ArrayAttr>("axes"));
+      add(rt::allReduceBytes(blockBytes(op->getOperand(0), n), n));
     }
   }
   for (Operation *op : llvm::reverse(trial)) {
     op->walk([&](Operation *nested) { created.erase(nested); });
     op->erase();
   }
-  return bytes;
+  return unbounded ? std::numeric_limits<int64_t>::max() : bytes;
 }
 
 int64_t Resharder::stepwiseBytes(Location loc, Value local, const Layout &cur,

@@ -64,6 +64,9 @@ public:
   /// routeBlocks plans per device; beyond this many devices in the axes it
   /// routes over it declines (trellis-run runs at most 4,096 devices).
   static constexpr int64_t kMaxRoutedDevices = 1 << 16;
+  /// Bound on the plan's size: pieces over all devices, and rows of the
+  /// per-device tables it writes.
+  static constexpr int64_t kMaxRoutedPieces = 1 << 20;
 
   Resharder(OpBuilder &builder, MeshOp mesh) : b(builder), mesh(mesh) {}
 
