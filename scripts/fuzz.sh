@@ -71,7 +71,7 @@ if ! "$FUZZ" -runs=0 -timeout=10 -rss_limit_mb=4096 -max_len=16384 \
     -artifact_prefix="$ARTIFACTS/replay-" test/Fuzz/corpus "$SEEDS" \
     > "$BUILD_DIR/fuzz-replay.log" 2>&1; then
   grep -E '^trellis-fuzz: |ERROR|SUMMARY|runtime error|#[0-9]+ ' \
-    "$BUILD_DIR/fuzz-replay.log" | head -n 20
+    "$BUILD_DIR/fuzz-replay.log" | sed -n 1,20p
   echo "fuzz: replaying the seeds and test/Fuzz/corpus failed" \
     "(log: $BUILD_DIR/fuzz-replay.log)"
   exit 1
@@ -101,7 +101,7 @@ for artifact in "$ARTIFACTS"/*; do
       grep -qE "(\\.\\./|$PWD/)(include|lib)/|mlir::(trellis|spmd)::" <<<"$top"; then
     ours=$((ours + 1))
     echo "fuzz: Trellis failure: $artifact"
-    grep -E '^trellis-fuzz: |ERROR|SUMMARY|runtime error|#[0-9]+ ' <<<"$trace" | head -n 12
+    grep -E '^trellis-fuzz: |ERROR|SUMMARY|runtime error|#[0-9]+ ' <<<"$trace" | sed -n 1,12p
     # The input itself, so that a report read far from this machine can be
     # reproduced (`trellis-fuzz FILE`).
     echo "fuzz: input ($(wc -c < "$artifact") bytes) follows"
