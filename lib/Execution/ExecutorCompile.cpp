@@ -467,6 +467,19 @@ llvm::Error Executor::Builder::describePlainFunction(func::FuncOp entry) {
     return makeError("@" + entryName +
                      " still uses trellis/spmd ops outside a shard_map after "
                      "partitioning");
+  // A device function already lowered to runtime calls addresses the
+  // groups of its mesh, which a plain function's single device does not
+  // have (its collectives read past their group: a crash or a hang).
+  bool callsRuntime = false;
+  entry.walk([&](func::CallOp call) {
+    if (call.getCallee().starts_with("trellis_rt_"))
+      callsRuntime = true;
+  });
+  if (callsRuntime || entry->hasAttr("spmd.manual_axes"))
+    return makeError("@" + entryName +
+                     " is a device function lowered for a mesh (it calls the "
+                     "Trellis runtime); trellis-run runs programs before "
+                     "lowering: give it the function with the shard_map");
   // Shardings left on its signature (partitioning can fold everything
   // away, e.g. a function that returns an argument in the layout it came
   // in) mean nothing here.
