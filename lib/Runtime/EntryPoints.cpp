@@ -60,11 +60,12 @@ static void recordSpan(DeviceContext &device, int64_t site,
   endRuntimeCall(device);
 }
 
-static bool runCollective(CollectiveKind kind, int64_t site, int64_t axes,
-                          int32_t dtype, int32_t reduction,
-                          std::initializer_list<int64_t> geometry,
-                          int64_t count, int64_t in, int64_t out) {
-  DeviceContext &device = requireDevice(kindName(kind));
+/// The description of a collective, or false (the run failed) for an
+/// element type or reduction the runtime lacks.
+static bool describe(DeviceContext &device, CollectiveKind kind, int64_t site,
+                     int64_t axes, int32_t dtype, int32_t reduction,
+                     std::initializer_list<int64_t> geometry, int64_t count,
+                     CollectiveDesc &desc) {
   if (dtypeSize(dtype) == 0) {
     device.comm->fail(siteName(device, site) +
                       ": unsupported element type code " +
@@ -80,7 +81,6 @@ static bool runCollective(CollectiveKind kind, int64_t site, int64_t axes,
                       dtypeName(dtype));
     return false;
   }
-  CollectiveDesc desc;
   desc.site = site;
   desc.kind = kind;
   desc.axes = axes;
@@ -90,6 +90,18 @@ static bool runCollective(CollectiveKind kind, int64_t site, int64_t axes,
   for (int64_t g : geometry)
     desc.geometry[i++] = g;
   desc.bytes = count * dtypeSize(dtype);
+  return true;
+}
+
+static bool runCollective(CollectiveKind kind, int64_t site, int64_t axes,
+                          int32_t dtype, int32_t reduction,
+                          std::initializer_list<int64_t> geometry,
+                          int64_t count, int64_t in, int64_t out) {
+  DeviceContext &device = requireDevice(kindName(kind));
+  CollectiveDesc desc;
+  if (!describe(device, kind, site, axes, dtype, reduction, geometry, count,
+                desc))
+    return false;
   double start = markComputeEnd(device);
   suspendCompute(device);
   bool ok =
@@ -176,6 +188,10 @@ void trellis_rt_ppermute(int64_t site, int64_t axes, int32_t dtype, int64_t in,
     abortDevice();
 }
 
+/// Handles of asynchronous collectives carry this bit, so that neither kind
+/// of wait takes the other's handle.
+static constexpr int64_t kCollectiveHandleTag = int64_t(1) << 40;
+
 /// Fails the run when `handle` is a direct ppermute's, which `fn` cannot
 /// take (its buffers are named again at trellis_rt_ppermute_wait_direct).
 static void rejectDirectHandle(DeviceContext &device, int64_t handle,
@@ -259,6 +275,12 @@ static void waitPermute(DeviceContext &device, int64_t handle, int64_t out) {
 
 void trellis_rt_ppermute_wait(int64_t handle, int64_t out) {
   DeviceContext &device = requireDevice("trellis_rt_ppermute_wait");
+  if (handle & kCollectiveHandleTag) {
+    device.comm->fail("trellis_rt_ppermute_wait on the handle " +
+                      std::to_string(handle) +
+                      " of an asynchronous collective");
+    abortDevice();
+  }
   rejectDirectHandle(device, handle, "trellis_rt_ppermute_wait on");
   waitPermute(device, handle, out);
 }
@@ -276,6 +298,90 @@ void trellis_rt_ppermute_wait_direct(int64_t handle, int64_t in, int64_t out,
   }
   device.directPermutes[handle] = {0, 0};
   waitPermute(device, handle, 0);
+}
+
+int64_t trellis_rt_collective_start(int64_t site, int32_t kind, int64_t axes,
+                                    int32_t dtype, int32_t reduction,
+                                    int64_t in, int64_t g0, int64_t g1,
+                                    int64_t g2, int64_t g3) {
+  DeviceContext &device = requireDevice("trellis_rt_collective_start");
+  const int64_t n = device.mesh->groupSize(unpackAxes(axes));
+  CollectiveDesc desc;
+  // The input's elements, and the count the blocking entry would report.
+  int64_t elements = 0, count = 0;
+  bool ok = false;
+  switch (kind) {
+  case TRELLIS_RT_ALL_REDUCE:
+    elements = count = g0;
+    ok = describe(device, CollectiveKind::AllReduce, site, axes, dtype,
+                  reduction, {g0}, count, desc);
+    break;
+  case TRELLIS_RT_ALL_GATHER:
+    elements = count = g0 * g1;
+    ok = describe(device, CollectiveKind::AllGather, site, axes, dtype, 0,
+                  {g0, g1}, count, desc);
+    break;
+  case TRELLIS_RT_REDUCE_SCATTER:
+    count = g0 * g1;
+    elements = count * n;
+    ok = describe(device, CollectiveKind::ReduceScatter, site, axes, dtype,
+                  reduction, {g0, g1}, count, desc);
+    break;
+  case TRELLIS_RT_ALL_TO_ALL:
+    count = g0 * g1;
+    elements = count * n;
+    ok = describe(device, CollectiveKind::AllToAll, site, axes, dtype, 0,
+                  {g0, g1, g2, g3}, count, desc);
+    break;
+  default:
+    device.comm->fail(siteName(device, site) +
+                      ": trellis_rt_collective_start of unknown kind " +
+                      std::to_string(kind));
+  }
+  if (!ok)
+    abortDevice();
+  double start = markComputeEnd(device);
+  int64_t slot;
+  if (!device.freeStartedSlots.empty()) {
+    slot = device.freeStartedSlots.back();
+    device.freeStartedSlots.pop_back();
+  } else {
+    slot = static_cast<int64_t>(device.startedCollectives.size());
+    device.startedCollectives.emplace_back();
+  }
+  StartedCollective &started = device.startedCollectives[slot];
+  started.desc = desc;
+  const int64_t bytes = elements * dtypeSize(dtype);
+  started.input.assign(reinterpret_cast<const char *>(in),
+                       reinterpret_cast<const char *>(in) + bytes);
+  started.at = {device.virtualClock ? device.clockUs : start, nowUs()};
+  started.live = true;
+  recordSpan(device, site, "collective", start, 0);
+  return slot | kCollectiveHandleTag;
+}
+
+void trellis_rt_collective_wait(int64_t handle, int64_t out) {
+  DeviceContext &device = requireDevice("trellis_rt_collective_wait");
+  const int64_t slot = handle & ~kCollectiveHandleTag;
+  if (!(handle & kCollectiveHandleTag) || slot < 0 ||
+      slot >= static_cast<int64_t>(device.startedCollectives.size()) ||
+      !device.startedCollectives[slot].live) {
+    device.comm->fail("trellis_rt_collective_wait: " + std::to_string(handle) +
+                      " is not the handle of a started collective");
+    abortDevice();
+  }
+  StartedCollective &started = device.startedCollectives[slot];
+  started.live = false;
+  double start = markComputeEnd(device);
+  suspendCompute(device);
+  if (!device.comm->execute(device, started.desc, started.input.data(),
+                            reinterpret_cast<void *>(out), &started.at))
+    abortDevice();
+  ++device.collectives;
+  recordSpan(device, started.desc.site, "wait", start, started.desc.bytes);
+  resumeCompute(device);
+  std::vector<char>().swap(started.input);
+  device.freeStartedSlots.push_back(slot);
 }
 
 int64_t trellis_rt_axis_index(int64_t axes) {

@@ -124,7 +124,7 @@ void InProcessCommunicator::runTasks(Rendezvous &rv,
 
 bool InProcessCommunicator::execute(DeviceContext &device,
                                     const CollectiveDesc &desc, const void *in,
-                                    void *out) {
+                                    void *out, const AsyncStart *started) {
   const int64_t position = device.position;
   AxisList axes = unpackAxes(desc.axes);
   const int64_t n = mesh_.groupSize(axes);
@@ -153,14 +153,19 @@ bool InProcessCommunicator::execute(DeviceContext &device,
     rv->outs[rank] = out;
     rv->descs[rank] = desc;
     rv->arrived[rank] = true;
-    rv->lastArrivalUs = std::max(rv->lastArrivalUs, device.clockUs);
+    rv->lastArrivalUs = std::max({rv->lastArrivalUs,
+                                  started ? started->clockUs : device.clockUs,
+                                  device.collectivesFreeUs});
+    if (started)
+      rv->lastStartWallUs = std::max(rv->lastStartWallUs, started->wallUs);
     ++rv->numArrived;
     if (rv->numArrived == n) {
       if (!checkComplete(*rv, desc.axes))
         return false;
       rv->numTasks = numTasksOf(desc, n);
       rv->ready = true;
-      rv->readyUs = nowUs();
+      // An asynchronous collective began when its last member started it.
+      rv->readyUs = started ? rv->lastStartWallUs : nowUs();
       // Every member holds the rendezvous; later instances have other keys.
       table_.erase(key);
       cv_.notify_all();
@@ -200,7 +205,12 @@ bool InProcessCommunicator::execute(DeviceContext &device,
   // On virtual clocks the collective completes its modelled time after the
   // last member arrived; a device that came earlier waited for it.
   if (links_.virtualClock()) {
-    leaveCollective(device, rv->lastArrivalUs, links_.modelledUs(desc, n));
+    double cost = links_.modelledUs(desc, n);
+    device.collectivesFreeUs = rv->lastArrivalUs + cost;
+    if (started)
+      waitForTransfer(device, rv->lastArrivalUs, rv->lastArrivalUs + cost, 0);
+    else
+      leaveCollective(device, rv->lastArrivalUs, cost);
     return true;
   }
   // With a modelled interconnect, the collective completes once the

@@ -81,8 +81,11 @@ struct Rendezvous {
   std::atomic<int64_t> doneTasks{0};
   bool ready = false;
   double readyUs = 0; ///< when the last member arrived
-  /// Virtual clock: the latest member's time of arrival.
+  /// Virtual clock: the latest member's time of arrival (of its start, for
+  /// an asynchronous collective).
   double lastArrivalUs = 0;
+  /// Asynchronous: the latest member's start on the wall clock.
+  double lastStartWallUs = 0;
 };
 
 using MailKey = std::pair<InstanceKey, int64_t>; ///< (instance, target rank)
@@ -180,7 +183,8 @@ public:
   }
 
   bool execute(DeviceContext &device, const CollectiveDesc &desc,
-               const void *in, void *out) override;
+               const void *in, void *out,
+               const AsyncStart *started = nullptr) override;
   int64_t startPermute(DeviceContext &device, const CollectiveDesc &desc,
                        const void *in, void *out,
                        TransferTiming *timing) override;

@@ -96,7 +96,8 @@ public:
   }
 
   bool execute(DeviceContext &device, const CollectiveDesc &desc,
-               const void *in, void *out) override;
+               const void *in, void *out,
+               const AsyncStart *started = nullptr) override;
   int64_t startPermute(DeviceContext &device, const CollectiveDesc &desc,
                        const void *in, void *out,
                        TransferTiming *timing) override;
@@ -252,8 +253,9 @@ private:
   bool allToAll(const Call &call);
   bool ppermute(const Call &call);
 
-  /// Virtual clock: the group's latest arrival at a blocking collective.
-  bool latestArrival(DeviceContext &device, const Call &call, double &latest);
+  /// Virtual clock: the group's latest arrival at a collective (at its
+  /// start, for an asynchronous one); `mine` is this member's.
+  bool latestArrival(double mine, const Call &call, double &latest);
 
   MeshShape mesh_;
   std::vector<SiteInfo> sites_;
@@ -348,7 +350,8 @@ bool MpiCommunicator::gatherBytes(MPI_Comm comm, const void *in, void *out,
 }
 
 bool MpiCommunicator::execute(DeviceContext &device, const CollectiveDesc &desc,
-                              const void *in, void *out) {
+                              const void *in, void *out,
+                              const AsyncStart *started) {
   if (failed_)
     return false;
   AxisList axes = unpackAxes(desc.axes);
@@ -364,7 +367,10 @@ bool MpiCommunicator::execute(DeviceContext &device, const CollectiveDesc &desc,
   call.type = mpiType(desc.dtype);
   call.op = mpiOp(desc.dtype, desc.reduction);
   double latest = 0;
-  if (options_.virtualClock && !latestArrival(device, call, latest))
+  if (options_.virtualClock &&
+      !latestArrival(std::max(started ? started->clockUs : device.clockUs,
+                              device.collectivesFreeUs),
+                     call, latest))
     return false;
   bool ok = false;
   switch (desc.kind) {
@@ -384,14 +390,19 @@ bool MpiCommunicator::execute(DeviceContext &device, const CollectiveDesc &desc,
     ok = ppermute(call);
     break;
   }
-  if (ok && options_.virtualClock)
-    leaveCollective(device, latest, links_.modelledUs(desc, call.n));
+  if (ok && options_.virtualClock) {
+    double cost = links_.modelledUs(desc, call.n);
+    device.collectivesFreeUs = latest + cost;
+    if (started)
+      waitForTransfer(device, latest, latest + cost, 0);
+    else
+      leaveCollective(device, latest, cost);
+  }
   return ok;
 }
 
-bool MpiCommunicator::latestArrival(DeviceContext &device, const Call &call,
+bool MpiCommunicator::latestArrival(double mine, const Call &call,
                                     double &latest) {
-  double mine = device.clockUs;
   MPI_Request request;
   if (mpiFailed(MPI_Iallreduce(&mine, &latest, 1, MPI_DOUBLE, MPI_MAX,
                                call.comm, &request),

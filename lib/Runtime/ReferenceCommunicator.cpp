@@ -170,7 +170,8 @@ public:
       : mesh_(mesh), sites_(sites), finished_(mesh.numDevices(), false) {}
 
   bool execute(DeviceContext &device, const CollectiveDesc &desc,
-               const void *in, void *out) override {
+               const void *in, void *out,
+               const AsyncStart * /*started*/) override {
     const AxisList axes = unpackAxes(desc.axes);
     const std::vector<int64_t> members =
         mesh_.groupMembers(device.position, axes);

@@ -185,6 +185,84 @@ TEST_P(Collectives, AllToAll) {
   }
 }
 
+// The asynchronous forms: every kind started (inputs overwritten right
+// after, as the runtime copies them), other collectives and a ppermute run
+// in between, then waited for in the other order; each result equals the
+// blocking entry's on the same input, on every mesh and axis choice.
+TEST_P(Collectives, AsyncStartsEqualBlocking) {
+  MeshShape mesh = makeMesh(GetParam());
+  const int64_t n = mesh.numDevices(), outer = 2, inner = 3;
+  for (const AxisList &axes : axisChoices(mesh.numAxes())) {
+    const int64_t g = mesh.groupSize(axes), packed = packAxes(axes);
+    const int64_t big = outer * g * inner;
+    auto fill = [](std::vector<float> &v, int64_t p) {
+      for (size_t e = 0; e < v.size(); ++e)
+        v[e] = valueAt(p, static_cast<int64_t>(e));
+    };
+    // Per device: inputs, blocking results, async results (reduce, gather,
+    // scatter, all_to_all).
+    std::vector<std::vector<float>> in(n), wide(n);
+    std::vector<std::vector<std::vector<float>>> want(
+        n, std::vector<std::vector<float>>(4)),
+        got(n, std::vector<std::vector<float>>(4));
+    for (int64_t p = 0; p < n; ++p) {
+      in[p].resize(outer * inner);
+      wide[p].resize(big);
+      fill(in[p], p);
+      fill(wide[p], p);
+      for (auto *v : {&want[p], &got[p]}) {
+        (*v)[0].assign(outer * inner, -1);
+        (*v)[1].assign(big, -1);
+        (*v)[2].assign(outer * inner, -1);
+        (*v)[3].assign(big, -1);
+      }
+    }
+    std::string error;
+    ASSERT_TRUE(runOnMesh(
+        mesh,
+        [&](int64_t p) {
+          trellis_rt_all_reduce(0, packed, TRELLIS_RT_F32, TRELLIS_RT_SUM,
+                                addr(in[p].data()), addr(want[p][0].data()),
+                                outer * inner);
+          trellis_rt_all_gather(1, packed, TRELLIS_RT_F32, addr(in[p].data()),
+                                addr(want[p][1].data()), outer, inner);
+          trellis_rt_reduce_scatter(2, packed, TRELLIS_RT_F32, TRELLIS_RT_SUM,
+                                    addr(wide[p].data()),
+                                    addr(want[p][2].data()), outer, inner);
+          trellis_rt_all_to_all(3, packed, TRELLIS_RT_F32, addr(wide[p].data()),
+                                addr(want[p][3].data()), outer, inner,
+                                outer * g, inner);
+          std::vector<float> a = in[p], b = wide[p];
+          int64_t h[4] = {
+              trellis_rt_collective_start(
+                  0, TRELLIS_RT_ALL_REDUCE, packed, TRELLIS_RT_F32,
+                  TRELLIS_RT_SUM, addr(a.data()), outer * inner, 0, 0, 0),
+              trellis_rt_collective_start(1, TRELLIS_RT_ALL_GATHER, packed,
+                                          TRELLIS_RT_F32, 0, addr(a.data()),
+                                          outer, inner, 0, 0),
+              trellis_rt_collective_start(2, TRELLIS_RT_REDUCE_SCATTER, packed,
+                                          TRELLIS_RT_F32, TRELLIS_RT_SUM,
+                                          addr(b.data()), outer, inner, 0, 0),
+              trellis_rt_collective_start(3, TRELLIS_RT_ALL_TO_ALL, packed,
+                                          TRELLIS_RT_F32, 0, addr(b.data()),
+                                          outer, inner, outer * g, inner)};
+          // The runtime took copies: the caller may overwrite its buffers.
+          std::fill(a.begin(), a.end(), 1e9f);
+          std::fill(b.begin(), b.end(), 1e9f);
+          float x = valueAt(p, 0), y = 0;
+          trellis_rt_all_reduce(4, packed, TRELLIS_RT_F32, TRELLIS_RT_SUM,
+                                addr(&x), addr(&y), 1);
+          for (int k = 3; k >= 0; --k)
+            trellis_rt_collective_wait(h[k], addr(got[p][k].data()));
+        },
+        error))
+        << error;
+    for (int64_t p = 0; p < n; ++p)
+      for (int k = 0; k < 4; ++k)
+        ASSERT_EQ(got[p][k], want[p][k]) << "kind " << k << " device " << p;
+  }
+}
+
 TEST_P(Collectives, PpermuteShiftsAndZeros) {
   MeshShape mesh = makeMesh(GetParam());
   const int64_t n = mesh.numDevices(), count = 5;
@@ -296,6 +374,64 @@ TEST(CollectiveErrors, MismatchedSitesAreReported) {
   EXPECT_EQ(error, "collective mismatch in the group over (\"a\") of devices "
                    "0, 1, 2, 3: devices 0, 1, 3 reached spmd.psum at "
                    "a.mlir:1:1, but device 2 reached spmd.pmax at a.mlir:2:1");
+}
+
+// A future carried through a loop can reach a wait of the other kind (the
+// verifier cannot see through block arguments): the runtime tells the
+// handles apart and stops the run.
+TEST(CollectiveErrors, AsyncHandleKindsAreChecked) {
+  MeshShape mesh = makeMesh({2});
+  std::vector<float> buffers(2 * 8);
+  const int64_t axes = packAxes({0});
+  std::string error;
+  EXPECT_FALSE(runOnMesh(
+      mesh,
+      [&](int64_t p) {
+        int64_t h = trellis_rt_collective_start(
+            0, TRELLIS_RT_ALL_REDUCE, axes, TRELLIS_RT_F32, TRELLIS_RT_SUM,
+            addr(&buffers[p * 8]), 4, 0, 0, 0);
+        trellis_rt_ppermute_wait(h, addr(&buffers[p * 8 + 4]));
+      },
+      error));
+  EXPECT_NE(error.find("trellis_rt_ppermute_wait on the handle"),
+            std::string::npos)
+      << error;
+  EXPECT_FALSE(runOnMesh(
+      mesh,
+      [&](int64_t p) {
+        int64_t h = trellis_rt_ppermute_start(0, axes, TRELLIS_RT_F32,
+                                              addr(&buffers[p * 8]), 4);
+        trellis_rt_collective_wait(h, addr(&buffers[p * 8 + 4]));
+      },
+      error));
+  EXPECT_NE(error.find("is not the handle of a started collective"),
+            std::string::npos)
+      << error;
+  // A handle waited for twice.
+  EXPECT_FALSE(runOnMesh(
+      mesh,
+      [&](int64_t p) {
+        int64_t h = trellis_rt_collective_start(
+            0, TRELLIS_RT_ALL_REDUCE, axes, TRELLIS_RT_F32, TRELLIS_RT_SUM,
+            addr(&buffers[p * 8]), 4, 0, 0, 0);
+        trellis_rt_collective_wait(h, addr(&buffers[p * 8 + 4]));
+        trellis_rt_collective_wait(h, addr(&buffers[p * 8 + 4]));
+      },
+      error));
+  EXPECT_NE(error.find("is not the handle of a started collective"),
+            std::string::npos)
+      << error;
+  // An unknown kind.
+  EXPECT_FALSE(runOnMesh(
+      mesh,
+      [&](int64_t p) {
+        trellis_rt_collective_start(0, 7, axes, TRELLIS_RT_F32, 0,
+                                    addr(&buffers[p * 8]), 4, 0, 0, 0);
+      },
+      error));
+  EXPECT_NE(error.find("trellis_rt_collective_start of unknown kind 7"),
+            std::string::npos)
+      << error;
 }
 
 /// A device body: a psum over the first axis for which device 0 passes 8

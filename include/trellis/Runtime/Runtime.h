@@ -89,6 +89,24 @@ struct TransferTiming {
 TraceEvent transferEvent(const TransferTiming &timing, double originUs,
                          int64_t bytes);
 
+/// When a member started an asynchronous collective it now waits for
+/// (trellis_rt_collective_start): the collective begins once the last
+/// member has started, not when the members wait.
+struct AsyncStart {
+  double clockUs = 0; ///< the member's virtual clock then
+  double wallUs = 0;  ///< the wall clock then
+};
+
+/// An asynchronous collective a device started and has not waited for:
+/// its description, a copy of its input (the program may overwrite the
+/// operand after the start) and when it started.
+struct StartedCollective {
+  CollectiveDesc desc;
+  std::vector<char> input;
+  AsyncStart at;
+  bool live = false;
+};
+
 class Communicator;
 
 /// Where a device's virtual time went (trellis-run --clock=virtual,
@@ -170,6 +188,10 @@ struct DeviceContext {
   /// virtual microseconds from the start of the run.
   bool virtualClock = false;
   double clockUs = 0;   ///< the virtual time at the last runtime call
+  /// Virtual time: when the device's last collective ended. A device runs
+  /// one collective at a time (they share its links): the next begins no
+  /// earlier, even when it was started asynchronously before.
+  double collectivesFreeUs = 0;
   double cpuMarkUs = 0; ///< the thread's CPU time at that call's end
   /// Of the runtime call under way: how long the device waited for a
   /// peer, ahead of its communication (traced as a wait).
@@ -192,6 +214,10 @@ struct DeviceContext {
   /// Per ppermute handle: the (in, out) buffers of a direct start, checked
   /// at its wait; (0, 0) for staged or completed ones.
   std::vector<std::pair<int64_t, int64_t>> directPermutes;
+  /// Asynchronous collectives by handle (tagged, trellis_rt_collective_start)
+  /// and the slots free for reuse.
+  std::vector<StartedCollective> startedCollectives;
+  std::vector<int64_t> freeStartedSlots;
   /// Heap buffers the device code allocated and has not freed yet: a run
   /// that stops on an error unwinds past their deallocations, so the
   /// session frees them (releaseBuffers).
@@ -263,8 +289,13 @@ public:
   virtual ~Communicator();
   /// Runs one collective for `device`. Returns false when the run must stop
   /// (mismatch, deadlock, another device failed); the error is recorded.
+  /// `started` is given when the device started the collective earlier
+  /// and waits for it now: the collective begins when the last member
+  /// started it (on the virtual clock, and in wall time with a link model)
+  /// and the device's wait only covers what is left of it.
   virtual bool execute(DeviceContext &device, const CollectiveDesc &desc,
-                       const void *in, void *out) = 0;
+                       const void *in, void *out,
+                       const AsyncStart *started = nullptr) = 0;
   /// Starts an asynchronous ppermute; returns a handle, or -1 on failure.
   /// Staged (`out` null): the payload is copied before this returns and
   /// waitPermute delivers it into its `out`. Direct (`out` given): nothing

@@ -28,7 +28,7 @@
 extern "C" {
 #endif
 
-#define TRELLIS_RT_ABI_VERSION 4
+#define TRELLIS_RT_ABI_VERSION 5
 
 /* `axes` arguments pack one mesh axis a nibble (index + 1, 0 ends the
  * list), so a list names at most this many axes, each among a mesh's first
@@ -49,6 +49,15 @@ enum {
   TRELLIS_RT_MAX = 1,
   TRELLIS_RT_MIN = 2,
   TRELLIS_RT_MEAN = 3
+};
+
+/* Kinds of asynchronous collectives (trellis_rt_collective_start; since
+ * version 5). */
+enum {
+  TRELLIS_RT_ALL_REDUCE = 0,
+  TRELLIS_RT_ALL_GATHER = 1,
+  TRELLIS_RT_REDUCE_SCATTER = 2,
+  TRELLIS_RT_ALL_TO_ALL = 3
 };
 
 /* The ABI version this library implements (the host checks it against the

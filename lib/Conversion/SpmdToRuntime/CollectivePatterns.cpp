@@ -260,6 +260,34 @@ struct PscatterLowering : RuntimePattern<PscatterOp> {
 // Collectives on buffers
 //===----------------------------------------------------------------------===//
 
+/// The runtime's view of a gather along `dim` of an operand of `shape`:
+/// [outer][inner] around it.
+SmallVector<int64_t> gatherGeometry(ArrayRef<int64_t> shape, int64_t dim) {
+  return {computeProduct(shape.take_front(dim)),
+          computeProduct(shape.drop_front(dim))};
+}
+
+/// A reduce-scatter along `dim` over n devices: the operand as
+/// [outer][n][inner].
+SmallVector<int64_t> scatterGeometry(ArrayRef<int64_t> shape, int64_t dim,
+                                     int64_t n) {
+  return {computeProduct(shape.take_front(dim)),
+          computeProduct(shape.drop_front(dim)) / n};
+}
+
+/// An all_to_all over n devices: the operand as [splitOuter][n][splitInner]
+/// and each received chunk placed as [concatOuter][n][concatInner].
+SmallVector<int64_t> allToAllGeometry(ArrayRef<int64_t> shape, int64_t split,
+                                      int64_t concat, int64_t n) {
+  SmallVector<int64_t> chunk(shape);
+  chunk[split] /= n;
+  ArrayRef<int64_t> chunkShape(chunk);
+  return {computeProduct(shape.take_front(split)),
+          computeProduct(shape.drop_front(split)) / n,
+          computeProduct(chunkShape.take_front(concat)),
+          computeProduct(chunkShape.drop_front(concat))};
+}
+
 /// What every buffer-to-buffer collective needs: the operand's buffer, a
 /// fresh result buffer, the dtype, the packed axes, the group size and the
 /// operand's shape.
@@ -327,13 +355,12 @@ struct AllGatherLowering : BufferCollectiveLowering<OpTy> {
   using BufferCollectiveLowering<OpTy>::BufferCollectiveLowering;
   void emit(OpTy op, const Transfer &t, PatternRewriter &b) const override {
     Location loc = op.getLoc();
-    int64_t dim = op.getDim();
+    SmallVector<int64_t> g = gatherGeometry(t.shape, op.getDim());
     int64_t site = this->state.addSite(op);
     callRuntime(b, loc, this->state.module, RuntimeFunc::all_gather,
                 {i64Const(b, loc, site), i64Const(b, loc, t.axes),
-                 i32Const(b, loc, t.dtype), t.in, t.out,
-                 i64Const(b, loc, computeProduct(t.shape.take_front(dim))),
-                 i64Const(b, loc, computeProduct(t.shape.drop_front(dim)))});
+                 i32Const(b, loc, t.dtype), t.in, t.out, i64Const(b, loc, g[0]),
+                 i64Const(b, loc, g[1])});
   }
 };
 
@@ -343,14 +370,13 @@ struct ReduceScatterLowering : BufferCollectiveLowering<PsumScatterOp> {
   void emit(PsumScatterOp op, const Transfer &t,
             PatternRewriter &b) const override {
     Location loc = op.getLoc();
-    int64_t dim = op.getDim();
+    SmallVector<int64_t> g = scatterGeometry(t.shape, op.getDim(), t.n);
     int64_t site = state.addSite(op);
-    callRuntime(
-        b, loc, state.module, RuntimeFunc::reduce_scatter,
-        {i64Const(b, loc, site), i64Const(b, loc, t.axes),
-         i32Const(b, loc, t.dtype), i32Const(b, loc, runtimeReduction(op)),
-         t.in, t.out, i64Const(b, loc, computeProduct(t.shape.take_front(dim))),
-         i64Const(b, loc, computeProduct(t.shape.drop_front(dim)) / t.n)});
+    callRuntime(b, loc, state.module, RuntimeFunc::reduce_scatter,
+                {i64Const(b, loc, site), i64Const(b, loc, t.axes),
+                 i32Const(b, loc, t.dtype),
+                 i32Const(b, loc, runtimeReduction(op)), t.in, t.out,
+                 i64Const(b, loc, g[0]), i64Const(b, loc, g[1])});
   }
 };
 
@@ -361,19 +387,14 @@ struct AllToAllLowering : BufferCollectiveLowering<AllToAllOp> {
   void emit(AllToAllOp op, const Transfer &t,
             PatternRewriter &b) const override {
     Location loc = op.getLoc();
-    int64_t split = op.getSplitDim(), concat = op.getConcatDim();
-    SmallVector<int64_t> chunk(t.shape);
-    chunk[split] /= t.n;
-    ArrayRef<int64_t> chunkShape(chunk);
+    SmallVector<int64_t> g =
+        allToAllGeometry(t.shape, op.getSplitDim(), op.getConcatDim(), t.n);
     int64_t site = state.addSite(op);
-    callRuntime(
-        b, loc, state.module, RuntimeFunc::all_to_all,
-        {i64Const(b, loc, site), i64Const(b, loc, t.axes),
-         i32Const(b, loc, t.dtype), t.in, t.out,
-         i64Const(b, loc, computeProduct(t.shape.take_front(split))),
-         i64Const(b, loc, computeProduct(t.shape.drop_front(split)) / t.n),
-         i64Const(b, loc, computeProduct(chunkShape.take_front(concat))),
-         i64Const(b, loc, computeProduct(chunkShape.drop_front(concat)))});
+    callRuntime(b, loc, state.module, RuntimeFunc::all_to_all,
+                {i64Const(b, loc, site), i64Const(b, loc, t.axes),
+                 i32Const(b, loc, t.dtype), t.in, t.out, i64Const(b, loc, g[0]),
+                 i64Const(b, loc, g[1]), i64Const(b, loc, g[2]),
+                 i64Const(b, loc, g[3])});
   }
 };
 
@@ -486,6 +507,86 @@ struct PpermuteWaitLowering : RuntimePattern<PpermuteWaitOp> {
   }
 };
 
+//===----------------------------------------------------------------------===//
+// Asynchronous all_gather, psum_scatter, psum and all_to_all
+//===----------------------------------------------------------------------===//
+
+/// The runtime kind and geometry of each start.
+std::pair<int32_t, SmallVector<int64_t>>
+startGeometry(AllGatherStartOp op, ArrayRef<int64_t> shape, int64_t) {
+  return {TRELLIS_RT_ALL_GATHER, gatherGeometry(shape, op.getDim())};
+}
+std::pair<int32_t, SmallVector<int64_t>>
+startGeometry(PsumScatterStartOp op, ArrayRef<int64_t> shape, int64_t n) {
+  return {TRELLIS_RT_REDUCE_SCATTER, scatterGeometry(shape, op.getDim(), n)};
+}
+std::pair<int32_t, SmallVector<int64_t>>
+startGeometry(PsumStartOp, ArrayRef<int64_t> shape, int64_t) {
+  return {TRELLIS_RT_ALL_REDUCE, {computeProduct(shape)}};
+}
+std::pair<int32_t, SmallVector<int64_t>>
+startGeometry(AllToAllStartOp op, ArrayRef<int64_t> shape, int64_t n) {
+  return {TRELLIS_RT_ALL_TO_ALL,
+          allToAllGeometry(shape, op.getSplitDim(), op.getConcatDim(), n)};
+}
+
+/// trellis_rt_collective_start on the operand's buffer (copied by the
+/// runtime at once); the future becomes the handle.
+template <typename OpTy> struct CollectiveStartLowering : RuntimePattern<OpTy> {
+  using RuntimePattern<OpTy>::RuntimePattern;
+  LogicalResult lower(OpTy op, ManualContext &ctx,
+                      PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto operandType = cast<RankedTensorType>(op.getOperand().getType());
+    auto resultType =
+        cast<RankedTensorType>(op.getFuture().getType().getValueType());
+    if (!resultType.hasStaticShape())
+      return emitDynamicShape(op);
+    FailureOr<int32_t> dtype = runtimeDtype(op, operandType);
+    if (failed(dtype))
+      return failure();
+    SmallVector<StringAttr> axisList = op.getAxisList();
+    auto [kind, geometry] =
+        startGeometry(op, operandType.getShape(), ctx.getGroupSize(axisList));
+    geometry.resize(4, 0);
+    int64_t site = this->state.addSite(op);
+    SmallVector<Value> args = {i64Const(rewriter, loc, site),
+                               i32Const(rewriter, loc, kind),
+                               i64Const(rewriter, loc, packAxes(ctx, axisList)),
+                               i32Const(rewriter, loc, *dtype),
+                               i32Const(rewriter, loc, runtimeReduction(op)),
+                               readBuffer(rewriter, loc, op.getOperand())};
+    for (int64_t g : geometry)
+      args.push_back(i64Const(rewriter, loc, g));
+    rewriter.replaceOp(op, callRuntime(rewriter, loc, this->state.module,
+                                       RuntimeFunc::collective_start, args)
+                               .getResult(0));
+    return success();
+  }
+};
+
+/// The handle (an i64 by now) is waited for into a fresh buffer.
+struct CollectiveWaitLowering : RuntimePattern<CollectiveWaitOp> {
+  using RuntimePattern::RuntimePattern;
+  LogicalResult lower(CollectiveWaitOp op, ManualContext &,
+                      PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    if (!type.hasStaticShape())
+      return emitDynamicShape(op);
+    Value handle = op.getFuture();
+    if (!handle.getType().isInteger(64))
+      return op.emitOpError("waits for a future that no collective start in "
+                            "a device function produced");
+    Value outBuffer = allocBuffer(rewriter, loc, type);
+    callRuntime(rewriter, loc, state.module, RuntimeFunc::collective_wait,
+                {handle, trellis::bufferAddress(rewriter, loc, outBuffer)});
+    rewriter.replaceOpWithNewOp<bufferization::ToTensorOp>(
+        op, type, outBuffer, /*restrict=*/true, /*writable=*/false);
+    return success();
+  }
+};
+
 } // namespace
 
 int64_t SpmdToRuntimeState::addSite(Operation *op, ArrayRef<int64_t> pairs) {
@@ -504,11 +605,16 @@ int64_t SpmdToRuntimeState::addSite(Operation *op, ArrayRef<int64_t> pairs) {
 void mlir::trellis::populateSpmdToRuntimePatterns(RewritePatternSet &patterns,
                                                   SpmdToRuntimeState &state) {
   MLIRContext *context = patterns.getContext();
-  patterns.add<PvaryLowering, AxisSizeLowering, AxisIndexLowering,
-               PscatterLowering, AllReduceLowering<PsumOp>,
-               AllReduceLowering<PmaxOp>, AllReduceLowering<PminOp>,
-               AllReduceLowering<PmeanOp>, AllGatherLowering<AllGatherOp>,
-               AllGatherLowering<AllGatherInvariantOp>, ReduceScatterLowering,
-               AllToAllLowering, PpermuteLowering, PpermuteStartLowering,
-               PpermuteWaitLowering>(context, state);
+  patterns
+      .add<PvaryLowering, AxisSizeLowering, AxisIndexLowering, PscatterLowering,
+           AllReduceLowering<PsumOp>, AllReduceLowering<PmaxOp>,
+           AllReduceLowering<PminOp>, AllReduceLowering<PmeanOp>,
+           AllGatherLowering<AllGatherOp>,
+           AllGatherLowering<AllGatherInvariantOp>, ReduceScatterLowering,
+           AllToAllLowering, PpermuteLowering, PpermuteStartLowering,
+           PpermuteWaitLowering, CollectiveStartLowering<AllGatherStartOp>,
+           CollectiveStartLowering<PsumScatterStartOp>,
+           CollectiveStartLowering<PsumStartOp>,
+           CollectiveStartLowering<AllToAllStartOp>, CollectiveWaitLowering>(
+          context, state);
 }

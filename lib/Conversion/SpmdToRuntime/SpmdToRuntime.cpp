@@ -33,7 +33,9 @@ void futuresToHandles(ModuleOp module) {
   Type i64 = IntegerType::get(module.getContext(), 64);
   module.walk([&](Operation *op) {
     for (OpResult result : op->getResults())
-      if (isa<FutureType>(result.getType()) && !isa<PpermuteStartOp>(op))
+      if (isa<FutureType>(result.getType()) &&
+          !isa<PpermuteStartOp, AllGatherStartOp, PsumScatterStartOp,
+               PsumStartOp, AllToAllStartOp>(op))
         result.setType(i64);
     if (isa<FunctionOpInterface>(op))
       return;

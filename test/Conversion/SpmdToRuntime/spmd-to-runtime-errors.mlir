@@ -61,7 +61,7 @@ func.func @sixteenth_axis_index() -> index attributes {spmd.mesh = @m} {
 // -----
 
 // A module lowered for another runtime ABI (TrellisRuntimeABI.def).
-// expected-error @below {{'builtin.module' op holds calls lowered for Trellis runtime ABI 99 (trellis.rt_abi_version), but this build lowers for version 4}}
+// expected-error @below {{'builtin.module' op holds calls lowered for Trellis runtime ABI 99 (trellis.rt_abi_version), but this build lowers for version 5}}
 module attributes {trellis.rt_abi_version = 99 : i32} {
   trellis.mesh @mesh = <["i"=4]>
 }

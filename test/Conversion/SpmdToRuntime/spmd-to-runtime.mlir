@@ -5,7 +5,7 @@ trellis.mesh @mesh = <["i"=4, "j"=2]>
 
 // Sites are numbered in order; the module lists each op and location.
 // CHECK: module attributes {spmd.sites = [{loc = "{{.*}}spmd-to-runtime.mlir:{{[0-9]+}}:{{[0-9]+}}", op = "spmd.psum"}, {loc = {{.*}}, op = "spmd.pmax"}, {loc = {{.*}}, op = "spmd.pmean"}
-// CHECK-SAME: trellis.rt_abi_version = 4 : i32
+// CHECK-SAME: trellis.rt_abi_version = 5 : i32
 // CHECK-DAG: func.func private @trellis_rt_all_reduce(i64, i64, i32, i32, i64, i64, i64)
 
 // CHECK-LABEL: func.func @reduce

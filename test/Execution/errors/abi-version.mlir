@@ -1,7 +1,7 @@
 // A module whose runtime calls were lowered for another ABI version is
 // refused before anything runs.
 // RUN: not trellis-run %s --iota 2>&1 | FileCheck %s
-// CHECK: error: 'builtin.module' op holds calls lowered for Trellis runtime ABI 99 (trellis.rt_abi_version), but this build lowers for version 4
+// CHECK: error: 'builtin.module' op holds calls lowered for Trellis runtime ABI 99 (trellis.rt_abi_version), but this build lowers for version 5
 // CHECK: trellis-run: error: lowering @main to LLVM failed
 
 module attributes {trellis.rt_abi_version = 99 : i32} {

@@ -64,6 +64,24 @@ VarianceRule::apply(ArrayRef<StringAttr> operandVary, ArrayRef<StringAttr> axes,
   return result;
 }
 
+namespace {
+// The rules the synchronous collectives and their starts share.
+constexpr VarianceRule kMovesVarying{VarianceRule::Need::Varying,
+                                     VarianceRule::Effect::Keep};
+constexpr VarianceRule kReducesVarying{VarianceRule::Need::Varying,
+                                       VarianceRule::Effect::Remove};
+
+/// The rule of the synchronous form of `op`, when it is the start of an
+/// asynchronous all_gather, psum_scatter, psum or all_to_all.
+std::optional<VarianceRule> startedVarianceRule(Operation *op) {
+  if (isa<AllGatherStartOp, PsumScatterStartOp, AllToAllStartOp>(op))
+    return kMovesVarying;
+  if (isa<PsumStartOp>(op))
+    return kReducesVarying;
+  return std::nullopt;
+}
+} // namespace
+
 FailureOr<SmallVector<StringAttr>> mlir::spmd::inferCollectiveVariance(
     Operation *op, ArrayRef<StringAttr> operandVary, std::string &reason) {
   auto collective = dyn_cast<CollectiveOpInterface>(op);
@@ -72,6 +90,10 @@ FailureOr<SmallVector<StringAttr>> mlir::spmd::inferCollectiveVariance(
     return failure();
   }
   std::optional<VarianceRule> rule = collective.getVarianceRule();
+  // A start is not typed itself; its future holds what its synchronous
+  // form gives.
+  if (!rule)
+    rule = startedVarianceRule(op);
   if (!rule) {
     reason = "has no variance rule";
     return failure();
@@ -145,7 +167,7 @@ Value mlir::spmd::buildDivideBy(OpBuilder &b, Location loc, Value x,
 
 #define SPMD_REDUCE_OP(OP, KIND)                                               \
   std::optional<VarianceRule> OP::getVarianceRule() {                          \
-    return VarianceRule{Need::Varying, Effect::Remove};                        \
+    return kReducesVarying;                                                    \
   }                                                                            \
   std::optional<ReductionKind> OP::getReduction() {                            \
     return ReductionKind::KIND;                                                \
@@ -209,7 +231,7 @@ FailureOr<Value> PvaryOp::buildTranspose(OpBuilder &b, Value cotangent,
 //===----------------------------------------------------------------------===//
 
 std::optional<VarianceRule> AllGatherOp::getVarianceRule() {
-  return VarianceRule{Need::Varying, Effect::Keep};
+  return kMovesVarying;
 }
 
 int64_t AllGatherOp::getBytesSentPerDevice() {
@@ -244,7 +266,7 @@ FailureOr<Value> AllGatherInvariantOp::buildTranspose(OpBuilder &b,
 }
 
 std::optional<VarianceRule> PsumScatterOp::getVarianceRule() {
-  return VarianceRule{Need::Varying, Effect::Keep};
+  return kMovesVarying;
 }
 
 std::optional<ReductionKind> PsumScatterOp::getReduction() {
@@ -282,7 +304,7 @@ FailureOr<Value> PscatterOp::buildTranspose(OpBuilder &b, Value cotangent,
 //===----------------------------------------------------------------------===//
 
 std::optional<VarianceRule> AllToAllOp::getVarianceRule() {
-  return VarianceRule{Need::Varying, Effect::Keep};
+  return kMovesVarying;
 }
 
 int64_t AllToAllOp::getBytesSentPerDevice() {
@@ -326,6 +348,22 @@ std::optional<VarianceRule> PpermuteStartOp::getVarianceRule() {
 int64_t PpermuteStartOp::getBytesSentPerDevice() {
   return permuteBytesOf(*this, getOperand().getType());
 }
+
+// The starts of the other collectives: untyped like ppermute_start; each
+// sends what its synchronous form sends.
+#define SPMD_START_OP(OP, REDUCTION, BYTES)                                    \
+  std::optional<VarianceRule> OP::getVarianceRule() { return std::nullopt; }   \
+  std::optional<ReductionKind> OP::getReduction() { return REDUCTION; }        \
+  int64_t OP::getBytesSentPerDevice() { return BYTES; }
+SPMD_START_OP(AllGatherStartOp, std::nullopt,
+              gatherBytesOf(getOperand().getType(), getGroupSize()))
+SPMD_START_OP(PsumScatterStartOp, ReductionKind::Sum,
+              shareBytesOf(getOperand().getType(), getGroupSize()))
+SPMD_START_OP(PsumStartOp, ReductionKind::Sum,
+              allReduceBytesOf(getOperand().getType(), getGroupSize()))
+SPMD_START_OP(AllToAllStartOp, std::nullopt,
+              shareBytesOf(getOperand().getType(), getGroupSize()))
+#undef SPMD_START_OP
 
 //===----------------------------------------------------------------------===//
 // Axis queries

@@ -279,37 +279,45 @@ LogicalResult PscatterOp::verify() {
                              getOperand().getType(), getType());
 }
 
-LogicalResult AllToAllOp::verify() {
-  FailureOr<ManualContext> ctx = verifyCollectiveAxes(*this, getAxes());
+/// Checks an all_to_all from `operandType` to `resultType`.
+static LogicalResult verifyAllToAll(Operation *op, ArrayAttr axes,
+                                    int64_t split, int64_t concat,
+                                    Type operandType, Type resultType) {
+  FailureOr<ManualContext> ctx = verifyCollectiveAxes(op, axes);
   if (failed(ctx))
     return failure();
-  if (failed(verifySameElementType(*this, getOperand().getType(), getType())))
+  if (failed(verifySameElementType(op, operandType, resultType)))
     return failure();
-  auto in = cast<RankedTensorType>(getOperand().getType());
-  auto out = cast<RankedTensorType>(getType());
-  int64_t split = getSplitDim(), concat = getConcatDim();
+  auto in = cast<RankedTensorType>(operandType);
+  auto out = cast<RankedTensorType>(resultType);
   if (split < 0 || split >= in.getRank() || concat < 0 ||
       concat >= in.getRank())
-    return emitOpError("split ") << split << " and concat " << concat
-                                 << " must be dimensions of the operand " << in;
-  int64_t n = ctx->getGroupSize(toAxes(getAxes()));
+    return op->emitOpError("split ")
+           << split << " and concat " << concat
+           << " must be dimensions of the operand " << in;
+  int64_t n = ctx->getGroupSize(toAxes(axes));
   SmallVector<int64_t> expected(in.getShape());
   if (!ShapedType::isDynamic(expected[split])) {
     if (expected[split] % n != 0)
-      return emitOpError("split dimension ")
+      return op->emitOpError("split dimension ")
              << split << " has size " << expected[split]
              << ", which is not divisible by " << n
-             << ", the size of mesh axes " << formatAxisSet(toAxes(getAxes()));
+             << ", the size of mesh axes " << formatAxisSet(toAxes(axes));
     expected[split] /= n;
   }
   if (!ShapedType::isDynamic(expected[concat]))
     expected[concat] *= n;
   if (out.getShape() != ArrayRef<int64_t>(expected))
-    return emitOpError("result shape ")
+    return op->emitOpError("result shape ")
            << formatShape(out.getShape()) << " should be "
            << formatShape(expected) << " (operand shape "
            << formatShape(in.getShape()) << ", group size " << n << ")";
-  return verifyVarianceTypes(*this, getOperand().getType(), getType());
+  return verifyVarianceTypes(op, operandType, resultType);
+}
+
+LogicalResult AllToAllOp::verify() {
+  return verifyAllToAll(*this, getAxes(), getSplitDim(), getConcatDim(),
+                        getOperand().getType(), getType());
 }
 
 static SmallVector<std::pair<int64_t, int64_t>>
@@ -365,6 +373,55 @@ LogicalResult PpermuteStartOp::verify() {
            << getFuture().getType() << " does not hold the operand type "
            << getOperand().getType();
   return verifyPairs(*this, getPairs(), getGroupSize(), getAxes());
+}
+
+// The starts check what their synchronous forms check, with the future's
+// value as the result.
+LogicalResult AllGatherStartOp::verify() {
+  return verifyDimCollective(*this, getAxes(), getDim(), getTiled(), true,
+                             getOperand().getType(),
+                             getFuture().getType().getValueType());
+}
+LogicalResult PsumScatterStartOp::verify() {
+  return verifyDimCollective(*this, getAxes(), getDim(), getTiled(), false,
+                             getOperand().getType(),
+                             getFuture().getType().getValueType());
+}
+LogicalResult PsumStartOp::verify() {
+  return verifyShapePreserving(*this, getAxes(), getOperand().getType(),
+                               getFuture().getType().getValueType());
+}
+LogicalResult AllToAllStartOp::verify() {
+  return verifyAllToAll(*this, getAxes(), getSplitDim(), getConcatDim(),
+                        getOperand().getType(),
+                        getFuture().getType().getValueType());
+}
+
+/// Whether `future` is known to come from a ppermute_start (true) or from
+/// one of the other starts (false); unknown (a block argument) is neither.
+static std::optional<bool> fromPpermuteStart(Value future) {
+  Operation *def = future.getDefiningOp();
+  if (!def)
+    return std::nullopt;
+  if (isa<PpermuteStartOp>(def))
+    return true;
+  if (isa<AllGatherStartOp, PsumScatterStartOp, PsumStartOp, AllToAllStartOp>(
+          def))
+    return false;
+  return std::nullopt;
+}
+
+LogicalResult CollectiveWaitOp::verify() {
+  if (fromPpermuteStart(getFuture()) == std::optional<bool>(true))
+    return emitOpError("waits for a ppermute_start; use spmd.ppermute_wait");
+  return success();
+}
+
+LogicalResult PpermuteWaitOp::verify() {
+  if (fromPpermuteStart(getFuture()) == std::optional<bool>(false))
+    return emitOpError("waits for ") << getFuture().getDefiningOp()->getName()
+                                     << "; use spmd.collective_wait";
+  return success();
 }
 
 LogicalResult AxisIndexOp::verify() {

@@ -1,8 +1,10 @@
 //===- AsyncCollectives.cpp - ppermute start/wait and their schedule ------===//
 //
 // Splits every spmd.ppermute into spmd.ppermute_start + spmd.ppermute_wait
-// and schedules the pair within its block: the start as early as its
-// operand allows, the wait just before the first use of its result. Starts
+// (with kinds=all also all_gather, psum_scatter, psum and all_to_all into
+// their starts + spmd.collective_wait) and schedules each pair within its
+// block: the start as early as its operand allows, the wait just before
+// the first use of its result. Starts
 // keep their relative order (they never cross another start, or an op
 // whose regions communicate), so the k-th start of a group is the same op
 // on every device; starts never block, so hoisting them and sinking waits
@@ -27,16 +29,21 @@ using namespace mlir::spmd;
 
 namespace {
 
+bool isStart(Operation *op) {
+  return isa<PpermuteStartOp, AllGatherStartOp, PsumScatterStartOp, PsumStartOp,
+             AllToAllStartOp>(op);
+}
+
 /// Whether `op` is a start, or holds a ppermute or a start in its regions:
 /// a start may not move above it.
 bool ordersStarts(Operation *op) {
-  if (isa<PpermuteStartOp>(op))
+  if (isStart(op))
     return true;
   if (op->getNumRegions() == 0)
     return false;
   bool found = false;
   op->walk([&](Operation *nested) {
-    if (isa<PpermuteOp, PpermuteStartOp>(nested)) {
+    if (isa<PpermuteOp>(nested) || isStart(nested)) {
       found = true;
       return WalkResult::interrupt();
     }
@@ -46,7 +53,7 @@ bool ordersStarts(Operation *op) {
 }
 
 /// Moves `start` up to just after the last op of its block it must follow.
-void hoistStart(PpermuteStartOp start) {
+void hoistStart(Operation *start) {
   SmallPtrSet<Operation *, 2> operandDefs;
   for (Value operand : start->getOperands())
     if (Operation *def = operand.getDefiningOp())
@@ -68,7 +75,7 @@ void hoistStart(PpermuteStartOp start) {
 
 /// Moves `wait` down to just before the first op of its block that uses its
 /// result (directly or inside its regions), or the terminator.
-void sinkWait(PpermuteWaitOp wait) {
+void sinkWait(Operation *wait) {
   Block *block = wait->getBlock();
   Operation *first = block->getTerminator();
   for (Operation *user : wait->getUsers()) {
@@ -76,8 +83,66 @@ void sinkWait(PpermuteWaitOp wait) {
     if (ancestor && ancestor->isBeforeInBlock(first))
       first = ancestor;
   }
-  if (first && first != wait.getOperation() && wait->isBeforeInBlock(first))
+  if (first && first != wait && wait->isBeforeInBlock(first))
     wait->moveBefore(first);
+}
+
+/// Replaces `op` by the start `makeStart` builds for a future of its
+/// result type and a spmd.collective_wait; returns the start.
+Operation *split(Operation *op,
+                 function_ref<Operation *(OpBuilder &, Type)> makeStart) {
+  OpBuilder b(op);
+  Operation *start = makeStart(
+      b, FutureType::get(op->getContext(), op->getResult(0).getType()));
+  auto wait = CollectiveWaitOp::create(b, op->getLoc(), start->getResult(0));
+  op->getResult(0).replaceAllUsesWith(wait.getResult());
+  op->erase();
+  return start;
+}
+
+Operation *splitOne(Operation *op) {
+  Location loc = op->getLoc();
+  if (auto permute = dyn_cast<PpermuteOp>(op)) {
+    // A ppermute's future holds its operand's type (the same as its
+    // result's).
+    OpBuilder b(op);
+    auto futureType =
+        FutureType::get(op->getContext(), permute.getOperand().getType());
+    auto start =
+        PpermuteStartOp::create(b, loc, futureType, permute.getOperand(),
+                                permute.getAxes(), permute.getPairsAttr());
+    auto wait = PpermuteWaitOp::create(b, loc, start);
+    permute.getResult().replaceAllUsesWith(wait.getResult());
+    permute.erase();
+    return start;
+  }
+  if (auto gather = dyn_cast<AllGatherOp>(op))
+    return split(op, [&](OpBuilder &b, Type type) {
+      return AllGatherStartOp::create(b, loc, type, gather.getOperand(),
+                                      gather.getAxes(), gather.getDimAttr(),
+                                      gather.getTiledAttr())
+          .getOperation();
+    });
+  if (auto scatter = dyn_cast<PsumScatterOp>(op))
+    return split(op, [&](OpBuilder &b, Type type) {
+      return PsumScatterStartOp::create(b, loc, type, scatter.getOperand(),
+                                        scatter.getAxes(), scatter.getDimAttr(),
+                                        scatter.getTiledAttr())
+          .getOperation();
+    });
+  if (auto psum = dyn_cast<PsumOp>(op))
+    return split(op, [&](OpBuilder &b, Type type) {
+      return PsumStartOp::create(b, loc, type, psum.getOperand(),
+                                 psum.getAxes())
+          .getOperation();
+    });
+  auto allToAll = cast<AllToAllOp>(op);
+  return split(op, [&](OpBuilder &b, Type type) {
+    return AllToAllStartOp::create(
+               b, loc, type, allToAll.getOperand(), allToAll.getAxes(),
+               allToAll.getSplitDimAttr(), allToAll.getConcatDimAttr())
+        .getOperation();
+  });
 }
 
 struct AsyncCollectivesPass
@@ -85,32 +150,37 @@ struct AsyncCollectivesPass
   using SpmdAsyncCollectivesBase::SpmdAsyncCollectivesBase;
 
   void runOnOperation() override {
-    SmallVector<PpermuteOp> permutes;
-    getOperation()->walk([&](PpermuteOp op) {
-      if (getManualContext(op))
-        permutes.push_back(op);
+    if (kinds != "ppermute" && kinds != "all") {
+      getOperation()->emitError("spmd-async-collectives: kinds must be "
+                                "`ppermute` or `all`, not `")
+          << kinds << "`";
+      return signalPassFailure();
+    }
+    const bool all = kinds == "all";
+    SmallVector<Operation *> collectives;
+    getOperation()->walk([&](Operation *op) {
+      bool splits =
+          isa<PpermuteOp>(op) ||
+          (all && isa<AllGatherOp, PsumScatterOp, PsumOp, AllToAllOp>(op));
+      if (splits && getManualContext(op))
+        collectives.push_back(op);
     });
     llvm::SetVector<Block *> blocks;
-    for (PpermuteOp op : permutes) {
-      OpBuilder b(op);
-      auto futureType =
-          FutureType::get(op.getContext(), op.getOperand().getType());
-      auto start =
-          PpermuteStartOp::create(b, op.getLoc(), futureType, op.getOperand(),
-                                  op.getAxes(), op.getPairsAttr());
-      auto wait = PpermuteWaitOp::create(b, op.getLoc(), start);
-      op.getResult().replaceAllUsesWith(wait.getResult());
-      op.erase();
-      blocks.insert(start->getBlock());
-    }
+    for (Operation *op : collectives)
+      blocks.insert(splitOne(op)->getBlock());
     if (!schedule)
       return;
     for (Block *block : blocks) {
-      SmallVector<PpermuteStartOp> starts(block->getOps<PpermuteStartOp>());
-      for (PpermuteStartOp start : starts)
+      SmallVector<Operation *> starts, waits;
+      for (Operation &op : *block) {
+        if (isStart(&op))
+          starts.push_back(&op);
+        else if (isa<PpermuteWaitOp, CollectiveWaitOp>(op))
+          waits.push_back(&op);
+      }
+      for (Operation *start : starts)
         hoistStart(start);
-      SmallVector<PpermuteWaitOp> waits(block->getOps<PpermuteWaitOp>());
-      for (PpermuteWaitOp wait : waits)
+      for (Operation *wait : waits)
         sinkWait(wait);
     }
   }

@@ -322,6 +322,99 @@ def Spmd_PpermuteWaitOp : Spmd_Op<"ppermute_wait", [
   let assemblyFormat = [{
     $future attr-dict `:` qualified(type($future))
   }];
+  let hasVerifier = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$future), [{
+      build($_builder, $_state,
+            ::llvm::cast<::mlir::spmd::FutureType>(future.getType())
+                .getValueType(),
+            future);
+    }]>
+  ];
+}
+
+//===----------------------------------------------------------------------===//
+// Asynchronous all_gather, psum_scatter, psum and all_to_all
+//===----------------------------------------------------------------------===//
+
+/// The first half of a collective: the same operand and attributes as the
+/// synchronous op `sync`, and a future of its result, which
+/// `spmd.collective_wait` delivers.
+class Spmd_StartOp<string mnemonic, string sync>
+    : Spmd_CollectiveOp<mnemonic, [Spmd_Communicates],
+                        ["getReduction", "getBytesSentPerDevice"]> {
+  let summary = "Start an asynchronous `spmd." # sync # "`";
+  let description = [{
+    Starts `spmd.}] # sync # [{` on the operand and returns at once with a
+    future of its result; `spmd.collective_wait` delivers that result.
+    Compute placed between the two overlaps the collective. The runtime
+    copies the operand when the collective starts, so it may be overwritten
+    afterwards. The halves are not typed for variance: spmd-check-variance
+    runs on the synchronous form, before `spmd-async-collectives{kinds=all}`
+    splits it.
+  }];
+  let results = (outs Spmd_FutureType:$future);
+}
+
+def Spmd_AllGatherStartOp : Spmd_StartOp<"all_gather_start", "all_gather"> {
+  let arguments = (ins AnyRankedTensor:$operand, StrArrayAttr:$axes,
+                       I64Attr:$dim, UnitAttr:$tiled);
+  let assemblyFormat = [{
+    $operand `over` $axes `dim` $dim (`tiled` $tiled^)? attr-dict `:`
+    type($operand) `->` qualified(type($future))
+  }];
+}
+
+def Spmd_PsumScatterStartOp
+    : Spmd_StartOp<"psum_scatter_start", "psum_scatter"> {
+  let arguments = (ins AnyRankedTensor:$operand, StrArrayAttr:$axes,
+                       I64Attr:$dim, UnitAttr:$tiled);
+  let assemblyFormat = [{
+    $operand `over` $axes `dim` $dim (`tiled` $tiled^)? attr-dict `:`
+    type($operand) `->` qualified(type($future))
+  }];
+}
+
+def Spmd_PsumStartOp : Spmd_StartOp<"psum_start", "psum"> {
+  let arguments = (ins AnyRankedTensor:$operand, StrArrayAttr:$axes);
+  let assemblyFormat = [{
+    $operand `over` $axes attr-dict `:` type($operand) `->`
+    qualified(type($future))
+  }];
+}
+
+def Spmd_AllToAllStartOp : Spmd_StartOp<"all_to_all_start", "all_to_all"> {
+  let arguments = (ins AnyRankedTensor:$operand, StrArrayAttr:$axes,
+                       I64Attr:$split_dim, I64Attr:$concat_dim);
+  let assemblyFormat = [{
+    $operand `over` $axes `split` $split_dim `concat` $concat_dim attr-dict `:`
+    type($operand) `->` qualified(type($future))
+  }];
+}
+
+def Spmd_CollectiveWaitOp : Spmd_Op<"collective_wait", [
+    Spmd_Communicates,
+    TypesMatchWith<"the result is the future's value", "future", "result",
+                   "::llvm::cast<::mlir::spmd::FutureType>($_self).getValueType()">]> {
+  let summary = "Wait for an asynchronous all_gather, psum_scatter, psum or all_to_all";
+  let description = [{
+    Blocks until the collective started by `spmd.all_gather_start`,
+    `spmd.psum_scatter_start`, `spmd.psum_start` or `spmd.all_to_all_start`
+    has completed on this device and returns its result.
+
+    ```mlir
+    %f = spmd.all_gather_start %w over ["i"] dim 0 tiled
+           : tensor<2x8xf32> -> !spmd.future<tensor<8x8xf32>>
+    ...
+    %g = spmd.collective_wait %f : !spmd.future<tensor<8x8xf32>>
+    ```
+  }];
+  let arguments = (ins Spmd_FutureType:$future);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $future attr-dict `:` qualified(type($future))
+  }];
+  let hasVerifier = 1;
   let builders = [
     OpBuilder<(ins "::mlir::Value":$future), [{
       build($_builder, $_state,

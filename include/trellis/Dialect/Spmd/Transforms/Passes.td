@@ -285,6 +285,13 @@ def SpmdAsyncCollectives : Pass<"spmd-async-collectives", "ModuleOp"> {
     of a group is the same op on every device. Synchronous collectives keep
     their places.
 
+    With `kinds=all`, `spmd.all_gather`, `spmd.psum_scatter`, `spmd.psum`
+    and `spmd.all_to_all` are split too, into `spmd.all_gather_start` (and
+    so on) + `spmd.collective_wait`, and scheduled the same way: an
+    all-gather of weights started before the compute that does not need
+    them overlaps it. The runtime starts the collective once every member
+    of its group has started it (docs/Overlap.md).
+
     ```mlir
     %u = linalg.matmul ins(%l, %r ...) ...
     %next = spmd.ppermute %l over ["i"] pairs [...] : tensor<512x2048xf32>
@@ -302,6 +309,10 @@ def SpmdAsyncCollectives : Pass<"spmd-async-collectives", "ModuleOp"> {
   let options = [
     Option<"schedule", "schedule", "bool", /*default=*/"true",
            "Hoist starts and sink waits (otherwise they stay adjacent)">,
+    Option<"kinds", "kinds", "std::string", /*default=*/"\"ppermute\"",
+           "Which collectives to split: `ppermute`, or `all` (ppermute, "
+           "all_gather, psum_scatter, psum and all_to_all, the last four "
+           "into their `_start` op + `spmd.collective_wait`)">,
   ];
 }
 
