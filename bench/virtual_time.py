@@ -52,8 +52,9 @@ VARIANTS = [
 
 
 def invoke(args, program, passes, link, prefix=()):
-    """One trellis-run invocation: its reported makespan (ms) and the
-    share of communication hidden behind compute."""
+    """One trellis-run invocation: its reported makespan (ms), the share of
+    communication hidden behind compute and the busiest device's compute
+    (ms)."""
     report = os.path.join(args.tmp, "clocks.json")
     cmd = list(prefix) + [args.trellis_run, program, "--random", "1", "--quiet",
                           "--clock=virtual", "--clock-report", report,
@@ -76,7 +77,8 @@ def invoke(args, program, passes, link, prefix=()):
         data = json.load(f)
     shown = data["replayed"] or sorted(
         data["runs"], key=lambda r: r["makespan_us"])[len(data["runs"]) // 2]
-    return shown["makespan_us"] / 1e3, shown["hidden_fraction"]
+    compute = max(d["compute_us"] for d in shown["devices"]) / 1e3
+    return shown["makespan_us"] / 1e3, shown["hidden_fraction"], compute
 
 
 def summary(values):
@@ -93,7 +95,8 @@ def measure(args, configs):
         for key, (program, passes, link, prefix) in configs.items():
             got[key].append(invoke(args, program, passes, link, prefix))
     return {key: (summary([v[0] for v in vals]),
-                  sorted(v[1] for v in vals)[len(vals) // 2])
+                  sorted(v[1] for v in vals)[len(vals) // 2],
+                  sorted(v[2] for v in vals)[len(vals) // 2])
             for key, vals in got.items()}
 
 

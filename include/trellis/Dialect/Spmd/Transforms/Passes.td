@@ -316,4 +316,32 @@ def SpmdAsyncCollectives : Pass<"spmd-async-collectives", "ModuleOp"> {
   ];
 }
 
+def SpmdPipelineCollectives : Pass<"spmd-pipeline-collectives", "ModuleOp"> {
+  let summary = "Gather the next iteration's operand while this one computes";
+  let description = [{
+    Collective pipelining across loop iterations (the layer loop of FSDP):
+    in an `scf.for` with constant bounds and at least two iterations, an
+    `spmd.all_gather` whose operand is computed from the induction variable
+    and values defined outside the loop only (a slice of stacked weights,
+    typically) is started one iteration ahead. The gather of the first
+    iteration starts before the loop; each iteration waits for its own
+    (`spmd.collective_wait` on a future carried in the loop) and starts the
+    next one's at its top; the last iteration is peeled so that nothing is
+    gathered twice. Compute of iteration k then overlaps the gather of
+    k + 1, at the cost of holding two gathered operands at once.
+
+    ```mlir
+    scf.for %l = %c0 to %c4 step %c1 iter_args(%h = %x) -> (tensor<8x64xf32>) {
+      %ws = tensor.extract_slice %wb[%l, 0, 0] [1, 8, 64] [1, 1, 1] : ...
+      %w = spmd.all_gather %ws over ["d"] dim 0 tiled : tensor<8x64xf32> -> tensor<64x64xf32>
+      ...
+    }
+    ```
+    becomes a start of layer 0's gather, a loop over layers 0..2 whose body
+    starts layer l + 1's gather and waits for layer l's, and layer 3's
+    body after it. Other collectives keep their places; run
+    `spmd-async-collectives{kinds=all}` afterwards to overlap them too.
+  }];
+}
+
 #endif // SPMD_TRANSFORMS_PASSES_TD
