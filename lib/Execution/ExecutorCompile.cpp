@@ -470,12 +470,23 @@ llvm::Error Executor::Builder::describePlainFunction(func::FuncOp entry) {
   // A device function already lowered to runtime calls addresses the
   // groups of its mesh, which a plain function's single device does not
   // have (its collectives read past their group: a crash or a hang).
+  // The entry and every function it calls, transitively.
   bool callsRuntime = false;
-  entry.walk([&](func::CallOp call) {
-    if (call.getCallee().starts_with("trellis_rt_"))
-      callsRuntime = true;
-  });
-  if (callsRuntime || entry->hasAttr("spmd.manual_axes"))
+  SmallVector<func::FuncOp> work = {entry};
+  llvm::SmallPtrSet<Operation *, 8> seen = {entry};
+  while (!work.empty() && !callsRuntime) {
+    func::FuncOp fn = work.pop_back_val();
+    callsRuntime = fn->hasAttr("spmd.manual_axes");
+    fn.walk([&](func::CallOp call) {
+      if (call.getCallee().starts_with("trellis_rt_"))
+        callsRuntime = true;
+      auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+          call, call.getCalleeAttr());
+      if (callee && seen.insert(callee).second)
+        work.push_back(callee);
+    });
+  }
+  if (callsRuntime)
     return makeError("@" + entryName +
                      " is a device function lowered for a mesh (it calls the "
                      "Trellis runtime); trellis-run runs programs before "

@@ -189,8 +189,10 @@ void trellis_rt_ppermute(int64_t site, int64_t axes, int32_t dtype, int64_t in,
 }
 
 /// Handles of asynchronous collectives carry this bit, so that neither kind
-/// of wait takes the other's handle.
+/// of wait takes the other's handle; below it, the slot's generation
+/// (bits 20-39) and the slot (bits 0-19).
 static constexpr int64_t kCollectiveHandleTag = int64_t(1) << 40;
+static constexpr int64_t kSlotBits = 20, kGenerationBits = 20;
 
 /// Fails the run when `handle` is a direct ppermute's, which `fn` cannot
 /// take (its buffers are named again at trellis_rt_ppermute_wait_direct).
@@ -347,9 +349,17 @@ int64_t trellis_rt_collective_start(int64_t site, int32_t kind, int64_t axes,
     device.freeStartedSlots.pop_back();
   } else {
     slot = static_cast<int64_t>(device.startedCollectives.size());
+    if (slot >= (int64_t(1) << kSlotBits)) {
+      device.comm->fail(siteName(device, site) + ": more than " +
+                        std::to_string(int64_t(1) << kSlotBits) +
+                        " asynchronous collectives outstanding");
+      abortDevice();
+    }
     device.startedCollectives.emplace_back();
   }
   StartedCollective &started = device.startedCollectives[slot];
+  started.generation =
+      (started.generation + 1) & ((int64_t(1) << kGenerationBits) - 1);
   started.desc = desc;
   const int64_t bytes = elements * dtypeSize(dtype);
   started.input.assign(reinterpret_cast<const char *>(in),
@@ -357,15 +367,19 @@ int64_t trellis_rt_collective_start(int64_t site, int32_t kind, int64_t axes,
   started.at = {device.virtualClock ? device.clockUs : start, nowUs()};
   started.live = true;
   recordSpan(device, site, "collective", start, 0);
-  return slot | kCollectiveHandleTag;
+  return kCollectiveHandleTag | (started.generation << kSlotBits) | slot;
 }
 
 void trellis_rt_collective_wait(int64_t handle, int64_t out) {
   DeviceContext &device = requireDevice("trellis_rt_collective_wait");
-  const int64_t slot = handle & ~kCollectiveHandleTag;
-  if (!(handle & kCollectiveHandleTag) || slot < 0 ||
+  const int64_t slot = handle & ((int64_t(1) << kSlotBits) - 1);
+  const int64_t generation =
+      (handle >> kSlotBits) & ((int64_t(1) << kGenerationBits) - 1);
+  if (handle < 0 || (handle & ~((kCollectiveHandleTag << 1) - 1)) ||
+      !(handle & kCollectiveHandleTag) ||
       slot >= static_cast<int64_t>(device.startedCollectives.size()) ||
-      !device.startedCollectives[slot].live) {
+      !device.startedCollectives[slot].live ||
+      device.startedCollectives[slot].generation != generation) {
     device.comm->fail("trellis_rt_collective_wait: " + std::to_string(handle) +
                       " is not the handle of a started collective");
     abortDevice();

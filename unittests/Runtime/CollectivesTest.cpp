@@ -186,8 +186,8 @@ TEST_P(Collectives, AllToAll) {
 }
 
 // The asynchronous forms: every kind started (inputs overwritten right
-// after, as the runtime copies them), other collectives and a ppermute run
-// in between, then waited for in the other order; each result equals the
+// after, as the runtime copies them), a blocking all-reduce run in
+// between, then waited for in the other order; each result equals the
 // blocking entry's on the same input, on every mesh and axis choice.
 TEST_P(Collectives, AsyncStartsEqualBlocking) {
   MeshShape mesh = makeMesh(GetParam());
@@ -407,7 +407,9 @@ TEST(CollectiveErrors, AsyncHandleKindsAreChecked) {
   EXPECT_NE(error.find("is not the handle of a started collective"),
             std::string::npos)
       << error;
-  // A handle waited for twice.
+  // A handle waited for twice, after a larger gather has reused its slot:
+  // the generation in the handle tells them apart (without it the second
+  // wait ran the gather into the 4-float buffer).
   EXPECT_FALSE(runOnMesh(
       mesh,
       [&](int64_t p) {
@@ -415,6 +417,10 @@ TEST(CollectiveErrors, AsyncHandleKindsAreChecked) {
             0, TRELLIS_RT_ALL_REDUCE, axes, TRELLIS_RT_F32, TRELLIS_RT_SUM,
             addr(&buffers[p * 8]), 4, 0, 0, 0);
         trellis_rt_collective_wait(h, addr(&buffers[p * 8 + 4]));
+        int64_t g = trellis_rt_collective_start(
+            1, TRELLIS_RT_ALL_GATHER, axes, TRELLIS_RT_F32, 0,
+            addr(&buffers[p * 8]), 1, 4, 0, 0);
+        EXPECT_NE(g, h);
         trellis_rt_collective_wait(h, addr(&buffers[p * 8 + 4]));
       },
       error));

@@ -105,6 +105,9 @@ struct StartedCollective {
   std::vector<char> input;
   AsyncStart at;
   bool live = false;
+  /// Bumped each time the slot is reused; part of the handle, so that a
+  /// handle waited for twice does not name a later start in its slot.
+  int64_t generation = 0;
 };
 
 class Communicator;

@@ -571,10 +571,12 @@ Value Resharder::routeBlocks(Location loc, ArrayRef<RouteSource> sources,
     sending[t.source][a] = e;
     receiving[t.target][a] = e;
   }
-  int64_t pieceBytes = trellis::elementBytes(global.getElementType());
+  // The bytes this plan sends; beyond int64_t it declines.
+  int64_t pieceBytes = trellis::elementBytes(global.getElementType()), sent;
   for (int64_t extent : piece)
-    pieceBytes *= extent;
-  if (rounds * pieceBytes >= budget)
+    if (llvm::MulOverflow(pieceBytes, extent, pieceBytes))
+      return {};
+  if (llvm::MulOverflow(rounds, pieceBytes, sent) || sent >= budget)
     return {};
 
   // Tables indexed by the device's position in the group.

@@ -127,3 +127,21 @@ func.func @f(%x: tensor<8xf32>) attributes {spmd.mesh = @mesh} {
   %r = spmd.ppermute_wait %f : !spmd.future<tensor<8xf32>>
   return
 }
+
+// -----
+
+trellis.mesh @mesh = <["i"=4, "j"=2]>
+func.func @f(%x: tensor<2x8xf32>) attributes {spmd.mesh = @mesh} {
+  // expected-error @below {{'spmd.psum_start' op future must hold a ranked tensor, not 'f32'}}
+  %f = spmd.psum_start %x over ["i"] : tensor<2x8xf32> -> !spmd.future<f32>
+  return
+}
+
+// -----
+
+trellis.mesh @mesh = <["i"=4, "j"=2]>
+func.func @f(%x: tensor<2x8xf32>) attributes {spmd.mesh = @mesh} {
+  // expected-error @below {{'spmd.all_gather_start' op future must hold a ranked tensor, not 'tensor<*xf32>'}}
+  %f = spmd.all_gather_start %x over ["i"] dim 0 tiled : tensor<2x8xf32> -> !spmd.future<tensor<*xf32>>
+  return
+}

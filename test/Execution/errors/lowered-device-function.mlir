@@ -5,6 +5,10 @@
 // RUN: trellis-opt %s --pass-pipeline='builtin.module(spmd-outline-device-func{erase-host=true},spmd-erase-variance,spmd-to-runtime)' -o %t.mlir
 // RUN: not trellis-run %t.mlir --entry f_device --quiet 2>&1 | FileCheck %s
 // CHECK: trellis-run: error: @f_device is a device function lowered for a mesh (it calls the Trellis runtime); trellis-run runs programs before lowering: give it the function with the shard_map
+// A plain function that calls the lowered device function is refused too.
+// RUN: sed 's/^}$/func.func @caller(%%x: tensor<2xf32>) -> tensor<2xf32> {\n  %%y = call @f_device(%%x) : (tensor<2xf32>) -> tensor<2xf32>\n  return %%y : tensor<2xf32>\n}\n}/' %t.mlir > %t2.mlir
+// RUN: not trellis-run %t2.mlir --entry caller --quiet 2>&1 | FileCheck %s --check-prefix=CALLER
+// CALLER: trellis-run: error: @caller is a device function lowered for a mesh (it calls the Trellis runtime)
 
 trellis.mesh @mesh = <["i"=4]>
 func.func @f(%x: tensor<8xf32>) -> tensor<8xf32> {

@@ -375,23 +375,39 @@ LogicalResult PpermuteStartOp::verify() {
   return verifyPairs(*this, getPairs(), getGroupSize(), getAxes());
 }
 
+/// The ranked tensor a start's future holds, or an error.
+static FailureOr<Type> startedType(Operation *op, FutureType future) {
+  if (!isa<RankedTensorType>(future.getValueType()))
+    return op->emitOpError("future must hold a ranked tensor, not ")
+           << future.getValueType();
+  return future.getValueType();
+}
+
 // The starts check what their synchronous forms check, with the future's
 // value as the result.
 LogicalResult AllGatherStartOp::verify() {
+  if (failed(startedType(*this, getFuture().getType())))
+    return failure();
   return verifyDimCollective(*this, getAxes(), getDim(), getTiled(), true,
                              getOperand().getType(),
                              getFuture().getType().getValueType());
 }
 LogicalResult PsumScatterStartOp::verify() {
+  if (failed(startedType(*this, getFuture().getType())))
+    return failure();
   return verifyDimCollective(*this, getAxes(), getDim(), getTiled(), false,
                              getOperand().getType(),
                              getFuture().getType().getValueType());
 }
 LogicalResult PsumStartOp::verify() {
+  if (failed(startedType(*this, getFuture().getType())))
+    return failure();
   return verifyShapePreserving(*this, getAxes(), getOperand().getType(),
                                getFuture().getType().getValueType());
 }
 LogicalResult AllToAllStartOp::verify() {
+  if (failed(startedType(*this, getFuture().getType())))
+    return failure();
   return verifyAllToAll(*this, getAxes(), getSplitDim(), getConcatDim(),
                         getOperand().getType(),
                         getFuture().getType().getValueType());

@@ -16,6 +16,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir::spmd {
 #define GEN_PASS_DEF_SPMDPIPELINECOLLECTIVES
@@ -81,8 +82,11 @@ bool pipeline(scf::ForOp loop) {
   std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
   std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
   std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-  // At least two iterations: one in the loop, one peeled.
-  if (!lb || !ub || !step || *step <= 0 || *ub - *lb <= *step)
+  // At least two iterations: one in the loop, one peeled. Unsigned
+  // comparisons (and spans that overflow) are left alone.
+  int64_t span;
+  if (!lb || !ub || !step || *step <= 0 || loop.getUnsignedCmp() ||
+      llvm::SubOverflow(*ub, *lb, span) || span <= *step)
     return false;
   if (!loop.getInductionVar().getType().isIndex())
     return false;
@@ -100,7 +104,7 @@ bool pipeline(scf::ForOp loop) {
     return false;
   // The last iteration's trip runs after the loop: the loop stops one step
   // early (the bounds are constants, so this is exact).
-  const int64_t last = *lb + ((*ub - *lb - 1) / *step) * *step;
+  const int64_t last = *lb + ((span - 1) / *step) * *step;
   Location loc = loop.getLoc();
   OpBuilder b(loop);
   SmallVector<Value> firsts;

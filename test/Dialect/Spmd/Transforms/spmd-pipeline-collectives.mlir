@@ -5,7 +5,8 @@ trellis.mesh @mesh = <["d"=4]>
 // A layer loop over 4 stacked weight shards: layer 0's gather starts
 // before the loop, the loop runs layers 0..2 and starts layer l+1's gather
 // at its top, carrying the future; layer 3 is peeled after it and waits
-// for the last future. Nothing is gathered twice: 4 starts in all.
+// for the last future. Nothing is gathered twice: one start before the
+// loop, one in it (3 iterations), no blocking gather left.
 // CHECK-LABEL: func.func @layers
 // CHECK-SAME: (%[[X:.*]]: tensor<2x8xf32>, %[[WB:.*]]: tensor<4x2x8xf32>)
 // CHECK: %[[C0:c0_[0-9]+]] = arith.constant 0 : index
@@ -16,9 +17,12 @@ trellis.mesh @mesh = <["d"=4]>
 // CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[L]], %[[STEP]] : index
 // CHECK-NEXT: %[[SN:.*]] = tensor.extract_slice %[[WB]][%[[NEXT]], 0, 0] [1, 2, 8] [1, 1, 1]
 // CHECK-NEXT: %[[FN:.*]] = spmd.all_gather_start %[[SN]] over ["d"] dim 0 tiled
+// CHECK-NOT: spmd.all_gather
 // CHECK: %[[W:.*]] = spmd.collective_wait %[[F]] : !spmd.future<tensor<8x8xf32>>
+// CHECK-NOT: spmd.all_gather
 // CHECK: linalg.matmul ins(%[[H]], %[[W]]
 // CHECK: scf.yield %{{.*}}, %[[FN]] : tensor<2x8xf32>, !spmd.future<tensor<8x8xf32>>
+// CHECK-NOT: spmd.all_gather
 // CHECK: %[[WL:.*]] = spmd.collective_wait %[[R]]#1 : !spmd.future<tensor<8x8xf32>>
 // CHECK: %[[Y:.*]] = linalg.matmul ins(%[[R]]#0, %[[WL]]
 // CHECK-NOT: spmd.all_gather
@@ -101,15 +105,16 @@ func.func @two_iterations(%x: tensor<2x8xf32>, %wb: tensor<3x2x8xf32>) -> tensor
 trellis.mesh @mesh = <["d"=4]>
 
 // Left alone: a gather of a loop-carried value (the next iteration's
-// operand is not known yet), a loop of one iteration, and a loop with a
-// bound known only at run time.
+// operand is not known yet), a loop of one iteration, a loop with a bound
+// known only at run time, and an unsigned loop (-2 to 2 unsigned runs no
+// iteration; signed it would run four).
 // CHECK-LABEL: func.func @not_pipelined
 // CHECK-NOT: _start
-// CHECK-COUNT-3: spmd.all_gather %
+// CHECK-COUNT-4: spmd.all_gather %
 // CHECK-NOT: _start
 // CHECK: return
 func.func @not_pipelined(%x: tensor<2x8xf32>, %wb: tensor<4x2x8xf32>, %n: index)
-    -> (tensor<2x8xf32>, tensor<2x8xf32>, tensor<2x8xf32>) attributes {spmd.mesh = @mesh} {
+    -> (tensor<2x8xf32>, tensor<2x8xf32>, tensor<2x8xf32>, tensor<2x8xf32>) attributes {spmd.mesh = @mesh} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -130,5 +135,13 @@ func.func @not_pipelined(%x: tensor<2x8xf32>, %wb: tensor<4x2x8xf32>, %n: index)
     %s = tensor.extract_slice %w[0, 0] [2, 8] [1, 1] : tensor<8x8xf32> to tensor<2x8xf32>
     scf.yield %s : tensor<2x8xf32>
   }
-  return %a, %b, %c : tensor<2x8xf32>, tensor<2x8xf32>, tensor<2x8xf32>
+  %cm2 = arith.constant -2 : index
+  %c2 = arith.constant 2 : index
+  %d = scf.for unsigned %l = %cm2 to %c2 step %c1 iter_args(%h = %x) -> (tensor<2x8xf32>) {
+    %ws = tensor.extract_slice %wb[%l, 0, 0] [1, 2, 8] [1, 1, 1] : tensor<4x2x8xf32> to tensor<2x8xf32>
+    %w = spmd.all_gather %ws over ["d"] dim 0 tiled : tensor<2x8xf32> -> tensor<8x8xf32>
+    %s = tensor.extract_slice %w[0, 0] [2, 8] [1, 1] : tensor<8x8xf32> to tensor<2x8xf32>
+    scf.yield %s : tensor<2x8xf32>
+  }
+  return %a, %b, %c, %d : tensor<2x8xf32>, tensor<2x8xf32>, tensor<2x8xf32>, tensor<2x8xf32>
 }
