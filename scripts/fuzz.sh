@@ -83,7 +83,7 @@ echo "fuzz: replayed $(find test/Fuzz/corpus "$SEEDS" -type f | wc -l) seeds and
   -max_len=16384 -artifact_prefix="$ARTIFACTS/" \
   "$WORK" test/Fuzz/corpus "$SEEDS" > "$LOG" 2>&1 || true
 tail -n 5 "$LOG"
-INPUTS=$(grep -oE '^#[0-9]+' "$LOG" | tail -n 1 | tr -d '#')
+INPUTS=$(grep -oE '^#[0-9]+' "$LOG" | tail -n 1 | tr -d '#' || true)
 
 # Triage: re-run each kept input and look for a Trellis frame.
 ours=0
