@@ -11,7 +11,9 @@ formulas      Blocking collectives (all_gather, psum_scatter, psum,
               device's final clock; the trace's transfers last latency +
               bytes / bandwidth. Then device 0 computes longer: before a
               psum every other device waits for it exactly that long; in
-              a ppermute ring only the device it sends to waits.
+              a ppermute ring only the device it sends to waits. Two
+              psums split into start/wait (spmd-async-collectives) and
+              outstanding together take as long as one after the other.
 determinism   One FFN (all_gather + matmul + gelu + matmul + psum_scatter)
               on both cores, on one (taskset -c 0) and beside a busy loop:
               the makespans agree within 10% (lit runs other tests beside
@@ -181,6 +183,26 @@ func.func @main(%x: tensor<512x64xf32>, %w: tensor<64x64xf32>) -> tensor<512x64x
 """
 
 
+def two_psums_program():
+    """Two independent psums of a 64x64 block on 8 devices; with
+    spmd-async-collectives{kinds=all} both start before either is waited
+    for."""
+    return """
+trellis.mesh @mesh = <["i"=8]>
+func.func @main(%x: tensor<512x64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>) {
+  %r:2 = spmd.shard_map @mesh in_specs = [[{"i"}, {}]] out_specs = [[], []]
+      (%x) : (tensor<512x64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>) {
+  ^bb0(%b: tensor<64x64xf32>):
+    %d = arith.addf %b, %b : tensor<64x64xf32>
+    %s = spmd.psum %b over ["i"] : tensor<64x64xf32>
+    %t = spmd.psum %d over ["i"] : tensor<64x64xf32>
+    spmd.yield %s, %t : tensor<64x64xf32>, tensor<64x64xf32>
+  }
+  return %r#0, %r#1 : tensor<64x64xf32>, tensor<64x64xf32>
+}
+"""
+
+
 def check_imbalance(report, final, label):
     """Device 0 computed longer: with "psum" every other device waited for
     it (idle = the difference of computes before the psum, within a few
@@ -253,6 +275,24 @@ def formulas(trellis_run, work):
     print(f"async ring trace: transfer durations {sorted(durations)}: "
           f"{'ok' if good else 'FAIL'}")
     ok &= good
+    # Two psums outstanding at once share each device's links: split into
+    # start/wait they take as long as run one after the other (each begins
+    # when the device's previous collective ended), not as long as one.
+    path = write(work, "two-psums", two_psums_program())
+    blocking = run(trellis_run, path, work, "two-psums-blocking", link)
+    split = run(trellis_run, path, work, "two-psums-async",
+                link + ["--passes=spmd-async-collectives{kinds=all}"])
+    one = ring(2 * 7, 64 * 64 * 4 / 8)
+    cb = [d["comm_us"] for d in blocking["runs"][0]["devices"]]
+    mb, ma = blocking["runs"][0]["makespan_us"], split["runs"][0]["makespan_us"]
+    # The split pair's makespan: both psums after the last start, so at
+    # least two psums' time (one, if they overlapped), and no more than the
+    # blocking pair's plus a little compute.
+    good = all(close(c, 2 * one, 1e-9) for c in cb) and (
+        1.95 * one <= ma <= 1.1 * mb)
+    print(f"two async psums: makespan {ma:.1f} us, one psum {one:.1f} us, "
+          f"blocking pair {mb:.1f} us: {'ok' if good else 'FAIL'}")
+    ok &= good and check_accounting(split, "two async psums")
     for final in ("psum", "ring"):
         report = run(trellis_run, write(work, f"imbalanced-{final}",
                                         imbalanced_program(final)),
