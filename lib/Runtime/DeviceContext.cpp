@@ -98,6 +98,22 @@ void mlir::trellis::rt::leaveCollective(DeviceContext &device,
   device.clockUs = lastArrivalUs + costUs;
 }
 
+double mlir::trellis::rt::collectiveArrivalUs(const DeviceContext &device,
+                                              const AsyncStart *started) {
+  return std::max(started ? started->clockUs : device.clockUs,
+                  device.collectivesFreeUs);
+}
+
+void mlir::trellis::rt::finishCollective(DeviceContext &device,
+                                         double lastArrivalUs, double costUs,
+                                         const AsyncStart *started) {
+  device.collectivesFreeUs = lastArrivalUs + costUs;
+  if (started)
+    waitForTransfer(device, lastArrivalUs, lastArrivalUs + costUs, 0);
+  else
+    leaveCollective(device, lastArrivalUs, costUs);
+}
+
 void mlir::trellis::rt::waitForTransfer(DeviceContext &device, double sentAtUs,
                                         double arrivedAtUs, double sendDoneUs) {
   DeviceTimes &times = device.times;

@@ -153,9 +153,8 @@ bool InProcessCommunicator::execute(DeviceContext &device,
     rv->outs[rank] = out;
     rv->descs[rank] = desc;
     rv->arrived[rank] = true;
-    rv->lastArrivalUs = std::max({rv->lastArrivalUs,
-                                  started ? started->clockUs : device.clockUs,
-                                  device.collectivesFreeUs});
+    rv->lastArrivalUs =
+        std::max(rv->lastArrivalUs, collectiveArrivalUs(device, started));
     if (started)
       rv->lastStartWallUs = std::max(rv->lastStartWallUs, started->wallUs);
     ++rv->numArrived;
@@ -205,12 +204,8 @@ bool InProcessCommunicator::execute(DeviceContext &device,
   // On virtual clocks the collective completes its modelled time after the
   // last member arrived; a device that came earlier waited for it.
   if (links_.virtualClock()) {
-    double cost = links_.modelledUs(desc, n);
-    device.collectivesFreeUs = rv->lastArrivalUs + cost;
-    if (started)
-      waitForTransfer(device, rv->lastArrivalUs, rv->lastArrivalUs + cost, 0);
-    else
-      leaveCollective(device, rv->lastArrivalUs, cost);
+    finishCollective(device, rv->lastArrivalUs, links_.modelledUs(desc, n),
+                     started);
     return true;
   }
   // With a modelled interconnect, the collective completes once the

@@ -368,9 +368,7 @@ bool MpiCommunicator::execute(DeviceContext &device, const CollectiveDesc &desc,
   call.op = mpiOp(desc.dtype, desc.reduction);
   double latest = 0;
   if (options_.virtualClock &&
-      !latestArrival(std::max(started ? started->clockUs : device.clockUs,
-                              device.collectivesFreeUs),
-                     call, latest))
+      !latestArrival(collectiveArrivalUs(device, started), call, latest))
     return false;
   bool ok = false;
   switch (desc.kind) {
@@ -390,14 +388,8 @@ bool MpiCommunicator::execute(DeviceContext &device, const CollectiveDesc &desc,
     ok = ppermute(call);
     break;
   }
-  if (ok && options_.virtualClock) {
-    double cost = links_.modelledUs(desc, call.n);
-    device.collectivesFreeUs = latest + cost;
-    if (started)
-      waitForTransfer(device, latest, latest + cost, 0);
-    else
-      leaveCollective(device, latest, cost);
-  }
+  if (ok && options_.virtualClock)
+    finishCollective(device, latest, links_.modelledUs(desc, call.n), started);
   return ok;
 }
 

@@ -190,7 +190,7 @@ struct DeviceContext {
   /// advances while it communicates; every timestamp above is then in
   /// virtual microseconds from the start of the run.
   bool virtualClock = false;
-  double clockUs = 0;   ///< the virtual time at the last runtime call
+  double clockUs = 0; ///< the virtual time at the last runtime call
   /// Virtual time: when the device's last collective ended. A device runs
   /// one collective at a time (they share its links): the next begins no
   /// earlier, even when it was started asynchronously before.
@@ -261,6 +261,19 @@ double threadCpuUs();
 /// on the links; it waited for that member, then communicated.
 void leaveCollective(DeviceContext &device, double lastArrivalUs,
                      double costUs);
+
+/// Virtual clock: when the device arrives at a collective it runs now
+/// (started earlier when `started` is given), for the group's latest
+/// arrival: its start, but no earlier than the end of its previous
+/// collective (a device runs one at a time).
+double collectiveArrivalUs(const DeviceContext &device,
+                           const AsyncStart *started);
+
+/// Virtual clock: the device ends a collective whose latest member arrived
+/// at `lastArrivalUs` and that takes `costUs`: a blocking one as
+/// leaveCollective, a started one as a transfer waited for.
+void finishCollective(DeviceContext &device, double lastArrivalUs,
+                      double costUs, const AsyncStart *started);
 
 /// Virtual clock: the device's wait for a payload sent at `sentAtUs` that
 /// arrives at `arrivedAtUs`, and for its own payload to leave its buffer
