@@ -424,6 +424,19 @@ struct PpermuteLowering : BufferCollectiveLowering<PpermuteOp> {
 // Asynchronous ppermutes
 //===----------------------------------------------------------------------===//
 
+/// A wait delivers a static `type`, and its future has become a handle (an
+/// i64) by the time it is lowered, which only a `producer` in a device
+/// function makes.
+LogicalResult checkWait(Operation *op, RankedTensorType type, Value handle,
+                        StringRef producer) {
+  if (!type.hasStaticShape())
+    return emitDynamicShape(op);
+  if (!handle.getType().isInteger(64))
+    return op->emitOpError("waits for a future that no ")
+           << producer << " in a device function produced";
+  return success();
+}
+
 /// Direct (one copy, from this buffer into the target's) when the future
 /// goes straight to its wait, which can then name the buffers again and so
 /// keep them alive and unchanged until it; staged (the payload copied aside
@@ -469,12 +482,9 @@ struct PpermuteWaitLowering : RuntimePattern<PpermuteWaitOp> {
                       PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getType());
-    if (!type.hasStaticShape())
-      return emitDynamicShape(op);
     Value handle = op.getFuture();
-    if (!handle.getType().isInteger(64))
-      return op.emitOpError("waits for a future that no ppermute_start in "
-                            "a device function produced");
+    if (failed(checkWait(op, type, handle, "ppermute_start")))
+      return failure();
     Value outBuffer;
     SmallVector<Value> args = {handle};
     RuntimeFunc callee = RuntimeFunc::ppermute_wait;
@@ -572,12 +582,9 @@ struct CollectiveWaitLowering : RuntimePattern<CollectiveWaitOp> {
                       PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getType());
-    if (!type.hasStaticShape())
-      return emitDynamicShape(op);
     Value handle = op.getFuture();
-    if (!handle.getType().isInteger(64))
-      return op.emitOpError("waits for a future that no collective start in "
-                            "a device function produced");
+    if (failed(checkWait(op, type, handle, "collective start")))
+      return failure();
     Value outBuffer = allocBuffer(rewriter, loc, type);
     callRuntime(rewriter, loc, state.module, RuntimeFunc::collective_wait,
                 {handle, trellis::bufferAddress(rewriter, loc, outBuffer)});

@@ -112,68 +112,56 @@ bool pipeline(scf::ForOp loop) {
   for (auto [gather, slice] : llvm::zip(gathers, slices))
     firsts.push_back(startGather(
         b, gather, cloneSlice(b, loop, slice, gather.getOperand(), lbValue)));
-  // The loop over all iterations but the last, carrying the futures.
+  // One iteration of the original body at `at`, with induction variable
+  // `iv`, carried values `carried` and each gather replaced by a wait for
+  // the matching future of `futures`; returns the values it yields.
+  unsigned numOld = loop.getNumRegionIterArgs();
+  auto cloneIteration = [&](OpBuilder &at, Value iv, ValueRange carried,
+                            ValueRange futures) {
+    IRMapping map;
+    map.map(loop.getInductionVar(), iv);
+    map.map(loop.getRegionIterArgs(), carried);
+    for (Operation &op : loop.getBody()->without_terminator()) {
+      auto it = llvm::find(gathers, dyn_cast<AllGatherOp>(&op));
+      if (it == gathers.end()) {
+        at.clone(op, map);
+        continue;
+      }
+      map.map(op.getResult(0),
+              CollectiveWaitOp::create(at, op.getLoc(),
+                                       futures[it - gathers.begin()]));
+    }
+    SmallVector<Value> yields;
+    for (Value v : loop.getBody()->getTerminator()->getOperands())
+      yields.push_back(map.lookupOrDefault(v));
+    return yields;
+  };
+  // The loop over all iterations but the last, carrying the futures; it
+  // starts the next iteration's gathers first.
   Value lastValue = arith::ConstantIndexOp::create(b, loc, last);
   SmallVector<Value> inits(loop.getInitArgs());
   llvm::append_range(inits, firsts);
   auto newLoop = scf::ForOp::create(b, loc, loop.getLowerBound(), lastValue,
                                     loop.getStep(), inits);
-  {
-    IRMapping map;
-    Block *oldBody = loop.getBody();
-    Block *newBody = newLoop.getBody();
-    map.map(loop.getInductionVar(), newLoop.getInductionVar());
-    for (auto [from, to] :
-         llvm::zip(loop.getRegionIterArgs(), newLoop.getRegionIterArgs()))
-      map.map(from, to);
-    OpBuilder inner = OpBuilder::atBlockBegin(newBody);
-    // Start the next iteration's gathers first.
-    Value next = arith::AddIOp::create(inner, loc, newLoop.getInductionVar(),
-                                       newLoop.getStep());
-    SmallVector<Value> nextFutures;
-    for (auto [gather, slice] : llvm::zip(gathers, slices))
-      nextFutures.push_back(startGather(
-          inner, gather,
-          cloneSlice(inner, loop, slice, gather.getOperand(), next)));
-    unsigned numOld = loop.getNumRegionIterArgs();
-    for (Operation &op : oldBody->without_terminator()) {
-      auto it = llvm::find(gathers, dyn_cast<AllGatherOp>(&op));
-      if (it != gathers.end()) {
-        Value future =
-            newLoop.getRegionIterArgs()[numOld + (it - gathers.begin())];
-        map.map(op.getResult(0),
-                CollectiveWaitOp::create(inner, op.getLoc(), future));
-        continue;
-      }
-      inner.clone(op, map);
-    }
-    SmallVector<Value> yields;
-    for (Value v : oldBody->getTerminator()->getOperands())
-      yields.push_back(map.lookupOrDefault(v));
-    llvm::append_range(yields, nextFutures);
-    scf::YieldOp::create(inner, loc, yields);
-  }
+  OpBuilder inner = OpBuilder::atBlockBegin(newLoop.getBody());
+  Value next = arith::AddIOp::create(inner, loc, newLoop.getInductionVar(),
+                                     newLoop.getStep());
+  SmallVector<Value> nextFutures;
+  for (auto [gather, slice] : llvm::zip(gathers, slices))
+    nextFutures.push_back(
+        startGather(inner, gather,
+                    cloneSlice(inner, loop, slice, gather.getOperand(), next)));
+  ValueRange iterArgs = newLoop.getRegionIterArgs();
+  SmallVector<Value> yields =
+      cloneIteration(inner, newLoop.getInductionVar(),
+                     iterArgs.take_front(numOld), iterArgs.drop_front(numOld));
+  llvm::append_range(yields, nextFutures);
+  scf::YieldOp::create(inner, loc, yields);
   // The last iteration, peeled: its gathers' futures come out of the loop.
-  IRMapping map;
-  map.map(loop.getInductionVar(), lastValue);
-  unsigned numOld = loop.getNumRegionIterArgs();
-  for (auto [from, to] :
-       llvm::zip(loop.getRegionIterArgs(), newLoop.getResults()))
-    map.map(from, to);
-  for (Operation &op : loop.getBody()->without_terminator()) {
-    auto it = llvm::find(gathers, dyn_cast<AllGatherOp>(&op));
-    if (it != gathers.end()) {
-      map.map(op.getResult(0),
-              CollectiveWaitOp::create(
-                  b, op.getLoc(),
-                  newLoop.getResult(numOld + (it - gathers.begin()))));
-      continue;
-    }
-    b.clone(op, map);
-  }
-  SmallVector<Value> results;
-  for (Value v : loop.getBody()->getTerminator()->getOperands())
-    results.push_back(map.lookupOrDefault(v));
+  ValueRange loopResults = newLoop.getResults();
+  SmallVector<Value> results =
+      cloneIteration(b, lastValue, loopResults.take_front(numOld),
+                     loopResults.drop_front(numOld));
   loop.replaceAllUsesWith(results);
   loop.erase();
   return true;
