@@ -383,39 +383,36 @@ TEST(CollectiveErrors, AsyncHandleKindsAreChecked) {
   MeshShape mesh = makeMesh({2});
   std::vector<float> buffers(2 * 8);
   const int64_t axes = packAxes({0});
-  std::string error;
-  EXPECT_FALSE(runOnMesh(
-      mesh,
+  // Runs `body` on both devices: the run must fail with `message`.
+  auto expectFailure = [&](const std::function<void(int64_t)> &body,
+                           const std::string &message) {
+    std::string error;
+    EXPECT_FALSE(runOnMesh(mesh, body, error));
+    EXPECT_NE(error.find(message), std::string::npos) << error;
+  };
+  auto startSum = [&](int64_t p) {
+    return trellis_rt_collective_start(0, TRELLIS_RT_ALL_REDUCE, axes,
+                                       TRELLIS_RT_F32, TRELLIS_RT_SUM,
+                                       addr(&buffers[p * 8]), 4, 0, 0, 0);
+  };
+  expectFailure(
       [&](int64_t p) {
-        int64_t h = trellis_rt_collective_start(
-            0, TRELLIS_RT_ALL_REDUCE, axes, TRELLIS_RT_F32, TRELLIS_RT_SUM,
-            addr(&buffers[p * 8]), 4, 0, 0, 0);
-        trellis_rt_ppermute_wait(h, addr(&buffers[p * 8 + 4]));
+        trellis_rt_ppermute_wait(startSum(p), addr(&buffers[p * 8 + 4]));
       },
-      error));
-  EXPECT_NE(error.find("trellis_rt_ppermute_wait on the handle"),
-            std::string::npos)
-      << error;
-  EXPECT_FALSE(runOnMesh(
-      mesh,
+      "trellis_rt_ppermute_wait on the handle");
+  expectFailure(
       [&](int64_t p) {
         int64_t h = trellis_rt_ppermute_start(0, axes, TRELLIS_RT_F32,
                                               addr(&buffers[p * 8]), 4);
         trellis_rt_collective_wait(h, addr(&buffers[p * 8 + 4]));
       },
-      error));
-  EXPECT_NE(error.find("is not the handle of a started collective"),
-            std::string::npos)
-      << error;
+      "is not the handle of a started collective");
   // A handle waited for twice, after a larger gather has reused its slot:
   // the generation in the handle tells them apart (without it the second
   // wait ran the gather into the 4-float buffer).
-  EXPECT_FALSE(runOnMesh(
-      mesh,
+  expectFailure(
       [&](int64_t p) {
-        int64_t h = trellis_rt_collective_start(
-            0, TRELLIS_RT_ALL_REDUCE, axes, TRELLIS_RT_F32, TRELLIS_RT_SUM,
-            addr(&buffers[p * 8]), 4, 0, 0, 0);
+        int64_t h = startSum(p);
         trellis_rt_collective_wait(h, addr(&buffers[p * 8 + 4]));
         int64_t g = trellis_rt_collective_start(
             1, TRELLIS_RT_ALL_GATHER, axes, TRELLIS_RT_F32, 0,
@@ -423,21 +420,14 @@ TEST(CollectiveErrors, AsyncHandleKindsAreChecked) {
         EXPECT_NE(g, h);
         trellis_rt_collective_wait(h, addr(&buffers[p * 8 + 4]));
       },
-      error));
-  EXPECT_NE(error.find("is not the handle of a started collective"),
-            std::string::npos)
-      << error;
+      "is not the handle of a started collective");
   // An unknown kind.
-  EXPECT_FALSE(runOnMesh(
-      mesh,
+  expectFailure(
       [&](int64_t p) {
         trellis_rt_collective_start(0, 7, axes, TRELLIS_RT_F32, 0,
                                     addr(&buffers[p * 8]), 4, 0, 0, 0);
       },
-      error));
-  EXPECT_NE(error.find("trellis_rt_collective_start of unknown kind 7"),
-            std::string::npos)
-      << error;
+      "trellis_rt_collective_start of unknown kind 7");
 }
 
 /// A device body: a psum over the first axis for which device 0 passes 8
