@@ -119,6 +119,40 @@ bool isZero(Value v) {
   return trellis::isZeroConstant(v);
 }
 
+/// Whether `v` is zeros with slices inserted (at most `depth` deep).
+static bool isSlicesOfZeros(Value v, int depth = 8) {
+  if (isZero(v))
+    return true;
+  auto insert = v.getDefiningOp<tensor::InsertSliceOp>();
+  return insert && depth > 0 && isSlicesOfZeros(insert.getDest(), depth - 1);
+}
+
+/// acc + c for c = insert(x into d) with d slices of zeros: (acc + d) with
+/// acc's slice plus x inserted where x goes (x overwrote d there).
+static Value addSlices(OpBuilder &b, Location loc, Value acc, Value c) {
+  if (isZero(c))
+    return acc;
+  auto insert = c.getDefiningOp<tensor::InsertSliceOp>();
+  Value rest = addSlices(b, loc, acc, insert.getDest());
+  Value slice = tensor::ExtractSliceOp::create(
+      b, loc, insert.getSourceType(), acc, insert.getMixedOffsets(),
+      insert.getMixedSizes(), insert.getMixedStrides());
+  Value sum = buildAdd(b, loc, slice, insert.getSource());
+  return tensor::InsertSliceOp::create(
+      b, loc, sum, rest, insert.getMixedOffsets(), insert.getMixedSizes(),
+      insert.getMixedStrides());
+}
+
+Value addCotangents(OpBuilder &b, Location loc, Value acc, Value c) {
+  if (acc.getType() == c.getType()) {
+    if (c.getDefiningOp<tensor::InsertSliceOp>() && isSlicesOfZeros(c))
+      return addSlices(b, loc, acc, c);
+    if (acc.getDefiningOp<tensor::InsertSliceOp>() && isSlicesOfZeros(acc))
+      return addSlices(b, loc, c, acc);
+  }
+  return buildAdd(b, loc, acc, c);
+}
+
 //===----------------------------------------------------------------------===//
 // Transposer
 //===----------------------------------------------------------------------===//

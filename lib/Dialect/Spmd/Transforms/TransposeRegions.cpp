@@ -498,7 +498,7 @@ LogicalResult Transposer::transposeFor(scf::ForOp loop, Scope &s,
         for (auto [j, value] : llvm::enumerate(captured)) {
           Value acc = args[numCarried + j];
           Value c = child.ct.lookup(value);
-          next.push_back(c ? buildAdd(nb, l, acc, c) : acc);
+          next.push_back(c ? addCotangents(nb, l, acc, c) : acc);
         }
         scf::YieldOp::create(nb, l, next);
       });

@@ -52,6 +52,12 @@ ArrayAttr axesAttr(OpBuilder &b, ArrayRef<StringAttr> axes);
 /// Whether `v` is statically all zeros (through pvarys).
 bool isZero(Value v);
 
+/// `acc + c`. A contribution that only fills a slice of zeros (the
+/// transpose of an extract_slice) is added to that slice of `acc` alone, so
+/// a loop over the slices of a stacked tensor (layers) accumulates in time
+/// linear in the stack, not quadratic.
+Value addCotangents(OpBuilder &b, Location loc, Value acc, Value c);
+
 /// The trip count of `loop` when its bounds and step are constants.
 std::optional<int64_t> getConstantTripCount(scf::ForOp loop);
 
@@ -179,7 +185,7 @@ private:
   void accumulate(Scope &s, OpBuilder &b, Location loc, Value primal,
                   Value contribution) {
     Value &slot = s.ct[primal];
-    slot = slot ? buildAdd(b, loc, slot, contribution) : contribution;
+    slot = slot ? addCotangents(b, loc, slot, contribution) : contribution;
   }
   LogicalResult buildBody(func::FuncOp primal, func::FuncOp t,
                           ArrayRef<unsigned> nonlinearArgs,
