@@ -1,22 +1,48 @@
 #!/usr/bin/env python3
 """Writes the FSDP MLP of examples/overlap/fsdp_mlp.mlir at any size.
 
-Usage: fsdp.py N B D L OUT
+Usage: fsdp.py [--train] N B D L OUT
 
 N devices on axis "d", B batch rows per device, D features, L layers:
 x is [N B, D] split by rows, the weights [L, D, D] split along their rows
 (dimension 1); each layer gathers its weights and computes
 h = relu(h @ W[l]). D must divide by N. The example in the repository is
 fsdp.py 8 8 64 4.
+
+--train writes @loss instead of @main: the same layers, then the sum of
+the squares of the output, marked for trellis-grad (gradient with respect
+to the weights); examples/overlap/fsdp_train.mlir is fsdp.py --train 8 8
+64 4.
 """
 import sys
 
 
-def program(n, b, d, layers):
+def program(n, b, d, layers, train=False):
     s = d // n
+    if train:
+        head = (f"func.func @loss(%x: tensor<{n * b}x{d}xf32>, "
+                f"%w: tensor<{layers}x{d}x{d}xf32>) -> tensor<f32> "
+                f"attributes {{trellis.grad = [1]}} {{")
+        tail = f"""  %sq = arith.mulf %y, %y : tensor<{n * b}x{d}xf32>
+  %init = arith.constant dense<0.0> : tensor<f32>
+  %loss = linalg.reduce ins(%sq : tensor<{n * b}x{d}xf32>) outs(%init : tensor<f32>) dimensions = [0, 1]
+    (%p: f32, %q: f32) {{
+      %t = arith.addf %p, %q : f32
+      linalg.yield %t : f32
+    }}
+  return %loss : tensor<f32>
+}}
+"""
+    else:
+        head = (f"func.func @main(%x: tensor<{n * b}x{d}xf32>, "
+                f"%w: tensor<{layers}x{d}x{d}xf32>) -> "
+                f"tensor<{n * b}x{d}xf32> {{")
+        tail = f"""  return %y : tensor<{n * b}x{d}xf32>
+}}
+"""
     return f"""trellis.mesh @mesh = <["d"={n}]>
 
-func.func @main(%x: tensor<{n * b}x{d}xf32>, %w: tensor<{layers}x{d}x{d}xf32>) -> tensor<{n * b}x{d}xf32> {{
+{head}
   %y = spmd.shard_map @mesh in_specs = [[{{"d"}}, {{}}], [{{}}, {{"d"}}, {{}}]] out_specs = [[{{"d"}}, {{}}]]
       (%x, %w) : (tensor<{n * b}x{d}xf32>, tensor<{layers}x{d}x{d}xf32>) -> tensor<{n * b}x{d}xf32> {{
   ^bb0(%xb: tensor<{b}x{d}xf32>, %wb: tensor<{layers}x{s}x{d}xf32>):
@@ -36,19 +62,21 @@ func.func @main(%x: tensor<{n * b}x{d}xf32>, %w: tensor<{layers}x{d}x{d}xf32>) -
     }}
     spmd.yield %h : tensor<{b}x{d}xf32>
   }}
-  return %y : tensor<{n * b}x{d}xf32>
-}}
-"""
+""" + tail
 
 
-def write(n, b, d, layers, path):
+def write(n, b, d, layers, path, train=False):
     if d % n:
         raise ValueError(f"D={d} does not divide by N={n}")
     with open(path, "w") as f:
-        f.write(program(n, b, d, layers))
+        f.write(program(n, b, d, layers, train))
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 6:
+    argv = sys.argv[1:]
+    train = "--train" in argv
+    if train:
+        argv.remove("--train")
+    if len(argv) != 5:
         sys.exit(__doc__)
-    write(*(int(v) for v in sys.argv[1:5]), sys.argv[5])
+    write(*(int(v) for v in argv[:4]), argv[4], train)

@@ -317,7 +317,7 @@ def SpmdAsyncCollectives : Pass<"spmd-async-collectives", "ModuleOp"> {
 }
 
 def SpmdPipelineCollectives : Pass<"spmd-pipeline-collectives", "ModuleOp"> {
-  let summary = "Gather the next iteration's operand while this one computes";
+  let summary = "Prefetch gathers and defer accumulated collectives in loops";
   let description = [{
     Collective pipelining across loop iterations (the layer loop of FSDP):
     in an `scf.for` with constant bounds and at least two iterations, an
@@ -339,7 +339,20 @@ def SpmdPipelineCollectives : Pass<"spmd-pipeline-collectives", "ModuleOp"> {
     ```
     becomes a start of layer 0's gather, a loop over layers 0..2 whose body
     starts layer l + 1's gather and waits for layer l's, and layer 3's
-    body after it. Other collectives keep their places; run
+    body after it.
+
+    The other direction, for the backward loop of a training step: a
+    `spmd.psum_scatter`, `spmd.psum`, `spmd.all_gather` or
+    `spmd.all_to_all` whose result is only accumulated into loop-carried
+    values (everything it reaches, and every reader of what it yields, is
+    free of memory effects and ends in the `scf.yield`) is waited for one
+    iteration late: iteration k starts it, iteration k + 1 waits for it
+    just before starting its own and accumulates it, the first iteration
+    is peeled and the last accumulation follows the loop. Layer k's
+    gradient reduce-scatter then overlaps layer k - 1's backward compute.
+
+    Bounds must fold to constants (`(4 - 0) ceildiv 1`, as trellis-grad
+    writes them, is folded). Other collectives keep their places; run
     `spmd-async-collectives{kinds=all}` afterwards to overlap them too.
   }];
 }
