@@ -18,11 +18,23 @@ overlap anything).
 Each figure: the median of --invocations trellis-run --clock=virtual
 invocations (spread in parentheses), as bench/virtual_time.py measures.
 
+--train measures a training step instead: loss_grad (trellis-grad) of
+fsdp.py --train. It runs the forward loop twice (once for the loss, once
+in the backward shard_map to recompute the residuals: trellis-grad does
+not save a shard_map's residuals yet) and its backward loop gathers each
+layer's weights again and reduce-scatters its weight gradient, so the
+step communicates 4 L rings of the same bytes: M = 4 L (n - 1) (latency +
+D/n D 4 / bandwidth) = r C. Pipelined there also defers each
+reduce-scatter's wait to the next backward iteration. Only max(M, C') is
+given as the bound.
+
 Usage (after scripts/build.sh; a few minutes on 2 cores):
   /usr/bin/python3 bench/fsdp_overlap.py
+  /usr/bin/python3 bench/fsdp_overlap.py --train
 """
 import argparse
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -52,11 +64,18 @@ def main():
     parser.add_argument("--ratios", default="0.5,1,2")
     parser.add_argument("--invocations", type=int, default=5)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--out", default=os.path.join(ROOT, "bench", "results",
-                                                      "fsdp_overlap.md"))
+    parser.add_argument("--train", action="store_true",
+                        help="measure forward + backward (loss_grad)")
+    parser.add_argument("--out", default="",
+                        help="default: bench/results/fsdp_overlap[_train].md")
     args = parser.parse_args()
+    if not args.out:
+        args.out = os.path.join(ROOT, "bench", "results", "fsdp_overlap" +
+                                ("_train" if args.train else "") + ".md")
     args.trellis_run = os.path.join(args.build_dir, "bin", "trellis-run")
     args.device = ""
+    args.extra = ["--entry", "loss_grad"] if args.train else []
+    rings = 4 if args.train else 1
     n, B, D, L = args.devices, args.B, args.D, args.L
     block = D // n * D * 4
     ratios = [float(r) for r in args.ratios.split(",")]
@@ -64,13 +83,18 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         args.tmp = tmp
         program = os.path.join(tmp, "fsdp.mlir")
-        fsdp.write(n, B, D, L, program)
+        fsdp.write(n, B, D, L, program, args.train)
+        if args.train:
+            forward, program = program, os.path.join(tmp, "fsdp_grad.mlir")
+            subprocess.run([os.path.join(args.build_dir, "bin", "trellis-opt"),
+                            forward, "--trellis-grad", "-o", program],
+                           check=True)
         nolink = virtual_time.measure(
             args, {name: (program, passes, None, ()) for name, passes in FORMS})
         compute = nolink["blocking"][0][0]
         links = {}
         for r in ratios:
-            wire = r * compute * 1e3 / (L * (n - 1)) - args.latency_us
+            wire = r * compute * 1e3 / (rings * L * (n - 1)) - args.latency_us
             if wire <= 0:
                 sys.exit(f"ratio {r}: the latency alone exceeds the budget")
             links[r] = (args.latency_us, block / wire / 1e3)
@@ -78,16 +102,20 @@ def main():
             args, {(name, r): (program, passes, links[r], ())
                    for r in ratios for name, passes in FORMS})
     elapsed = time.time() - started
+    what = ("training step (loss_grad): weight gathers and gradient "
+            "reduce-scatters" if args.train else "weight gathers")
     lines = [
-        f"## FSDP MLP: weight gathers blocking vs pipelined in virtual time "
+        f"## FSDP MLP {what} blocking vs pipelined in virtual time "
         f"({n} devices, B={B} rows each, D={D}, L={L} layers, f32)",
         "",
-        f"Regenerate: `/usr/bin/python3 bench/fsdp_overlap.py` (after "
+        f"Regenerate: `/usr/bin/python3 bench/fsdp_overlap.py"
+        f"{' --train' if args.train else ''}` (after "
         f"`scripts/build.sh`; took {elapsed:.0f} s). trellis-run "
         f"--clock=virtual --warmup 1 --repeat {args.repeat}; medians of "
         f"{args.invocations} invocations, spread (max - min) / median in "
         f"parentheses. Latency {args.latency_us:g} us; bandwidth from the "
-        f"{L} gathers' ring time = ratio x C. Host: "
+        f"{rings * L} {'rings' if args.train else 'gathers'}' time = "
+        f"ratio x C. Host: "
         f"{collective_matmul.cpu_model()}, {os.cpu_count()} cores.",
         "",
         "No link model: " + ", ".join(
@@ -105,11 +133,12 @@ def main():
         bound = max(r * compute, own)
         g, c = r * compute / L, own / L
         fill = g + (L - 1) * max(g, c) + c
+        fill_text = "-" if args.train else f"{fill:.4g}"
         lines.append(
             f"| {r:g}x | {links[r][1]:.3g} | {b[0][0]:.4g} ({100 * b[0][1]:.1f}%) | "
             f"{i[0][0]:.4g} ({100 * i[0][1]:.1f}%) | "
             f"{p[0][0]:.4g} ({100 * p[0][1]:.1f}%) | {bound:.4g} | "
-            f"{p[0][0] / bound:.3f} | {fill:.4g} | {100 * p[1]:.0f}% |")
+            f"{p[0][0] / bound:.3f} | {fill_text} | {100 * p[1]:.0f}% |")
     text = "\n".join(lines) + "\n"
     with open(args.out, "w") as f:
         f.write(text)

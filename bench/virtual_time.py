@@ -65,6 +65,7 @@ def invoke(args, program, passes, link, prefix=()):
         cmd += ["--output-dir", os.path.join(args.tmp, "out")]
     if passes:
         cmd += ["--passes", passes]
+    cmd += getattr(args, "extra", [])
     if link == "profile":
         pass  # the device profile's links
     elif link is None:
