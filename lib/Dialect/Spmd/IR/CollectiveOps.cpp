@@ -72,8 +72,11 @@ constexpr VarianceRule kReducesVarying{VarianceRule::Need::Varying,
                                        VarianceRule::Effect::Remove};
 
 /// The rule of the synchronous form of `op`, when it is the start of an
-/// asynchronous all_gather, psum_scatter, psum or all_to_all.
+/// asynchronous ppermute, all_gather, psum_scatter, psum or all_to_all.
 std::optional<VarianceRule> startedVarianceRule(Operation *op) {
+  if (isa<PpermuteStartOp>(op))
+    return VarianceRule{VarianceRule::Need::Varying,
+                        VarianceRule::Effect::Keep};
   if (isa<AllGatherStartOp, PsumScatterStartOp, AllToAllStartOp>(op))
     return kMovesVarying;
   if (isa<PsumStartOp>(op))
@@ -338,9 +341,9 @@ FailureOr<Value> PpermuteOp::buildTranspose(OpBuilder &b, Value cotangent,
       .getResult();
 }
 
-// The halves of an asynchronous ppermute are not typed: spmd-check-variance
-// runs before spmd-async-collectives makes them. A start sends at once;
-// the wait moves nothing.
+// A start has no rule of its own (its result is a future, not a tensor):
+// spmd-check-variance types the future with its synchronous form's rule
+// (startedVarianceRule). A start sends at once; the wait moves nothing.
 std::optional<VarianceRule> PpermuteStartOp::getVarianceRule() {
   return std::nullopt;
 }
@@ -349,7 +352,7 @@ int64_t PpermuteStartOp::getBytesSentPerDevice() {
   return permuteBytesOf(*this, getOperand().getType());
 }
 
-// The starts of the other collectives: untyped like ppermute_start; each
+// The starts of the other collectives: typed like ppermute_start; each
 // sends what its synchronous form sends.
 #define SPMD_START_OP(OP, REDUCTION, BYTES)                                    \
   std::optional<VarianceRule> OP::getVarianceRule() { return std::nullopt; }   \

@@ -59,6 +59,12 @@ VaryAttr mlir::spmd::getVaryEncoding(Type type) {
 }
 
 Type mlir::spmd::stripVaryEncoding(Type type) {
+  if (auto future = dyn_cast<FutureType>(type)) {
+    Type held = stripVaryEncoding(future.getValueType());
+    return held == future.getValueType()
+               ? type
+               : FutureType::get(type.getContext(), held);
+  }
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor || !getVaryEncoding(tensor))
     return type;

@@ -74,7 +74,13 @@ AxisMask AxisMasks::queryMask(CollectiveOpInterface query) const {
 
 CollectiveOpInterface mlir::spmd::typedCollective(Operation *op) {
   auto collective = dyn_cast<CollectiveOpInterface>(op);
-  if (!collective || op->getNumOperands() == 0 || !collective.getVarianceRule())
+  if (!collective || op->getNumOperands() == 0)
+    return nullptr;
+  // A start has no rule of its own: its future holds what its synchronous
+  // form gives (inferCollectiveVariance applies that form's rule).
+  if (!collective.getVarianceRule() &&
+      !isa<PpermuteStartOp, AllGatherStartOp, PsumScatterStartOp, PsumStartOp,
+           AllToAllStartOp>(op))
     return nullptr;
   return collective;
 }

@@ -101,8 +101,17 @@ public:
     return success();
   }
 
-  /// Sets the type of `v` from its variance.
+  /// Sets the type of `v` from its variance (a future's: that of the
+  /// tensor it will hold).
   LogicalResult setType(Value v) {
+    if (auto future = dyn_cast<FutureType>(v.getType())) {
+      auto held = dyn_cast<RankedTensorType>(future.getValueType());
+      if (!held)
+        return success();
+      v.setType(
+          FutureType::get(v.getContext(), withVariance(held, axesOf(get(v)))));
+      return success();
+    }
     auto tensor = dyn_cast<RankedTensorType>(v.getType());
     if (!tensor)
       return success();
@@ -126,12 +135,19 @@ private:
   LogicalResult require(OpOperand &use, Mask want, const Twine &what,
                         StringRef why) {
     Value v = use.get();
+    Mask have = get(v);
+    Operation *user = use.getOwner();
+    // A future cannot be lifted: the collective already runs on its operand.
+    if (isa<FutureType>(v.getType()) && have != want)
+      return user->emitOpError()
+             << what << " is a future of a value that varies over "
+             << axes.format(have) << " but must vary over " << axes.format(want)
+             << " here; apply spmd.pvary to the collective's operand before "
+                "it starts";
     if (!isa<RankedTensorType>(v.getType()))
       return success();
-    Mask have = get(v);
     if (have == want)
       return success();
-    Operation *user = use.getOwner();
     if (have & ~want)
       return user->emitOpError()
              << what << " varies over " << axes.format(have)
@@ -444,26 +460,6 @@ private:
   DenseMap<std::pair<Value, Mask>, Value> pvaryMemo;
 };
 
-/// Asynchronous ppermutes (spmd-async-collectives' output) carry futures,
-/// which the inference does not type: it runs before that pass.
-LogicalResult rejectFutures(Operation *root) {
-  Operation *found = nullptr;
-  root->walk([&](Operation *op) {
-    if (llvm::any_of(op->getOperandTypes(), llvm::IsaPred<FutureType>) ||
-        llvm::any_of(op->getResultTypes(), llvm::IsaPred<FutureType>)) {
-      found = op;
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  if (!found)
-    return success();
-  return found->emitOpError(
-      "is asynchronous; spmd-check-variance types code before "
-      "spmd-async-collectives splits ppermutes (write spmd.ppermute: the "
-      "lowering makes it asynchronous)");
-}
-
 } // namespace
 
 LogicalResult mlir::spmd::inferVariance(ShardMapOp op,
@@ -474,8 +470,6 @@ LogicalResult mlir::spmd::inferVariance(ShardMapOp op,
   if (mesh.getNumAxes() > 64)
     return op.emitOpError("spmd-check-variance supports meshes of at most "
                           "64 axes");
-  if (failed(rejectFutures(op)))
-    return failure();
   Inferrer inferrer(mesh, options);
   SmallVector<StringAttr> enclosing;
   for (StringAttr axis : op.getAllManualAxes())
@@ -519,8 +513,6 @@ LogicalResult mlir::spmd::inferVariance(FunctionOpInterface func,
   if (!func.getFunctionBody().hasOneBlock())
     return func->emitOpError("has more than one block; spmd-check-variance "
                              "types single-block device functions");
-  if (failed(rejectFutures(func)))
-    return failure();
   Inferrer inferrer(mesh, options);
   Mask all = inferrer.maskOf(getDeviceFunctionManualAxes(func, mesh));
   Block &body = func.getFunctionBody().front();

@@ -200,30 +200,27 @@ func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> attributes {spmd.mesh = @mesh} 
 
 // -----
 
-// Futures are not typed: asynchronous ppermutes come after the check.
-trellis.mesh @mesh = <["i"=4]>
-func.func @device(%x: tensor<8xf32>) -> tensor<8xf32> attributes {spmd.mesh = @mesh} {
-  // expected-error @below {{'spmd.ppermute_start' op is asynchronous; spmd-check-variance types code before spmd-async-collectives splits ppermutes (write spmd.ppermute: the lowering makes it asynchronous)}}
-  %f = spmd.ppermute_start %x over ["i"] pairs [[0, 1], [1, 2], [2, 3], [3, 0]]
-      : tensor<8xf32> -> !spmd.future<tensor<8xf32>>
-  %r = spmd.ppermute_wait %f : !spmd.future<tensor<8xf32>>
-  return %r : tensor<8xf32>
-}
-
-// -----
-
-trellis.mesh @mesh = <["i"=4]>
-func.func @in_map(%x: tensor<32xf32>) -> tensor<32xf32> {
-  %y = spmd.shard_map @mesh in_specs = [[{"i"}]] out_specs = [[{"i"}]]
-      (%x) : (tensor<32xf32>) -> tensor<32xf32> {
-  ^bb0(%b: tensor<8xf32>):
-    // expected-error @below {{'spmd.ppermute_start' op is asynchronous}}
-    %f = spmd.ppermute_start %b over ["i"] pairs [[0, 1], [1, 2], [2, 3], [3, 0]]
-        : tensor<8xf32> -> !spmd.future<tensor<8xf32>>
-    %r = spmd.ppermute_wait %f : !spmd.future<tensor<8xf32>>
-    spmd.yield %r : tensor<8xf32>
+// A future cannot be lifted by a pvary: a loop-carried future whose first
+// psum runs on an invariant operand, and whose later ones on one varying
+// over "j", is an error (the pvary belongs before the start).
+trellis.mesh @mesh = <["i"=2, "j"=2]>
+func.func @carried(%x: tensor<8xf32>) -> tensor<8xf32> attributes {spmd.mesh = @mesh} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 4 : index
+  %k = spmd.axis_index over ["j"] : index
+  %zero = arith.constant dense<0.0> : tensor<8xf32>
+  %f0 = spmd.psum_start %zero over ["i"] : tensor<8xf32> -> !spmd.future<tensor<8xf32>>
+  // expected-error @below {{'scf.for' op the initial value of loop-carried value #1 is a future of a value that varies over {} but must vary over {"j"} here; apply spmd.pvary to the collective's operand before it starts}}
+  %r:2 = scf.for %l = %c0 to %n step %c1 iter_args(%a = %x, %f = %f0) -> (tensor<8xf32>, !spmd.future<tensor<8xf32>>) {
+    %g = spmd.collective_wait %f : !spmd.future<tensor<8xf32>>
+    %i = arith.index_cast %k : index to i64
+    %v = arith.sitofp %i : i64 to f32
+    %t = tensor.splat %v : tensor<8xf32>
+    %fn = spmd.psum_start %t over ["i"] : tensor<8xf32> -> !spmd.future<tensor<8xf32>>
+    scf.yield %g, %fn : tensor<8xf32>, !spmd.future<tensor<8xf32>>
   }
-  return %y : tensor<32xf32>
+  return %r#0 : tensor<8xf32>
 }
 
 // -----

@@ -30,7 +30,8 @@ struct CommunicationResource
 /// The `#spmd.vary` encoding of `type`, or null.
 VaryAttr getVaryEncoding(Type type);
 
-/// `type` without its `#spmd.vary` encoding (other types unchanged).
+/// `type` without its `#spmd.vary` encoding, also inside a future (other
+/// types unchanged).
 Type stripVaryEncoding(Type type);
 
 } // namespace mlir::spmd

@@ -349,9 +349,8 @@ class Spmd_StartOp<string mnemonic, string sync>
     future of its result; `spmd.collective_wait` delivers that result.
     Compute placed between the two overlaps the collective. The runtime
     copies the operand when the collective starts, so it may be overwritten
-    afterwards. The halves are not typed for variance: spmd-check-variance
-    runs on the synchronous form, before `spmd-async-collectives{kinds=all}`
-    splits it.
+    afterwards. spmd-check-variance types the future like the synchronous
+    result it will hold.
   }];
   let results = (outs Spmd_FutureType:$future);
 }
