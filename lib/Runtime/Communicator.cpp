@@ -8,6 +8,8 @@ using namespace mlir::trellis::rt;
 
 Communicator::~Communicator() = default;
 
+PendingCollective::~PendingCollective() = default;
+
 TraceEvent mlir::trellis::rt::transferEvent(const TransferTiming &timing,
                                             double originUs, int64_t bytes) {
   TraceEvent transfer;

@@ -63,6 +63,8 @@ struct AsyncPermute {
   bool used = false;
 };
 
+struct MpiPending;
+
 class MpiCommunicator final : public Communicator {
 public:
   MpiCommunicator(const MeshShape &mesh, const std::vector<SiteInfo> &sites,
@@ -98,6 +100,8 @@ public:
   bool execute(DeviceContext &device, const CollectiveDesc &desc,
                const void *in, void *out,
                const AsyncStart *started = nullptr) override;
+  bool begin(DeviceContext &device, const CollectiveDesc &desc, const void *in,
+             std::unique_ptr<PendingCollective> &pending) override;
   int64_t startPermute(DeviceContext &device, const CollectiveDesc &desc,
                        const void *in, void *out,
                        TransferTiming *timing) override;
@@ -246,6 +250,25 @@ private:
       return type != MPI_DATATYPE_NULL && op != MPI_OP_NULL;
     }
   };
+  /// The call `desc` makes on this rank, without its MPI type and op.
+  Call makeCall(const CollectiveDesc &desc, const void *in, void *out) {
+    AxisList axes = unpackAxes(desc.axes);
+    Call call(desc, in, out);
+    call.comm = groupComm(desc.axes);
+    call.members = mesh_.groupMembers(position_, axes);
+    call.n = static_cast<int64_t>(call.members.size());
+    call.rank = mesh_.rankInGroup(position_, axes);
+    call.elem = dtypeSize(desc.dtype);
+    call.what = siteName(desc.site);
+    call.type = mpiType(desc.dtype);
+    call.op = mpiOp(desc.dtype, desc.reduction);
+    return call;
+  }
+  /// Whether begin() can set `call` going as one MPI nonblocking
+  /// collective (MPI's own type and reduction, counts that fit an int).
+  static bool nonblocking(const Call &call);
+  /// Delivers a collective begin() set going into `call.out`.
+  bool complete(const Call &call, MpiPending &pending);
   // execute() per kind of collective.
   bool allReduce(const Call &call);
   bool allGather(const Call &call);
@@ -349,27 +372,157 @@ bool MpiCommunicator::gatherBytes(MPI_Comm comm, const void *in, void *out,
   return waitFor(&request, 1, members, site, siteName(site));
 }
 
+/// A collective begin() set going with an MPI nonblocking call: its
+/// request, the re-laid-out input it sends (when the operand's layout is
+/// not MPI's) and the buffer it receives into, which the wait unpacks.
+struct MpiPending final : PendingCollective {
+  MPI_Request request = MPI_REQUEST_NULL;
+  std::vector<char> send, recv;
+};
+
+bool MpiCommunicator::nonblocking(const Call &call) {
+  const int64_t *g = call.desc.geometry;
+  const int64_t elem = call.elem;
+  switch (call.desc.kind) {
+  case CollectiveKind::AllReduce:
+    return call.native() && g[0] <= maxCount;
+  case CollectiveKind::AllGather:
+    return g[0] * g[1] * elem <= maxCount;
+  case CollectiveKind::ReduceScatter:
+    return call.native() && g[0] * g[1] <= maxCount;
+  case CollectiveKind::AllToAll:
+    return g[0] * g[1] * elem <= maxCount;
+  case CollectiveKind::Ppermute:
+    return false;
+  }
+  return false;
+}
+
+bool MpiCommunicator::begin(DeviceContext &device, const CollectiveDesc &desc,
+                            const void *in,
+                            std::unique_ptr<PendingCollective> &pending) {
+  if (failed_)
+    return false;
+  Call call = makeCall(desc, in, nullptr);
+  if (!nonblocking(call))
+    return true; // the blocking path, at the wait
+  // The members check that they agree before anything is sent: a start
+  // with the check on meets the group's other starts.
+  if (options_.checkCollectives && !agree(desc, call.comm, call.members))
+    return false;
+  auto p = std::make_unique<MpiPending>();
+  const int64_t *g = desc.geometry;
+  const int64_t n = call.n, elem = call.elem;
+  int code = MPI_SUCCESS;
+  switch (desc.kind) {
+  case CollectiveKind::AllReduce:
+    p->recv.resize(g[0] * elem);
+    code = MPI_Iallreduce(in, p->recv.data(), static_cast<int>(g[0]), call.type,
+                          call.op, call.comm, &p->request);
+    break;
+  case CollectiveKind::AllGather: {
+    const int bytes = static_cast<int>(g[0] * g[1] * elem);
+    p->recv.resize(n * bytes);
+    code = MPI_Iallgather(in, bytes, MPI_BYTE, p->recv.data(), bytes, MPI_BYTE,
+                          call.comm, &p->request);
+    break;
+  }
+  case CollectiveKind::ReduceScatter: {
+    const int64_t outer = g[0], inner = g[1], chunk = outer * inner;
+    const char *send = static_cast<const char *>(in);
+    if (outer != 1) { // member k's chunk, contiguous
+      p->send.resize(n * chunk * elem);
+      for (int64_t k = 0; k < n; ++k)
+        copyChunk(elem, static_cast<const char *>(in), inner, n, k,
+                  p->send.data(), chunk, n, k, chunk);
+      send = p->send.data();
+    }
+    p->recv.resize(chunk * elem);
+    code =
+        MPI_Ireduce_scatter_block(send, p->recv.data(), static_cast<int>(chunk),
+                                  call.type, call.op, call.comm, &p->request);
+    break;
+  }
+  case CollectiveKind::AllToAll: {
+    const int64_t b = g[1], chunk = g[0] * g[1];
+    const char *send = static_cast<const char *>(in);
+    if (!(g[0] == 1 && g[2] == 1)) { // chunk j of the split dimension
+      p->send.resize(n * chunk * elem);
+      for (int64_t j = 0; j < n; ++j)
+        copyChunk(elem, static_cast<const char *>(in), b, n, j, p->send.data(),
+                  chunk, n, j, chunk);
+      send = p->send.data();
+    }
+    p->recv.resize(n * chunk * elem);
+    const int bytes = static_cast<int>(chunk * elem);
+    code = MPI_Ialltoall(send, bytes, MPI_BYTE, p->recv.data(), bytes, MPI_BYTE,
+                         call.comm, &p->request);
+    break;
+  }
+  case CollectiveKind::Ppermute:
+    return true;
+  }
+  if (mpiFailed(code, call.what))
+    return false;
+  pending = std::move(p);
+  return true;
+}
+
+bool MpiCommunicator::complete(const Call &call, MpiPending &p) {
+  if (!waitFor(&p.request, 1, call.members, call.desc.site, call.what))
+    return false;
+  const int64_t *g = call.desc.geometry;
+  const int64_t n = call.n, elem = call.elem;
+  char *out = static_cast<char *>(call.out);
+  switch (call.desc.kind) {
+  case CollectiveKind::AllGather: {
+    const int64_t outer = g[0], inner = g[1], chunk = outer * inner;
+    if (outer == 1)
+      break;
+    for (int64_t k = 0; k < n; ++k)
+      copyChunk(elem, p.recv.data() + k * chunk * elem, chunk, 1, 0, out, inner,
+                n, k, chunk);
+    return true;
+  }
+  case CollectiveKind::AllToAll: {
+    const int64_t chunk = g[0] * g[1], d = g[3];
+    if (g[0] == 1 && g[2] == 1)
+      break;
+    for (int64_t k = 0; k < n; ++k)
+      copyChunk(elem, p.recv.data(), chunk, n, k, out, d, n, k, chunk);
+    return true;
+  }
+  default:
+    break;
+  }
+  // Received in the output's layout.
+  std::memcpy(out, p.recv.data(), p.recv.size());
+  return true;
+}
+
 bool MpiCommunicator::execute(DeviceContext &device, const CollectiveDesc &desc,
                               const void *in, void *out,
                               const AsyncStart *started) {
   if (failed_)
     return false;
-  AxisList axes = unpackAxes(desc.axes);
-  Call call(desc, in, out);
-  call.comm = groupComm(desc.axes);
-  call.members = mesh_.groupMembers(position_, axes);
-  call.n = static_cast<int64_t>(call.members.size());
-  call.rank = mesh_.rankInGroup(position_, axes);
-  call.elem = dtypeSize(desc.dtype);
-  call.what = siteName(desc.site);
-  if (options_.checkCollectives && !agree(desc, call.comm, call.members))
+  Call call = makeCall(desc, in, out);
+  auto *pending =
+      started ? static_cast<MpiPending *>(started->pending) : nullptr;
+  // A collective begin() set going was checked there.
+  if (!pending && options_.checkCollectives &&
+      !agree(desc, call.comm, call.members))
     return false;
-  call.type = mpiType(desc.dtype);
-  call.op = mpiOp(desc.dtype, desc.reduction);
   double latest = 0;
   if (options_.virtualClock &&
       !latestArrival(collectiveArrivalUs(device, started), call, latest))
     return false;
+  if (pending) {
+    bool ok = complete(call, *pending);
+    if (ok && options_.virtualClock)
+      finishCollective(device, latest, links_.modelledUs(desc, call.n),
+                       started);
+    return ok;
+  }
   bool ok = false;
   switch (desc.kind) {
   case CollectiveKind::AllReduce:

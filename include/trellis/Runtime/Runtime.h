@@ -95,6 +95,15 @@ TraceEvent transferEvent(const TransferTiming &timing, double originUs,
 struct AsyncStart {
   double clockUs = 0; ///< the member's virtual clock then
   double wallUs = 0;  ///< the wall clock then
+  /// What the communicator set going at the start (Communicator::begin),
+  /// or null: then the data moves at the wait.
+  struct PendingCollective *pending = nullptr;
+};
+
+/// A communicator's record of a collective it set going at its start
+/// (the MPI backend's nonblocking call and its buffers).
+struct PendingCollective {
+  virtual ~PendingCollective();
 };
 
 /// An asynchronous collective a device started and has not waited for:
@@ -104,6 +113,8 @@ struct StartedCollective {
   CollectiveDesc desc;
   std::vector<char> input;
   AsyncStart at;
+  /// Owns at.pending.
+  std::unique_ptr<PendingCollective> pending;
   bool live = false;
   /// Bumped each time the slot is reused; part of the handle, so that a
   /// handle waited for twice does not name a later start in its slot.
@@ -312,6 +323,16 @@ public:
   virtual bool execute(DeviceContext &device, const CollectiveDesc &desc,
                        const void *in, void *out,
                        const AsyncStart *started = nullptr) = 0;
+  /// At an asynchronous collective's start: may set it going on `in` (the
+  /// start's copy of the operand, alive until the wait) and record that in
+  /// `pending`, which execute() then completes through `started->pending`.
+  /// By default nothing happens before the wait. Returns false when the
+  /// run must stop.
+  virtual bool begin(DeviceContext &device, const CollectiveDesc &desc,
+                     const void *in,
+                     std::unique_ptr<PendingCollective> &pending) {
+    return true;
+  }
   /// Starts an asynchronous ppermute; returns a handle, or -1 on failure.
   /// Staged (`out` null): the payload is copied before this returns and
   /// waitPermute delivers it into its `out`. Direct (`out` given): nothing

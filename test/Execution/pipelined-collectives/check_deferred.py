@@ -11,8 +11,8 @@ over ("x" or "x,y"; the axes are named x, y, z). The program (written
 here) takes X [L, n r, c], split over AXES along dimension 1, and H0
 [n r, c], split the same way. Iteration l of its shard_map loop sums X[l]
 (psum), reduce-scatters it into row block l of a stacked accumulator,
-gathers the carried h (then h = h / 2 + X[l]; every device holds the
-whole gathered h, so the output is n copies) and exchanges X[l]'s column
+gathers the carried h along its columns (then h = h / 2 + X[l]; every
+device holds the whole gathered h, so the output is n copies) and exchanges X[l]'s column
 blocks (all_to_all), adding each result to an accumulator. The expected
 values are computed here from the global arrays. With --mpirun the
 program runs under MPI, one device per rank (CMD is the mpirun command
@@ -39,13 +39,13 @@ def program(mesh, axes, layers):
     return n, r, c, f"""
 trellis.mesh @mesh = <[{decl}]>
 func.func @main(%x: tensor<{L}x{n * r}x{c}{f}, %h0: tensor<{n * r}x{c}{f})
-    -> (tensor<{r}x{c}{f}, tensor<{L}x{2 * n}x{c}{f}, tensor<{n * n * r}x{c}{f},
+    -> (tensor<{r}x{c}{f}, tensor<{L}x{2 * n}x{c}{f}, tensor<{n * r}x{n * c}{f},
         tensor<{n * r * n}x{cb}{f}) {{
   %op, %os, %og, %oa = spmd.shard_map @mesh
       in_specs = [[{{}}, {{{ax}}}, {{}}], [{{{ax}}}, {{}}]]
       out_specs = [[{{}}, {{}}], [{{}}, {{{ax}}}, {{}}], [{{{ax}}}, {{}}], [{{{ax}}}, {{}}]]
       (%x, %h0) : (tensor<{L}x{n * r}x{c}{f}, tensor<{n * r}x{c}{f})
-      -> (tensor<{r}x{c}{f}, tensor<{L}x{2 * n}x{c}{f}, tensor<{n * n * r}x{c}{f},
+      -> (tensor<{r}x{c}{f}, tensor<{L}x{2 * n}x{c}{f}, tensor<{n * r}x{n * c}{f},
           tensor<{n * r * n}x{cb}{f}) {{
   ^bb0(%xb: tensor<{L}x{r}x{c}{f}, %hb: tensor<{r}x{c}{f}):
     %c0 = arith.constant 0 : index
@@ -55,20 +55,21 @@ func.func @main(%x: tensor<{L}x{n * r}x{c}{f}, %h0: tensor<{n * r}x{c}{f})
     %p0 = arith.constant dense<0.0> : tensor<{r}x{c}{f}
     %s0z = arith.constant dense<0.0> : tensor<{L}x2x{c}{f}
     %s0 = spmd.pvary %s0z over [{ax}] : tensor<{L}x2x{c}{f} -> tensor<{L}x2x{c}{f}
-    %g0 = arith.constant dense<0.0> : tensor<{n * r}x{c}{f}
+    %g0z = arith.constant dense<0.0> : tensor<{r}x{n * c}{f}
+    %g0 = spmd.pvary %g0z over [{ax}] : tensor<{r}x{n * c}{f} -> tensor<{r}x{n * c}{f}
     %a0z = arith.constant dense<0.0> : tensor<{r * n}x{cb}{f}
     %a0 = spmd.pvary %a0z over [{ax}] : tensor<{r * n}x{cb}{f} -> tensor<{r * n}x{cb}{f}
     %res:5 = scf.for %l = %c0 to %cl step %c1
         iter_args(%h = %hb, %ap = %p0, %as = %s0, %ag = %g0, %aa = %a0)
         -> (tensor<{r}x{c}{f}, tensor<{r}x{c}{f}, tensor<{L}x2x{c}{f},
-            tensor<{n * r}x{c}{f}, tensor<{r * n}x{cb}{f}) {{
+            tensor<{r}x{n * c}{f}, tensor<{r * n}x{cb}{f}) {{
       %xl = tensor.extract_slice %xb[%l, 0, 0] [1, {r}, {c}] [1, 1, 1]
           : tensor<{L}x{r}x{c}{f} to tensor<{r}x{c}{f}
       %p = spmd.psum %xl over [{ax}] : tensor<{r}x{c}{f} -> tensor<{r}x{c}{f}
       %s = spmd.psum_scatter %xl over [{ax}] dim 0 tiled
           : tensor<{r}x{c}{f} -> tensor<2x{c}{f}
-      %g = spmd.all_gather %h over [{ax}] dim 0 tiled
-          : tensor<{r}x{c}{f} -> tensor<{n * r}x{c}{f}
+      %g = spmd.all_gather %h over [{ax}] dim 1 tiled
+          : tensor<{r}x{c}{f} -> tensor<{r}x{n * c}{f}
       %a = spmd.all_to_all %xl over [{ax}] split 1 concat 0
           : tensor<{r}x{c}{f} -> tensor<{r * n}x{cb}{f}
       %hh = arith.mulf %h, %half : tensor<{r}x{c}{f}
@@ -79,16 +80,16 @@ func.func @main(%x: tensor<{L}x{n * r}x{c}{f}, %h0: tensor<{n * r}x{c}{f})
       %sum = arith.addf %old, %s : tensor<2x{c}{f}
       %as2 = tensor.insert_slice %sum into %as[%l, 0, 0] [1, 2, {c}] [1, 1, 1]
           : tensor<2x{c}{f} into tensor<{L}x2x{c}{f}
-      %ag2 = arith.addf %ag, %g : tensor<{n * r}x{c}{f}
+      %ag2 = arith.addf %ag, %g : tensor<{r}x{n * c}{f}
       %aa2 = arith.addf %aa, %a : tensor<{r * n}x{cb}{f}
       scf.yield %hn, %ap2, %as2, %ag2, %aa2 : tensor<{r}x{c}{f}, tensor<{r}x{c}{f},
-          tensor<{L}x2x{c}{f}, tensor<{n * r}x{c}{f}, tensor<{r * n}x{cb}{f}
+          tensor<{L}x2x{c}{f}, tensor<{r}x{n * c}{f}, tensor<{r * n}x{cb}{f}
     }}
     spmd.yield %res#1, %res#2, %res#3, %res#4 : tensor<{r}x{c}{f},
-        tensor<{L}x2x{c}{f}, tensor<{n * r}x{c}{f}, tensor<{r * n}x{cb}{f}
+        tensor<{L}x2x{c}{f}, tensor<{r}x{n * c}{f}, tensor<{r * n}x{cb}{f}
   }}
   return %op, %os, %og, %oa : tensor<{r}x{c}{f}, tensor<{L}x{2 * n}x{c}{f},
-      tensor<{n * n * r}x{c}{f}, tensor<{n * r * n}x{cb}{f}
+      tensor<{n * r}x{n * c}{f}, tensor<{n * r * n}x{cb}{f}
 }}
 """
 
@@ -99,9 +100,9 @@ def expected(x, h0, n, r, c):
     total = sum(blocks)                       # [L, r, c]
     p = total.sum(axis=0)
     s = total                                 # row block i of device i
-    h, g = h0.copy(), np.zeros_like(h0)
+    h, g = h0.copy(), np.zeros((r, n * c))
     for l in range(L):
-        g += h
+        g += np.concatenate([h[i * r:(i + 1) * r] for i in range(n)], axis=1)
         h = h * 0.5 + x[l]
     cb = c // n
     a = np.concatenate([
