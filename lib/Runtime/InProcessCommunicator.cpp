@@ -165,6 +165,16 @@ bool InProcessCommunicator::execute(DeviceContext &device,
       rv->ready = true;
       // An asynchronous collective began when its last member started it.
       rv->readyUs = started ? rv->lastStartWallUs : nowUs();
+      // Its ring occupies the group's links: transfers planned on them
+      // queue behind it (and, on virtual clocks, it waits for those
+      // already booked).
+      rv->beginUs = links_.enabled()
+                        ? links_.bookRing(rv->members,
+                                          links_.virtualClock()
+                                              ? rv->lastArrivalUs
+                                              : rv->readyUs,
+                                          links_.modelledUs(desc, n))
+                        : rv->lastArrivalUs;
       // Every member holds the rendezvous; later instances have other keys.
       table_.erase(key);
       cv_.notify_all();
@@ -204,7 +214,10 @@ bool InProcessCommunicator::execute(DeviceContext &device,
   // On virtual clocks the collective completes its modelled time after the
   // last member arrived; a device that came earlier waited for it.
   if (links_.virtualClock()) {
-    finishCollective(device, rv->lastArrivalUs, links_.modelledUs(desc, n),
+    // Waiting for the links counts as communication.
+    finishCollective(device, rv->lastArrivalUs,
+                     rv->beginUs - rv->lastArrivalUs +
+                         links_.modelledUs(desc, n),
                      started);
     return true;
   }

@@ -84,6 +84,9 @@ struct Rendezvous {
   /// Virtual clock: the latest member's time of arrival (of its start, for
   /// an asynchronous collective).
   double lastArrivalUs = 0;
+  /// When the collective began on the modelled links (virtual clocks: at
+  /// or after lastArrivalUs, once its ring's links were free).
+  double beginUs = 0;
   /// Asynchronous: the latest member's start on the wall clock.
   double lastStartWallUs = 0;
 };

@@ -86,6 +86,30 @@ double ModelledLinks::planTransfer(int64_t from, int64_t to, int64_t bytes,
   return begin + wire + link_.latencyUs * hops;
 }
 
+double ModelledLinks::bookRing(const std::vector<int64_t> &members, double now,
+                               double durUs) {
+  const size_t n = members.size();
+  if (n <= 1 || durUs <= 0)
+    return now;
+  std::vector<LinkHop> links;
+  for (size_t k = 0; k < n; ++k)
+    for (const LinkHop &hop :
+         ringRoute(mesh_, members[k], members[(k + 1) % n], 1))
+      if (std::find(links.begin(), links.end(), hop) == links.end())
+        links.push_back(hop);
+  double begin = now;
+  if (virtual_)
+    begin = firstGap(links, now, durUs);
+  for (const LinkHop &hop : links) {
+    int64_t link = linkIndex(mesh_, hop);
+    if (virtual_)
+      busy_[link].emplace(begin, begin + durUs);
+    else
+      linkFreeAtUs_[link] = std::max(linkFreeAtUs_[link], begin + durUs);
+  }
+  return begin;
+}
+
 double ModelledLinks::firstGap(const std::vector<LinkHop> &route, double now,
                                double wire) const {
   double t = now;

@@ -50,6 +50,14 @@ public:
   }
   /// Modelled duration of a collective on the interconnect.
   double modelledUs(const CollectiveDesc &desc, int64_t n) const;
+  /// Books the links a ring collective over `members` (positions in rank
+  /// order) uses, from `now` for `durUs`: the route from each member to
+  /// the next. On virtual clocks the collective begins at the first time
+  /// from `now` when all of them are free for that long (transfers booked
+  /// earlier go first), which this returns; on the wall clock it begins at
+  /// `now` and later transfers queue behind it.
+  double bookRing(const std::vector<int64_t> &members, double now,
+                  double durUs);
   /// Plans an asynchronous transfer of `bytes` from `from` to `to` on the
   /// modelled links; returns its arrival time and sets `hops`.
   double planTransfer(int64_t from, int64_t to, int64_t bytes, double now,

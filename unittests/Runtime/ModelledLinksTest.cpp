@@ -102,3 +102,33 @@ TEST(ModelledLinks, WallClockQueuesInPlanningOrder) {
   EXPECT_DOUBLE_EQ(links.planTransfer(0, 1, 5000, 10.0, 1, hops), 15.0);
   EXPECT_DOUBLE_EQ(links.planTransfer(0, 1, 4000, 2.0, 1, hops), 19.0);
 }
+
+// A blocking ring collective books its ring's links (the forward link of
+// every member): on virtual clocks it waits for a transfer booked on one
+// of them, and a transfer planned over its interval waits for it; links
+// it does not use (the backward direction) stay free.
+TEST(ModelledLinks, VirtualClocksBookRingCollectives) {
+  MeshShape mesh = ring4();
+  ModelledLinks links(mesh, LinkModel{0.0, 1.0}, /*virtualClock=*/true);
+  int hops = 0;
+  // 2 -> 3 busy from 0 to 8 us.
+  EXPECT_DOUBLE_EQ(links.planTransfer(2, 3, 8000, 0.0, 1, hops), 8.0);
+  // A 10 us ring collective ready at 5 us begins when 2 -> 3 is free.
+  EXPECT_DOUBLE_EQ(links.bookRing({0, 1, 2, 3}, 5.0, 10.0), 8.0);
+  // 0 -> 1 at 12 us for 2 us: after the collective, at 18 us.
+  EXPECT_DOUBLE_EQ(links.planTransfer(0, 1, 2000, 12.0, 1, hops), 20.0);
+  // 1 -> 0 (backward) is not part of the ring.
+  EXPECT_DOUBLE_EQ(links.planTransfer(1, 0, 2000, 12.0, -1, hops), 14.0);
+  // A group of one uses no link.
+  EXPECT_DOUBLE_EQ(links.bookRing({2}, 1.0, 10.0), 1.0);
+}
+
+// On the wall clock the collective begins when asked; later transfers on
+// its links queue behind it.
+TEST(ModelledLinks, WallClockQueuesBehindRingCollectives) {
+  MeshShape mesh = ring4();
+  ModelledLinks links(mesh, LinkModel{0.0, 1.0});
+  int hops = 0;
+  EXPECT_DOUBLE_EQ(links.bookRing({0, 1, 2, 3}, 5.0, 10.0), 5.0);
+  EXPECT_DOUBLE_EQ(links.planTransfer(3, 0, 1000, 6.0, 1, hops), 16.0);
+}

@@ -203,6 +203,26 @@ func.func @main(%x: tensor<512x64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>
 """
 
 
+def contention_program():
+    """On 4 devices, a ppermute of 1024x64 f32 from i to i + 1 (lowered as a
+    start here and a wait at its use) and, between them, a blocking psum of
+    a 64x64 block over the same ring."""
+    return """
+trellis.mesh @mesh = <["i"=4]>
+func.func @main(%x: tensor<4096x64xf32>, %z: tensor<256x64xf32>)
+    -> (tensor<4096x64xf32>, tensor<64x64xf32>) {
+  %r:2 = spmd.shard_map @mesh in_specs = [[{"i"}, {}], [{"i"}, {}]] out_specs = [[{"i"}, {}], []]
+      (%x, %z) : (tensor<4096x64xf32>, tensor<256x64xf32>) -> (tensor<4096x64xf32>, tensor<64x64xf32>) {
+  ^bb0(%b: tensor<1024x64xf32>, %c: tensor<64x64xf32>):
+    %y = spmd.ppermute %b over ["i"] pairs [[0, 1], [1, 2], [2, 3], [3, 0]] : tensor<1024x64xf32>
+    %s = spmd.psum %c over ["i"] : tensor<64x64xf32>
+    spmd.yield %y, %s : tensor<1024x64xf32>, tensor<64x64xf32>
+  }
+  return %r#0, %r#1 : tensor<4096x64xf32>, tensor<64x64xf32>
+}
+"""
+
+
 def check_imbalance(report, final, label):
     """Device 0 computed longer: with "psum" every other device waited for
     it (idle = the difference of computes before the psum, within a few
@@ -294,6 +314,24 @@ def formulas(trellis_run, work):
     print(f"two async psums: makespan {ma:.1f} us, one psum {one:.1f} us, "
           f"blocking pair {mb:.1f} us: {'ok' if good else 'FAIL'}")
     ok &= good and check_accounting(split, "two async psums")
+    # A blocking psum and an asynchronous ppermute on the same links: the
+    # ppermute, started first, holds each device's forward link for its
+    # wire time, and the psum's ring needs those links, so it begins when
+    # they are free. Each device's communication is the psum's time plus
+    # the wait for the links: the wire time less the little compute
+    # between the start and the psum (without the booking: the psum's
+    # time alone). Compute times do not enter the bounds, so a loaded host
+    # passes too.
+    path = write(work, "contention", contention_program())
+    report = run(trellis_run, path, work, "contention", link)
+    wire = 1024 * 64 * 4 / BYTES_PER_US
+    psum = ring(2 * 3, 64 * 64 * 4 / 4)
+    comm = [d["comm_us"] for d in report["runs"][0]["devices"]]
+    good = all(psum + wire / 2 <= c <= psum + wire + 1e-6 for c in comm)
+    print(f"contention: communication {min(comm):.1f}-{max(comm):.1f} us, "
+          f"psum {psum:.1f} us + up to wire {wire:.1f} us: "
+          f"{'ok' if good else 'FAIL'}")
+    ok &= good and check_accounting(report, "contention")
     for final in ("psum", "ring"):
         report = run(trellis_run, write(work, f"imbalanced-{final}",
                                         imbalanced_program(final)),
