@@ -341,6 +341,31 @@ FailureOr<Value> PpermuteOp::buildTranspose(OpBuilder &b, Value cotangent,
       .getResult();
 }
 
+bool mlir::spmd::isCollectiveStart(Operation *op) {
+  return isa<PpermuteStartOp, AllGatherStartOp, PsumScatterStartOp, PsumStartOp,
+             AllToAllStartOp>(op);
+}
+
+Value mlir::spmd::buildCollectiveStart(OpBuilder &b, Operation *collective,
+                                       Value operand) {
+  Location loc = collective->getLoc();
+  auto type =
+      FutureType::get(b.getContext(), collective->getResult(0).getType());
+  if (auto gather = dyn_cast<AllGatherOp>(collective))
+    return AllGatherStartOp::create(b, loc, type, operand, gather.getAxes(),
+                                    gather.getDimAttr(), gather.getTiledAttr());
+  if (auto scatter = dyn_cast<PsumScatterOp>(collective))
+    return PsumScatterStartOp::create(b, loc, type, operand, scatter.getAxes(),
+                                      scatter.getDimAttr(),
+                                      scatter.getTiledAttr());
+  if (auto psum = dyn_cast<PsumOp>(collective))
+    return PsumStartOp::create(b, loc, type, operand, psum.getAxes());
+  auto allToAll = cast<AllToAllOp>(collective);
+  return AllToAllStartOp::create(b, loc, type, operand, allToAll.getAxes(),
+                                 allToAll.getSplitDimAttr(),
+                                 allToAll.getConcatDimAttr());
+}
+
 // A start has no rule of its own (its result is a future, not a tensor):
 // spmd-check-variance types the future with its synchronous form's rule
 // (startedVarianceRule). A start sends at once; the wait moves nothing.

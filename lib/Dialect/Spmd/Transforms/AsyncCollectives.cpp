@@ -29,21 +29,16 @@ using namespace mlir::spmd;
 
 namespace {
 
-bool isStart(Operation *op) {
-  return isa<PpermuteStartOp, AllGatherStartOp, PsumScatterStartOp, PsumStartOp,
-             AllToAllStartOp>(op);
-}
-
 /// Whether `op` is a start, or holds a ppermute or a start in its regions:
 /// a start may not move above it.
 bool ordersStarts(Operation *op) {
-  if (isStart(op))
+  if (isCollectiveStart(op))
     return true;
   if (op->getNumRegions() == 0)
     return false;
   bool found = false;
   op->walk([&](Operation *nested) {
-    if (isa<PpermuteOp>(nested) || isStart(nested)) {
+    if (isa<PpermuteOp>(nested) || isCollectiveStart(nested)) {
       found = true;
       return WalkResult::interrupt();
     }
@@ -87,19 +82,6 @@ void sinkWait(Operation *wait) {
     wait->moveBefore(first);
 }
 
-/// Replaces `op` by the start `makeStart` builds for a future of its
-/// result type and a spmd.collective_wait; returns the start.
-Operation *split(Operation *op,
-                 function_ref<Operation *(OpBuilder &, Type)> makeStart) {
-  OpBuilder b(op);
-  Operation *start = makeStart(
-      b, FutureType::get(op->getContext(), op->getResult(0).getType()));
-  auto wait = CollectiveWaitOp::create(b, op->getLoc(), start->getResult(0));
-  op->getResult(0).replaceAllUsesWith(wait.getResult());
-  op->erase();
-  return start;
-}
-
 Operation *splitOne(Operation *op) {
   Location loc = op->getLoc();
   if (auto permute = dyn_cast<PpermuteOp>(op)) {
@@ -116,33 +98,13 @@ Operation *splitOne(Operation *op) {
     permute.erase();
     return start;
   }
-  if (auto gather = dyn_cast<AllGatherOp>(op))
-    return split(op, [&](OpBuilder &b, Type type) {
-      return AllGatherStartOp::create(b, loc, type, gather.getOperand(),
-                                      gather.getAxes(), gather.getDimAttr(),
-                                      gather.getTiledAttr())
-          .getOperation();
-    });
-  if (auto scatter = dyn_cast<PsumScatterOp>(op))
-    return split(op, [&](OpBuilder &b, Type type) {
-      return PsumScatterStartOp::create(b, loc, type, scatter.getOperand(),
-                                        scatter.getAxes(), scatter.getDimAttr(),
-                                        scatter.getTiledAttr())
-          .getOperation();
-    });
-  if (auto psum = dyn_cast<PsumOp>(op))
-    return split(op, [&](OpBuilder &b, Type type) {
-      return PsumStartOp::create(b, loc, type, psum.getOperand(),
-                                 psum.getAxes())
-          .getOperation();
-    });
-  auto allToAll = cast<AllToAllOp>(op);
-  return split(op, [&](OpBuilder &b, Type type) {
-    return AllToAllStartOp::create(
-               b, loc, type, allToAll.getOperand(), allToAll.getAxes(),
-               allToAll.getSplitDimAttr(), allToAll.getConcatDimAttr())
-        .getOperation();
-  });
+  // The others: a start and a spmd.collective_wait.
+  OpBuilder b(op);
+  Value future = buildCollectiveStart(b, op, op->getOperand(0));
+  auto wait = CollectiveWaitOp::create(b, loc, future);
+  op->getResult(0).replaceAllUsesWith(wait.getResult());
+  op->erase();
+  return future.getDefiningOp();
 }
 
 struct AsyncCollectivesPass
@@ -173,7 +135,7 @@ struct AsyncCollectivesPass
     for (Block *block : blocks) {
       SmallVector<Operation *> starts, waits;
       for (Operation &op : *block) {
-        if (isStart(&op))
+        if (isCollectiveStart(&op))
           starts.push_back(&op);
         else if (isa<PpermuteWaitOp, CollectiveWaitOp>(op))
           waits.push_back(&op);

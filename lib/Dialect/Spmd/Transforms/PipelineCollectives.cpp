@@ -95,26 +95,6 @@ Value cloneSlice(OpBuilder &b, scf::ForOp loop, ArrayRef<Operation *> slice,
   return map.lookupOrDefault(value);
 }
 
-/// The start of the asynchronous form of `op` (a collective that
-/// `isDeferrable` or an all_gather) on `operand`.
-Value startCollective(OpBuilder &b, Operation *op, Value operand) {
-  Location loc = op->getLoc();
-  auto type = FutureType::get(b.getContext(), op->getResult(0).getType());
-  if (auto gather = dyn_cast<AllGatherOp>(op))
-    return AllGatherStartOp::create(b, loc, type, operand, gather.getAxes(),
-                                    gather.getDimAttr(), gather.getTiledAttr());
-  if (auto scatter = dyn_cast<PsumScatterOp>(op))
-    return PsumScatterStartOp::create(b, loc, type, operand, scatter.getAxes(),
-                                      scatter.getDimAttr(),
-                                      scatter.getTiledAttr());
-  if (auto psum = dyn_cast<PsumOp>(op))
-    return PsumStartOp::create(b, loc, type, operand, psum.getAxes());
-  auto allToAll = cast<AllToAllOp>(op);
-  return AllToAllStartOp::create(b, loc, type, operand, allToAll.getAxes(),
-                                 allToAll.getSplitDimAttr(),
-                                 allToAll.getConcatDimAttr());
-}
-
 bool isDeferrable(Operation *op) {
   return isa<AllGatherOp, PsumScatterOp, PsumOp, AllToAllOp>(op);
 }
@@ -307,7 +287,7 @@ private:
     SmallVector<Value> futures;
     for (auto [gather, slice] : llvm::zip(gathers, slices)) {
       AllGatherOp op = gather;
-      futures.push_back(startCollective(
+      futures.push_back(buildCollectiveStart(
           b, op, cloneSlice(b, loop, slice, op.getOperand(), iv)));
     }
     return futures;
@@ -372,7 +352,7 @@ Pipeliner::State Pipeliner::iteration(OpBuilder &b, Value iv, State in,
       // start: one round in flight at a time.
       accumulate(b, in);
       out.deferredFutures.push_back(
-          startCollective(b, &op, map.lookupOrDefault(op.getOperand(0))));
+          buildCollectiveStart(b, &op, map.lookupOrDefault(op.getOperand(0))));
       continue;
     }
     if (!deferral.moved.contains(&op))

@@ -78,9 +78,7 @@ CollectiveOpInterface mlir::spmd::typedCollective(Operation *op) {
     return nullptr;
   // A start has no rule of its own: its future holds what its synchronous
   // form gives (inferCollectiveVariance applies that form's rule).
-  if (!collective.getVarianceRule() &&
-      !isa<PpermuteStartOp, AllGatherStartOp, PsumScatterStartOp, PsumStartOp,
-           AllToAllStartOp>(op))
+  if (!collective.getVarianceRule() && !isCollectiveStart(op))
     return nullptr;
   return collective;
 }

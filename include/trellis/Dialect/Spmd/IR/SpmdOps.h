@@ -32,6 +32,15 @@ FailureOr<SmallVector<StringAttr>>
 inferCollectiveVariance(Operation *op, ArrayRef<StringAttr> operandVary,
                         std::string &reason);
 
+/// Whether `op` starts an asynchronous collective (spmd.ppermute_start,
+/// all_gather_start, psum_scatter_start, psum_start or all_to_all_start).
+bool isCollectiveStart(Operation *op);
+
+/// Builds at `b` the start of the asynchronous form of `collective` (an
+/// spmd.all_gather, psum_scatter, psum or all_to_all) on `operand`, with
+/// the collective's attributes, and returns its future.
+Value buildCollectiveStart(OpBuilder &b, Operation *collective, Value operand);
+
 /// Seed 001's out_specs rule for output #`index` of `op`, whose yielded value
 /// `yielded` varies over `vary`: an output spec that omits one of the
 /// shard_map's own manual axes promises equal blocks along it, so the value
