@@ -250,7 +250,7 @@ private:
       return type != MPI_DATATYPE_NULL && op != MPI_OP_NULL;
     }
   };
-  /// The call `desc` makes on this rank, without its MPI type and op.
+  /// The call `desc` makes on this rank.
   Call makeCall(const CollectiveDesc &desc, const void *in, void *out) {
     AxisList axes = unpackAxes(desc.axes);
     Call call(desc, in, out);
@@ -269,6 +269,31 @@ private:
   static bool nonblocking(const Call &call);
   /// Delivers a collective begin() set going into `call.out`.
   bool complete(const Call &call, MpiPending &pending);
+  // Between a collective's operand or result and the contiguous chunk per
+  // member that MPI sends and receives (geometry as CollectiveDesc says).
+  /// Whether the gathered chunks are contiguous in the output.
+  static bool gatherInPlace(const CollectiveDesc &d) {
+    return d.geometry[0] == 1;
+  }
+  /// Whether member k's chunk of a reduce-scatter's input is contiguous.
+  static bool scatterInPlace(const CollectiveDesc &d) {
+    return d.geometry[0] == 1;
+  }
+  /// Whether an all_to_all's split and concatenated dimensions lead, so
+  /// that its chunks are contiguous in both buffers.
+  static bool allToAllInPlace(const CollectiveDesc &d) {
+    return d.geometry[0] == 1 && d.geometry[2] == 1;
+  }
+  /// Member k's chunk of a reduce-scatter's input, into `send`.
+  static void packScatter(const Call &call, char *send);
+  /// Chunk j of an all_to_all's split dimension (member j's), into `send`.
+  static void packAllToAll(const Call &call, char *send);
+  /// The members' gathered chunks, one after the other in `all`, into the
+  /// output's layout.
+  static void unpackGather(const Call &call, const char *all);
+  /// The chunk from each member, one after the other in `received`, as
+  /// its block of the concatenated dimension of the output.
+  static void unpackAllToAll(const Call &call, const char *received);
   // execute() per kind of collective.
   bool allReduce(const Call &call);
   bool allGather(const Call &call);
@@ -380,6 +405,38 @@ struct MpiPending final : PendingCollective {
   std::vector<char> send, recv;
 };
 
+void MpiCommunicator::packScatter(const Call &call, char *send) {
+  const int64_t *g = call.desc.geometry;
+  const int64_t inner = g[1], chunk = g[0] * g[1];
+  for (int64_t k = 0; k < call.n; ++k)
+    copyChunk(call.elem, static_cast<const char *>(call.in), inner, call.n, k,
+              send, chunk, call.n, k, chunk);
+}
+
+void MpiCommunicator::packAllToAll(const Call &call, char *send) {
+  const int64_t *g = call.desc.geometry;
+  const int64_t b = g[1], chunk = g[0] * g[1];
+  for (int64_t j = 0; j < call.n; ++j)
+    copyChunk(call.elem, static_cast<const char *>(call.in), b, call.n, j, send,
+              chunk, call.n, j, chunk);
+}
+
+void MpiCommunicator::unpackGather(const Call &call, const char *all) {
+  const int64_t *g = call.desc.geometry;
+  const int64_t inner = g[1], chunk = g[0] * g[1];
+  for (int64_t k = 0; k < call.n; ++k)
+    copyChunk(call.elem, all + k * chunk * call.elem, chunk, 1, 0,
+              static_cast<char *>(call.out), inner, call.n, k, chunk);
+}
+
+void MpiCommunicator::unpackAllToAll(const Call &call, const char *received) {
+  const int64_t *g = call.desc.geometry;
+  const int64_t chunk = g[0] * g[1], d = g[3];
+  for (int64_t k = 0; k < call.n; ++k)
+    copyChunk(call.elem, received, chunk, call.n, k,
+              static_cast<char *>(call.out), d, call.n, k, chunk);
+}
+
 bool MpiCommunicator::nonblocking(const Call &call) {
   const int64_t *g = call.desc.geometry;
   const int64_t elem = call.elem;
@@ -428,13 +485,11 @@ bool MpiCommunicator::begin(DeviceContext &device, const CollectiveDesc &desc,
     break;
   }
   case CollectiveKind::ReduceScatter: {
-    const int64_t outer = g[0], inner = g[1], chunk = outer * inner;
+    const int64_t chunk = g[0] * g[1];
     const char *send = static_cast<const char *>(in);
-    if (outer != 1) { // member k's chunk, contiguous
+    if (!scatterInPlace(desc)) {
       p->send.resize(n * chunk * elem);
-      for (int64_t k = 0; k < n; ++k)
-        copyChunk(elem, static_cast<const char *>(in), inner, n, k,
-                  p->send.data(), chunk, n, k, chunk);
+      packScatter(call, p->send.data());
       send = p->send.data();
     }
     p->recv.resize(chunk * elem);
@@ -444,13 +499,11 @@ bool MpiCommunicator::begin(DeviceContext &device, const CollectiveDesc &desc,
     break;
   }
   case CollectiveKind::AllToAll: {
-    const int64_t b = g[1], chunk = g[0] * g[1];
+    const int64_t chunk = g[0] * g[1];
     const char *send = static_cast<const char *>(in);
-    if (!(g[0] == 1 && g[2] == 1)) { // chunk j of the split dimension
+    if (!allToAllInPlace(desc)) {
       p->send.resize(n * chunk * elem);
-      for (int64_t j = 0; j < n; ++j)
-        copyChunk(elem, static_cast<const char *>(in), b, n, j, p->send.data(),
-                  chunk, n, j, chunk);
+      packAllToAll(call, p->send.data());
       send = p->send.data();
     }
     p->recv.resize(n * chunk * elem);
@@ -471,32 +524,13 @@ bool MpiCommunicator::begin(DeviceContext &device, const CollectiveDesc &desc,
 bool MpiCommunicator::complete(const Call &call, MpiPending &p) {
   if (!waitFor(&p.request, 1, call.members, call.desc.site, call.what))
     return false;
-  const int64_t *g = call.desc.geometry;
-  const int64_t n = call.n, elem = call.elem;
-  char *out = static_cast<char *>(call.out);
-  switch (call.desc.kind) {
-  case CollectiveKind::AllGather: {
-    const int64_t outer = g[0], inner = g[1], chunk = outer * inner;
-    if (outer == 1)
-      break;
-    for (int64_t k = 0; k < n; ++k)
-      copyChunk(elem, p.recv.data() + k * chunk * elem, chunk, 1, 0, out, inner,
-                n, k, chunk);
-    return true;
-  }
-  case CollectiveKind::AllToAll: {
-    const int64_t chunk = g[0] * g[1], d = g[3];
-    if (g[0] == 1 && g[2] == 1)
-      break;
-    for (int64_t k = 0; k < n; ++k)
-      copyChunk(elem, p.recv.data(), chunk, n, k, out, d, n, k, chunk);
-    return true;
-  }
-  default:
-    break;
-  }
-  // Received in the output's layout.
-  std::memcpy(out, p.recv.data(), p.recv.size());
+  if (call.desc.kind == CollectiveKind::AllGather && !gatherInPlace(call.desc))
+    unpackGather(call, p.recv.data());
+  else if (call.desc.kind == CollectiveKind::AllToAll &&
+           !allToAllInPlace(call.desc))
+    unpackAllToAll(call, p.recv.data());
+  else // received in the output's layout
+    std::memcpy(call.out, p.recv.data(), p.recv.size());
   return true;
 }
 
@@ -579,33 +613,26 @@ bool MpiCommunicator::allReduce(const Call &call) {
 
 bool MpiCommunicator::allGather(const Call &call) {
   const int64_t n = call.n, elem = call.elem;
-  const int64_t outer = call.desc.geometry[0], inner = call.desc.geometry[1];
-  const int64_t chunk = outer * inner;
-  if (outer == 1) // chunks are contiguous in the output
+  const int64_t chunk = call.desc.geometry[0] * call.desc.geometry[1];
+  if (gatherInPlace(call.desc))
     return gatherBytes(call.comm, call.in, call.out, chunk * elem, call.members,
                        call.desc.site);
   char *all = scratch(0, n * chunk * elem);
   if (!gatherBytes(call.comm, call.in, all, chunk * elem, call.members,
                    call.desc.site))
     return false;
-  for (int64_t k = 0; k < n; ++k)
-    copyChunk(elem, all + k * chunk * elem, chunk, 1, 0,
-              static_cast<char *>(call.out), inner, n, k, chunk);
+  unpackGather(call, all);
   return true;
 }
 
 bool MpiCommunicator::reduceScatter(const Call &call) {
   const CollectiveDesc &desc = call.desc;
   const int64_t n = call.n, elem = call.elem;
-  const int64_t outer = desc.geometry[0], inner = desc.geometry[1];
-  const int64_t chunk = outer * inner;
-  // Member k's chunk of the input, contiguous.
+  const int64_t chunk = desc.geometry[0] * desc.geometry[1];
   const char *send = static_cast<const char *>(call.in);
-  if (outer != 1) {
+  if (!scatterInPlace(desc)) {
     char *packed = scratch(0, n * chunk * elem);
-    for (int64_t k = 0; k < n; ++k)
-      copyChunk(elem, static_cast<const char *>(call.in), inner, n, k, packed,
-                chunk, n, k, chunk);
+    packScatter(call, packed);
     send = packed;
   }
   if (call.native() && chunk <= maxCount)
@@ -635,38 +662,27 @@ bool MpiCommunicator::reduceScatter(const Call &call) {
 bool MpiCommunicator::allToAll(const Call &call) {
   const CollectiveDesc &desc = call.desc;
   const int64_t n = call.n, elem = call.elem;
-  const int64_t a = desc.geometry[0], b = desc.geometry[1];
-  const int64_t d = desc.geometry[3];
-  const int64_t chunk = a * b;
+  const int64_t chunk = desc.geometry[0] * desc.geometry[1];
   if (chunk * elem > maxCount) {
     fail("collective of " + std::to_string(chunk * elem) +
          " bytes per chunk is too large for the MPI backend");
     return false;
   }
-  if (desc.geometry[0] == 1 && desc.geometry[2] == 1) {
-    // Split and concatenated dimensions lead: the chunks are contiguous
-    // in both buffers.
+  if (allToAllInPlace(desc))
     return !mpiFailed(MPI_Alltoall(call.in, static_cast<int>(chunk * elem),
                                    MPI_BYTE, call.out,
                                    static_cast<int>(chunk * elem), MPI_BYTE,
                                    call.comm),
                       call.what);
-  }
-  // Chunk j of the split dimension goes to member j; the chunk from
-  // member k lands as block k of the concatenated dimension.
   char *send = scratch(0, n * chunk * elem);
   char *received = scratch(1, n * chunk * elem);
-  for (int64_t j = 0; j < n; ++j)
-    copyChunk(elem, static_cast<const char *>(call.in), b, n, j, send, chunk, n,
-              j, chunk);
+  packAllToAll(call, send);
   if (mpiFailed(MPI_Alltoall(send, static_cast<int>(chunk * elem), MPI_BYTE,
                              received, static_cast<int>(chunk * elem), MPI_BYTE,
                              call.comm),
                 call.what))
     return false;
-  for (int64_t k = 0; k < n; ++k)
-    copyChunk(elem, received, chunk, n, k, static_cast<char *>(call.out), d, n,
-              k, chunk);
+  unpackAllToAll(call, received);
   return true;
 }
 
