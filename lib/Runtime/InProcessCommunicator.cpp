@@ -168,13 +168,13 @@ bool InProcessCommunicator::execute(DeviceContext &device,
       // Its ring occupies the group's links: transfers planned on them
       // queue behind it (and, on virtual clocks, it waits for those
       // already booked).
-      rv->beginUs = links_.enabled()
-                        ? links_.bookRing(rv->members,
-                                          links_.virtualClock()
-                                              ? rv->lastArrivalUs
-                                              : rv->readyUs,
-                                          links_.modelledUs(desc, n))
-                        : rv->lastArrivalUs;
+      rv->beginUs =
+          links_.enabled()
+              ? links_.bookRing(rv->members,
+                                links_.virtualClock() ? rv->lastArrivalUs
+                                                      : rv->readyUs,
+                                links_.modelledUs(desc, n))
+              : rv->lastArrivalUs;
       // Every member holds the rendezvous; later instances have other keys.
       table_.erase(key);
       cv_.notify_all();
@@ -215,10 +215,9 @@ bool InProcessCommunicator::execute(DeviceContext &device,
   // last member arrived; a device that came earlier waited for it.
   if (links_.virtualClock()) {
     // Waiting for the links counts as communication.
-    finishCollective(device, rv->lastArrivalUs,
-                     rv->beginUs - rv->lastArrivalUs +
-                         links_.modelledUs(desc, n),
-                     started);
+    finishCollective(
+        device, rv->lastArrivalUs,
+        rv->beginUs - rv->lastArrivalUs + links_.modelledUs(desc, n), started);
     return true;
   }
   // With a modelled interconnect, the collective completes once the
