@@ -365,10 +365,9 @@ int64_t trellis_rt_collective_start(int64_t site, int32_t kind, int64_t axes,
   started.input.assign(reinterpret_cast<const char *>(in),
                        reinterpret_cast<const char *>(in) + bytes);
   started.at = {device.virtualClock ? device.clockUs : start, nowUs()};
-  started.pending.reset();
-  if (!device.comm->begin(device, desc, started.input.data(), started.pending))
+  if (!device.comm->begin(device, desc, started.input.data(),
+                          started.at.pending))
     abortDevice();
-  started.at.pending = started.pending.get();
   started.live = true;
   recordSpan(device, site, "collective", start, 0);
   return kCollectiveHandleTag | (started.generation << kSlotBits) | slot;
@@ -398,8 +397,7 @@ void trellis_rt_collective_wait(int64_t handle, int64_t out) {
   ++device.collectives;
   recordSpan(device, started.desc.site, "wait", start, started.desc.bytes);
   resumeCompute(device);
-  started.pending.reset();
-  started.at.pending = nullptr;
+  started.at.pending.reset();
   std::vector<char>().swap(started.input);
   device.freeStartedSlots.push_back(slot);
 }

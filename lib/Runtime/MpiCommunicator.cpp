@@ -541,7 +541,7 @@ bool MpiCommunicator::execute(DeviceContext &device, const CollectiveDesc &desc,
     return false;
   Call call = makeCall(desc, in, out);
   auto *pending =
-      started ? static_cast<MpiPending *>(started->pending) : nullptr;
+      started ? static_cast<MpiPending *>(started->pending.get()) : nullptr;
   // A collective begin() set going was checked there.
   if (!pending && options_.checkCollectives &&
       !agree(desc, call.comm, call.members))

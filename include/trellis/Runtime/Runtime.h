@@ -89,6 +89,12 @@ struct TransferTiming {
 TraceEvent transferEvent(const TransferTiming &timing, double originUs,
                          int64_t bytes);
 
+/// A communicator's record of a collective it set going at its start
+/// (the MPI backend's nonblocking call and its buffers).
+struct PendingCollective {
+  virtual ~PendingCollective();
+};
+
 /// When a member started an asynchronous collective it now waits for
 /// (trellis_rt_collective_start): the collective begins once the last
 /// member has started, not when the members wait.
@@ -97,13 +103,7 @@ struct AsyncStart {
   double wallUs = 0;  ///< the wall clock then
   /// What the communicator set going at the start (Communicator::begin),
   /// or null: then the data moves at the wait.
-  struct PendingCollective *pending = nullptr;
-};
-
-/// A communicator's record of a collective it set going at its start
-/// (the MPI backend's nonblocking call and its buffers).
-struct PendingCollective {
-  virtual ~PendingCollective();
+  std::unique_ptr<PendingCollective> pending;
 };
 
 /// An asynchronous collective a device started and has not waited for:
@@ -113,8 +113,6 @@ struct StartedCollective {
   CollectiveDesc desc;
   std::vector<char> input;
   AsyncStart at;
-  /// Owns at.pending.
-  std::unique_ptr<PendingCollective> pending;
   bool live = false;
   /// Bumped each time the slot is reused; part of the handle, so that a
   /// handle waited for twice does not name a later start in its slot.
