@@ -48,6 +48,8 @@ const char *const kPipelines[] = {
     "spmd-check-variance",
     "spmd-check-variance{insert-pvary=false}",
     "spmd-collective-matmul{force},spmd-async-collectives",
+    "spmd-chunk-all-to-all{threshold-bytes=0},"
+    "spmd-async-collectives{kinds=all}",
     "spmd-transpose",
     "trellis-inline-calls,trellis-infer-shardings,trellis-propagate,"
     "trellis-partition,canonicalize,cse,"

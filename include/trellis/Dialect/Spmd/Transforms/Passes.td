@@ -316,6 +316,59 @@ def SpmdAsyncCollectives : Pass<"spmd-async-collectives", "ModuleOp"> {
   ];
 }
 
+def SpmdChunkAllToAll : Pass<"spmd-chunk-all-to-all", "ModuleOp"> {
+  let summary = "Split all_to_alls into chunks pipelined with the compute they feed";
+  let description = [{
+    In manual regions, an `spmd.all_to_all` whose result feeds compute that
+    is independent along one of its other dimensions (neither `split_dim`
+    nor `concat_dim`) is split into `chunks` all_to_alls of slices along
+    that dimension, and the ops it feeds are cloned once per chunk with
+    that dimension `chunks` times smaller: the capacity dimension of a
+    Mixture-of-Experts dispatch, through the expert matmul, to the
+    all_to_all that sends the results back (XLA's all-to-all + matmul
+    decomposition). Run `spmd-async-collectives{kinds=all}` afterwards:
+    every dispatch chunk starts at once, chunk j + 1 travels while chunk
+    j's experts compute, and chunk j's combine travels while chunk j + 1's
+    compute.
+
+    The ops cloned per chunk are those that follow the all_to_all in its
+    block and read a chunked value, up to the first one that cannot be
+    chunked: `tensor.collapse_shape` and `tensor.expand_shape` (a
+    dimension collapsed with others, `[e, c, d] -> [e * c, d]`, may only be
+    expanded back along the same factors), linalg ops on tensors whose
+    chunked operands all map the chunk dimension to one parallel loop that
+    nothing else reads (except inits that are `tensor.empty` or a
+    `linalg.fill` of one, rebuilt per chunk) and whose body does not read
+    its index, elementwise ops on chunked tensors, and further all_to_alls
+    along other dimensions. Values used after that are put back together
+    from their chunks with `tensor.insert_slice`. The dimension with the
+    most compute after it is chosen; an all_to_all that feeds no compute,
+    has dynamic shapes, or moves fewer than `threshold-bytes` per device is
+    left alone. `chunks` is lowered to the largest count up to it that
+    divides the dimension.
+
+    ```mlir
+    %r = spmd.all_to_all %d over ["X"] split 0 concat 0 : tensor<4x8x16xf32> -> tensor<4x8x16xf32>
+    %f = tensor.collapse_shape %r [[0, 1], [2]] : tensor<4x8x16xf32> into tensor<32x16xf32>
+    %y = linalg.matmul ins(%f, %w : ...) outs(%zeros : tensor<32x8xf32>) -> tensor<32x8xf32>
+    ```
+    becomes, with `chunks=2`, two all_to_alls of `tensor<4x4x16xf32>`
+    slices of `%d` (capacity rows 0-3 and 4-7), each collapsed to 16 rows
+    and multiplied by `%w` into a `tensor<16x8xf32>`.
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"
+  ];
+  let options = [
+    Option<"chunks", "chunks", "int64_t", /*default=*/"4",
+           "How many chunks to split each all_to_all into">,
+    Option<"thresholdBytes", "threshold-bytes", "int64_t",
+           /*default=*/"1048576",
+           "Chunk only all_to_alls whose operand has at least this many "
+           "bytes">,
+  ];
+}
+
 def SpmdPipelineCollectives : Pass<"spmd-pipeline-collectives", "ModuleOp"> {
   let summary = "Prefetch gathers and defer accumulated collectives in loops";
   let description = [{

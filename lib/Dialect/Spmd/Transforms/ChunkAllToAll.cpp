@@ -1,0 +1,601 @@
+//===- ChunkAllToAll.cpp - All-to-alls in chunks pipelined with compute ---===//
+//
+// spmd-chunk-all-to-all: an all_to_all feeding compute that is independent
+// along one of its other dimensions (the capacity dimension of a
+// Mixture-of-Experts dispatch, feeding the expert matmul) is split into k
+// all_to_alls of slices along that dimension, and the compute it feeds,
+// down to the next all_to_all (the combine) and beyond, is cloned once per
+// chunk with that dimension k times smaller. spmd-async-collectives then
+// starts every dispatch chunk at once and waits for each just before its
+// compute, so chunk j + 1 travels while chunk j's experts run, and chunk
+// j's combine travels while chunk j + 1's run.
+//
+// The cloned ops ("the region") are found in one walk over the block in
+// order. Every region value carries the dimension that holds the chunk:
+// either a dimension of its own, or a factor of a dimension that a
+// collapse_shape formed (the collapsed rows of [experts, capacity, d] ->
+// [experts * capacity, d]); such a value's rows are a chunk in a fixed
+// order that is not contiguous, which is fine for ops that treat rows
+// independently, and it is put back in place by expanding it again. Values
+// used outside the region are reassembled from their chunks by
+// insert_slice after the last chunk.
+//
+//===----------------------------------------------------------------------===//
+
+#include "trellis/Dialect/Spmd/IR/ManualContext.h"
+#include "trellis/Dialect/Spmd/IR/SpmdOps.h"
+#include "trellis/Dialect/Spmd/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::spmd {
+#define GEN_PASS_DEF_SPMDCHUNKALLTOALL
+#include "trellis/Dialect/Spmd/Transforms/Passes.h.inc"
+} // namespace mlir::spmd
+
+using namespace mlir;
+using namespace mlir::spmd;
+
+namespace {
+
+/// Where a region value holds the chunk: dimension `dim`, or, when
+/// `factors` is not empty, factor `pos` of dimension `dim`, which is the
+/// product of `factors` (outermost first).
+struct Track {
+  int64_t dim = 0;
+  SmallVector<int64_t> factors;
+  int64_t pos = 0;
+
+  bool isComposite() const { return !factors.empty(); }
+  bool sameChunking(const Track &other) const {
+    return factors == other.factors && pos == other.pos;
+  }
+  /// Drops factors of one around a lone factor.
+  void normalize() {
+    if (factors.empty())
+      return;
+    for (auto [i, f] : llvm::enumerate(factors))
+      if (static_cast<int64_t>(i) != pos && f != 1)
+        return;
+    factors.clear();
+    pos = 0;
+  }
+};
+
+/// A region init operand that is rebuilt per chunk: a static tensor.empty,
+/// through linalg.fill and spmd.pvary (which the variance check puts on
+/// the zeros a matmul accumulates into).
+bool isRegenerable(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (auto fill = dyn_cast_or_null<linalg::FillOp>(def))
+    return isRegenerable(fill.getOutputs()[0]);
+  if (auto pvary = dyn_cast_or_null<PvaryOp>(def))
+    return isRegenerable(pvary.getOperand());
+  auto empty = dyn_cast_or_null<tensor::EmptyOp>(def);
+  return empty && empty.getType().hasStaticShape();
+}
+
+RankedTensorType shrink(Type type, int64_t dim, int64_t chunks) {
+  auto tensor = cast<RankedTensorType>(type);
+  SmallVector<int64_t> shape(tensor.getShape());
+  shape[dim] /= chunks;
+  return tensor.clone(shape);
+}
+
+int64_t bytesOf(RankedTensorType type) {
+  return type.getNumElements() *
+         llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+}
+
+/// The ops to clone per chunk, the chunk dimension of every value they
+/// define, and the inits to rebuild per chunk.
+struct Region {
+  AllToAllOp seed;
+  int64_t chunks = 1;
+  SmallVector<Operation *> ops; // block order, seed first
+  llvm::DenseMap<Value, Track> tracks;
+  /// Init operands of region ops rebuilt per chunk, and the dimension
+  /// that shrinks.
+  llvm::MapVector<OpOperand *, int64_t> regenerated;
+  /// Region values used outside the region.
+  SmallVector<Value> exits;
+  /// The first op after the region that uses an exit (the clones go
+  /// before it).
+  Operation *end = nullptr;
+
+  bool contains(Value v) const { return tracks.count(v); }
+  int64_t computeOps() const {
+    return llvm::count_if(ops, [](Operation *op) {
+      return isa<linalg::LinalgOp>(op) && !isa<linalg::FillOp>(op);
+    });
+  }
+};
+
+/// Whether every tensor type `op` has is static and ranked.
+bool staticTensors(Operation *op) {
+  auto ok = [](Type t) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    return !isa<ShapedType>(t) || (tensor && tensor.hasStaticShape());
+  };
+  return llvm::all_of(op->getOperandTypes(), ok) &&
+         llvm::all_of(op->getResultTypes(), ok);
+}
+
+class RegionBuilder {
+public:
+  RegionBuilder(Region &region) : r(region) {}
+
+  /// Tries to add `op` (which reads a region value) to the region.
+  bool tryAdd(Operation *op) {
+    if (!staticTensors(op) || op->getNumResults() == 0)
+      return false;
+    std::optional<SmallVector<Track>> results;
+    if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))
+      results = collapseRule(collapse);
+    else if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
+      results = expandRule(expand);
+    else if (auto a2a = dyn_cast<AllToAllOp>(op))
+      results = allToAllRule(a2a);
+    else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+      results = linalgRule(linalgOp);
+    else if (op->hasTrait<OpTrait::Elementwise>() && isMemoryEffectFree(op))
+      results = elementwiseRule(op);
+    if (!results)
+      return false;
+    for (auto [result, track] : llvm::zip(op->getResults(), *results)) {
+      // The chunk dimension must divide.
+      auto type = cast<RankedTensorType>(result.getType());
+      if (type.getDimSize(track.dim) % r.chunks != 0)
+        return false;
+    }
+    for (auto [result, track] : llvm::zip(op->getResults(), *results))
+      r.tracks[result] = track;
+    r.ops.push_back(op);
+    return true;
+  }
+
+private:
+  Region &r;
+
+  std::optional<SmallVector<Track>> collapseRule(tensor::CollapseShapeOp op) {
+    Track in = r.tracks.lookup(op.getSrc());
+    auto srcShape = op.getSrcType().getShape();
+    for (auto [g, group] : llvm::enumerate(op.getReassociationIndices())) {
+      auto it = llvm::find(group, in.dim);
+      if (it == group.end())
+        continue;
+      Track out;
+      out.dim = g;
+      if (in.isComposite()) {
+        // A composite dimension may only be collapsed with unit ones.
+        for (int64_t d : group)
+          if (d != in.dim && srcShape[d] != 1)
+            return std::nullopt;
+        out.factors = in.factors;
+        out.pos = in.pos;
+        return SmallVector<Track>{out};
+      }
+      for (int64_t d : group)
+        out.factors.push_back(srcShape[d]);
+      out.pos = it - group.begin();
+      out.normalize();
+      return SmallVector<Track>{out};
+    }
+    return std::nullopt;
+  }
+
+  std::optional<SmallVector<Track>> expandRule(tensor::ExpandShapeOp op) {
+    Track in = r.tracks.lookup(op.getSrc());
+    auto reassociation = op.getReassociationIndices();
+    auto group = reassociation[in.dim];
+    auto outShape = op.getResultType().getShape();
+    Track out;
+    if (!in.isComposite()) {
+      // Only unit dimensions may be split off a chunked dimension.
+      int64_t found = -1;
+      for (int64_t d : group) {
+        if (outShape[d] == 1)
+          continue;
+        if (found >= 0)
+          return std::nullopt;
+        found = d;
+      }
+      if (found < 0)
+        return std::nullopt;
+      out.dim = found;
+      return SmallVector<Track>{out};
+    }
+    // A composite dimension comes back apart only along its own factors.
+    SmallVector<int64_t> sizes;
+    for (int64_t d : group)
+      sizes.push_back(outShape[d]);
+    if (sizes != in.factors)
+      return std::nullopt;
+    out.dim = group[in.pos];
+    return SmallVector<Track>{out};
+  }
+
+  std::optional<SmallVector<Track>> allToAllRule(AllToAllOp op) {
+    Track in = r.tracks.lookup(op.getOperand());
+    if (in.isComposite() || in.dim == static_cast<int64_t>(op.getSplitDim()) ||
+        in.dim == static_cast<int64_t>(op.getConcatDim()))
+      return std::nullopt;
+    return SmallVector<Track>{in};
+  }
+
+  std::optional<SmallVector<Track>> elementwiseRule(Operation *op) {
+    std::optional<Track> common;
+    for (Value operand : op->getOperands()) {
+      if (!isa<ShapedType>(operand.getType()))
+        continue;
+      if (!r.contains(operand))
+        return std::nullopt; // an outside tensor would need slicing
+      Track t = r.tracks.lookup(operand);
+      if (common && (common->dim != t.dim || !common->sameChunking(t)))
+        return std::nullopt;
+      common = t;
+    }
+    for (Type t : op->getResultTypes())
+      if (!isa<RankedTensorType>(t))
+        return std::nullopt;
+    return SmallVector<Track>(op->getNumResults(), *common);
+  }
+
+  std::optional<SmallVector<Track>> linalgRule(linalg::LinalgOp op) {
+    if (!op.hasPureTensorSemantics())
+      return std::nullopt;
+    // The chunk dimension of every region operand must be one loop, the
+    // same one, parallel, read nowhere else.
+    std::optional<unsigned> loop;
+    std::optional<Track> chunking;
+    for (OpOperand &operand : op->getOpOperands()) {
+      if (!r.contains(operand.get()))
+        continue;
+      Track t = r.tracks.lookup(operand.get());
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      auto dimExpr = dyn_cast<AffineDimExpr>(map.getResult(t.dim));
+      if (!dimExpr)
+        return std::nullopt;
+      if (loop && *loop != dimExpr.getPosition())
+        return std::nullopt;
+      if (chunking && !chunking->sameChunking(t))
+        return std::nullopt;
+      loop = dimExpr.getPosition();
+      chunking = t;
+    }
+    if (!loop ||
+        op.getIteratorTypesArray()[*loop] != utils::IteratorType::parallel)
+      return std::nullopt;
+    auto positionOfLoop = [&](AffineMap map) -> std::optional<int64_t> {
+      std::optional<int64_t> at;
+      for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+        if (!expr.isFunctionOfDim(*loop))
+          continue;
+        if (at || !isa<AffineDimExpr>(expr))
+          return std::nullopt; // read twice, or through an expression
+        at = i;
+      }
+      return at;
+    };
+    SmallVector<std::pair<OpOperand *, int64_t>> regenerated;
+    for (OpOperand &operand : op->getOpOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      bool reads = map.isFunctionOfDim(*loop);
+      std::optional<int64_t> at = positionOfLoop(map);
+      if (r.contains(operand.get())) {
+        if (!at)
+          return std::nullopt;
+        continue;
+      }
+      if (!reads)
+        continue;
+      // An outside operand along the loop: only an init rebuilt per chunk.
+      if (!at || !op.isDpsInit(&operand) || !isRegenerable(operand.get()))
+        return std::nullopt;
+      regenerated.push_back({&operand, *at});
+    }
+    // The body must not read the loop's index, nor region values.
+    bool readsIndex = false;
+    op->walk([&](linalg::IndexOp index) {
+      if (index.getDim() == *loop)
+        readsIndex = true;
+    });
+    if (readsIndex)
+      return std::nullopt;
+    llvm::SetVector<Value> above;
+    getUsedValuesDefinedAbove(op->getRegions(), above);
+    if (llvm::any_of(above, [&](Value v) { return r.contains(v); }))
+      return std::nullopt;
+    SmallVector<Track> results;
+    for (OpOperand &init : op.getDpsInitsMutable()) {
+      std::optional<int64_t> at =
+          positionOfLoop(op.getMatchingIndexingMap(&init));
+      if (!at)
+        return std::nullopt;
+      Track t = *chunking;
+      t.dim = *at;
+      results.push_back(t);
+    }
+    for (auto [operand, dim] : regenerated)
+      r.regenerated[operand] = dim;
+    return results;
+  }
+};
+
+/// The region of `seed` chunked along `dim` of its result.
+std::optional<Region> analyze(AllToAllOp seed, int64_t dim, int64_t chunks) {
+  Region r;
+  r.seed = seed;
+  r.chunks = chunks;
+  Track t;
+  t.dim = dim;
+  r.tracks[seed.getResult()] = t;
+  r.ops.push_back(seed);
+  RegionBuilder builder(r);
+  Block *block = seed->getBlock();
+  // Walk the block in order; the region ends at the first op that uses a
+  // region value and cannot join it.
+  for (Operation *op = seed->getNextNode(); op; op = op->getNextNode()) {
+    bool reads = false;
+    op->walk([&](Operation *nested) {
+      for (Value v : nested->getOperands())
+        if (r.contains(v))
+          reads = true;
+    });
+    if (!reads)
+      continue;
+    bool direct =
+        llvm::any_of(op->getOperands(), [&](Value v) { return r.contains(v); });
+    if (op->getNumRegions() == 0 || isa<linalg::LinalgOp>(op))
+      if (direct && builder.tryAdd(op))
+        continue;
+    r.end = op;
+    break;
+  }
+  // The exits: region values with users outside it (all after r.end, or
+  // r.end itself, as the walk stopped at the first).
+  llvm::SmallPtrSet<Operation *, 16> inRegion(r.ops.begin(), r.ops.end());
+  for (Operation *op : r.ops)
+    for (Value result : op->getResults())
+      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+            Operation *ancestor = block->findAncestorOpInBlock(*user);
+            return !ancestor || !inRegion.contains(ancestor);
+          }))
+        r.exits.push_back(result);
+  if (r.computeOps() == 0)
+    return std::nullopt;
+  return r;
+}
+
+/// Chunks whose count divides `size`: the largest at most `chunks`.
+int64_t chunkCount(int64_t size, int64_t chunks) {
+  for (int64_t k = std::min(chunks, size); k >= 2; --k)
+    if (size % k == 0)
+      return k;
+  return 1;
+}
+
+/// Rebuilds a regenerated init (isRegenerable) with `dim` `chunks` times
+/// smaller.
+Value regenerate(OpBuilder &b, Value init, int64_t dim, int64_t chunks) {
+  Location loc = init.getLoc();
+  Operation *def = init.getDefiningOp();
+  if (auto fill = dyn_cast<linalg::FillOp>(def))
+    return linalg::FillOp::create(
+               b, loc, fill.getInputs()[0],
+               regenerate(b, fill.getOutputs()[0], dim, chunks))
+        .getResult(0);
+  if (auto pvary = dyn_cast<PvaryOp>(def)) {
+    Value operand = regenerate(b, pvary.getOperand(), dim, chunks);
+    Operation *clone = b.clone(*pvary);
+    clone->setOperand(0, operand);
+    clone->getResult(0).setType(shrink(init.getType(), dim, chunks));
+    return clone->getResult(0);
+  }
+  RankedTensorType type = shrink(init.getType(), dim, chunks);
+  return tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType(),
+                                 type.getEncoding());
+}
+
+/// Extracts chunk `j` of `value` along `dim`.
+Value sliceChunk(OpBuilder &b, Location loc, Value value, int64_t dim,
+                 int64_t j, int64_t chunks) {
+  auto type = cast<RankedTensorType>(value.getType());
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> offsets(rank, 0), sizes(type.getShape()),
+      strides(rank, 1);
+  sizes[dim] /= chunks;
+  offsets[dim] = j * sizes[dim];
+  return tensor::ExtractSliceOp::create(
+      b, loc, shrink(type, dim, chunks), value, ValueRange{}, ValueRange{},
+      ValueRange{}, b.getDenseI64ArrayAttr(offsets),
+      b.getDenseI64ArrayAttr(sizes), b.getDenseI64ArrayAttr(strides));
+}
+
+/// Puts `parts` (the chunks of a value of `type` chunked as `track`) back
+/// together.
+Value reassemble(OpBuilder &b, Location loc, RankedTensorType type,
+                 const Track &track, ArrayRef<Value> parts) {
+  int64_t chunks = parts.size();
+  // Composite: expand the chunked dimension into its factors, insert each
+  // chunk along the chunked factor, and collapse again.
+  SmallVector<int64_t> shape(type.getShape());
+  SmallVector<ReassociationIndices> groups;
+  int64_t dim = track.dim;
+  if (track.isComposite()) {
+    SmallVector<int64_t> expanded;
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      ReassociationIndices group;
+      if (d == track.dim) {
+        for (int64_t f : track.factors) {
+          group.push_back(expanded.size());
+          expanded.push_back(f);
+        }
+      } else {
+        group.push_back(expanded.size());
+        expanded.push_back(shape[d]);
+      }
+      groups.push_back(group);
+    }
+    shape = expanded;
+    dim = track.dim + track.pos;
+  }
+  auto fullType =
+      RankedTensorType::get(shape, type.getElementType(), type.getEncoding());
+  Value acc = tensor::EmptyOp::create(b, loc, shape, type.getElementType(),
+                                      type.getEncoding());
+  for (auto [j, chunk] : llvm::enumerate(parts)) {
+    Value part = chunk;
+    if (track.isComposite())
+      part = tensor::ExpandShapeOp::create(
+          b, loc, shrink(fullType, dim, chunks), part, groups);
+    int64_t rank = fullType.getRank();
+    SmallVector<int64_t> offsets(rank, 0), sizes(shape), strides(rank, 1);
+    sizes[dim] /= chunks;
+    offsets[dim] = j * sizes[dim];
+    acc = tensor::InsertSliceOp::create(
+        b, loc, part, acc, ValueRange{}, ValueRange{}, ValueRange{},
+        b.getDenseI64ArrayAttr(offsets), b.getDenseI64ArrayAttr(sizes),
+        b.getDenseI64ArrayAttr(strides));
+  }
+  if (track.isComposite())
+    acc = tensor::CollapseShapeOp::create(b, loc, type, acc, groups);
+  return acc;
+}
+
+/// Clones `op` of the region for one chunk, with its results' chunk
+/// dimensions shrunk and its rebuilt inits.
+void cloneForChunk(OpBuilder &b, Region &r, Operation *op, IRMapping &mapping) {
+  int64_t k = r.chunks;
+  // The inits rebuilt for this chunk come first.
+  SmallVector<std::pair<unsigned, Value>> inits;
+  for (auto [i, operand] : llvm::enumerate(op->getOpOperands())) {
+    auto it = r.regenerated.find(&operand);
+    if (it != r.regenerated.end())
+      inits.push_back({i, regenerate(b, operand.get(), it->second, k)});
+  }
+  Operation *clone = b.clone(*op, mapping);
+  for (auto [i, init] : inits)
+    clone->setOperand(i, init);
+  for (OpResult result : clone->getResults()) {
+    Value original = op->getResult(result.getResultNumber());
+    result.setType(
+        shrink(original.getType(), r.tracks.lookup(original).dim, k));
+  }
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(clone))
+    expand.setStaticOutputShape(expand.getResultType().getShape());
+}
+
+void rewrite(Region &r) {
+  int64_t k = r.chunks;
+  AllToAllOp seed = r.seed;
+  Location loc = seed.getLoc();
+  // The dispatch chunks, where the seed was (so that their starts can go
+  // as early as the seed's).
+  OpBuilder b(seed);
+  int64_t dim = r.tracks.lookup(seed.getResult()).dim;
+  SmallVector<IRMapping> mappings(k);
+  for (int64_t j = 0; j < k; ++j) {
+    Value slice = sliceChunk(b, loc, seed.getOperand(), dim, j, k);
+    Operation *clone = b.clone(*seed);
+    clone->setOperand(0, slice);
+    clone->getResult(0).setType(shrink(seed.getType(), dim, k));
+    mappings[j].map(seed.getResult(), clone->getResult(0));
+  }
+  // The rest of every chunk, chunk after chunk, before the first op after
+  // the region that uses it.
+  if (r.end)
+    b.setInsertionPoint(r.end);
+  else
+    b.setInsertionPoint(seed->getBlock()->getTerminator());
+  // Ops after a further all_to_all (the combine) of every chunk come after
+  // the ops before it of all chunks, so that its wait can come late: phase
+  // p holds the ops that p all_to_alls after the seed's feed.
+  llvm::DenseMap<Value, int64_t> valuePhase;
+  llvm::DenseMap<Operation *, int64_t> opPhase;
+  int64_t phases = 1;
+  for (Operation *op : ArrayRef(r.ops).drop_front()) {
+    int64_t phase = 0;
+    for (Value operand : op->getOperands())
+      phase = std::max(phase, valuePhase.lookup(operand));
+    opPhase[op] = phase;
+    phases = std::max(phases, phase + 1);
+    for (Value result : op->getResults())
+      valuePhase[result] = phase + (isa<AllToAllOp>(op) ? 1 : 0);
+  }
+  for (int64_t phase = 0; phase < phases; ++phase) {
+    for (int64_t j = 0; j < k; ++j) {
+      IRMapping &mapping = mappings[j];
+      for (Operation *op : ArrayRef(r.ops).drop_front()) {
+        if (opPhase.lookup(op) == phase)
+          cloneForChunk(b, r, op, mapping);
+      }
+    }
+  }
+  for (Value exit : r.exits) {
+    SmallVector<Value> parts;
+    for (IRMapping &mapping : mappings)
+      parts.push_back(mapping.lookup(exit));
+    Value whole =
+        reassemble(b, exit.getLoc(), cast<RankedTensorType>(exit.getType()),
+                   r.tracks.lookup(exit), parts);
+    exit.replaceAllUsesWith(whole);
+  }
+  for (Operation *op : llvm::reverse(r.ops))
+    op->erase();
+}
+
+struct ChunkAllToAllPass
+    : spmd::impl::SpmdChunkAllToAllBase<ChunkAllToAllPass> {
+  using SpmdChunkAllToAllBase::SpmdChunkAllToAllBase;
+
+  void runOnOperation() override {
+    if (chunks < 2) {
+      getOperation()->emitError("spmd-chunk-all-to-all: chunks must be at "
+                                "least 2, not ")
+          << static_cast<int64_t>(chunks);
+      return signalPassFailure();
+    }
+    SmallVector<AllToAllOp> seeds;
+    getOperation()->walk([&](AllToAllOp op) {
+      if (getManualContext(op))
+        seeds.push_back(op);
+    });
+    llvm::DenseSet<Operation *> erased;
+    for (AllToAllOp seed : seeds) {
+      if (erased.contains(seed))
+        continue;
+      auto type = seed.getOperand().getType();
+      if (!type.hasStaticShape() || !seed.getType().hasStaticShape() ||
+          bytesOf(type) < thresholdBytes)
+        continue;
+      // The dimension whose region has the most compute (the first of
+      // equals).
+      std::optional<Region> best;
+      for (int64_t d = 0; d < seed.getType().getRank(); ++d) {
+        if (d == static_cast<int64_t>(seed.getSplitDim()) ||
+            d == static_cast<int64_t>(seed.getConcatDim()))
+          continue;
+        int64_t k = chunkCount(seed.getType().getDimSize(d), chunks);
+        if (k < 2)
+          continue;
+        std::optional<Region> region = analyze(seed, d, k);
+        if (region && (!best || region->computeOps() > best->computeOps()))
+          best = std::move(region);
+      }
+      if (!best)
+        continue;
+      for (Operation *op : best->ops)
+        erased.insert(op);
+      rewrite(*best);
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,4 @@
+// RUN: not trellis-opt %s --pass-pipeline='builtin.module(spmd-chunk-all-to-all{chunks=1})' 2>&1 | FileCheck %s
+
+// CHECK: error: spmd-chunk-all-to-all: chunks must be at least 2, not 1
+trellis.mesh @mesh = <["x"=4]>

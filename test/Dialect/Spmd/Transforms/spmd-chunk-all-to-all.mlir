@@ -1,0 +1,238 @@
+// RUN: trellis-opt %s --pass-pipeline='builtin.module(spmd-chunk-all-to-all{chunks=2 threshold-bytes=0})' --split-input-file | FileCheck %s
+// RUN: trellis-opt %s --pass-pipeline='builtin.module(spmd-chunk-all-to-all{chunks=2})' --split-input-file | FileCheck %s --check-prefix=SMALL
+// RUN: trellis-opt %s --pass-pipeline='builtin.module(spmd-chunk-all-to-all{chunks=4 threshold-bytes=0})' --split-input-file | FileCheck %s --check-prefix=FOUR
+// RUN: trellis-opt %s --pass-pipeline='builtin.module(spmd-chunk-all-to-all{chunks=2 threshold-bytes=0},spmd-async-collectives{kinds=all})' --split-input-file | FileCheck %s --check-prefix=ASYNC
+
+trellis.mesh @mesh = <["x"=4]>
+
+// Seed 003's MoE experts: dispatch all_to_all, the rows of every expert's
+// capacity collapsed into one matmul, expanded back, combine all_to_all.
+// Two chunks of capacity rows (0-3, 4-7): each is sent, collapsed to 16
+// rows, multiplied, expanded and sent back; the combined result is put
+// back together along the capacity dimension. The zeros the matmul
+// accumulates into are rebuilt at chunk size, through the pvary the
+// variance check puts on them.
+// CHECK-LABEL: func.func @experts
+// CHECK-SAME: (%[[D:.*]]: tensor<4x8x16xf32>, %[[W:.*]]: tensor<16x8xf32>)
+// CHECK: %[[S0:.*]] = tensor.extract_slice %[[D]][0, 0, 0] [4, 4, 16] [1, 1, 1] : tensor<4x8x16xf32> to tensor<4x4x16xf32>
+// CHECK: %[[R0:.*]] = spmd.all_to_all %[[S0]] over ["x"] split 0 concat 0 : tensor<4x4x16xf32> -> tensor<4x4x16xf32>
+// CHECK: %[[S1:.*]] = tensor.extract_slice %[[D]][0, 4, 0] [4, 4, 16] [1, 1, 1]
+// CHECK: %[[R1:.*]] = spmd.all_to_all %[[S1]] over ["x"] split 0 concat 0 : tensor<4x4x16xf32> -> tensor<4x4x16xf32>
+// CHECK: %[[F0:.*]] = tensor.collapse_shape %[[R0]] {{\[}}[0, 1], [2]] : tensor<4x4x16xf32> into tensor<16x16xf32>
+// CHECK: %[[E0:.*]] = tensor.empty() : tensor<16x8xf32>
+// CHECK: %[[Z0:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E0]] : tensor<16x8xf32>)
+// CHECK: %[[V0:.*]] = spmd.pvary %[[Z0]] over ["x"] : tensor<16x8xf32>{{$}}
+// CHECK: %[[M0:.*]] = linalg.matmul ins(%[[F0]], %[[W]] : tensor<16x16xf32>, tensor<16x8xf32>) outs(%[[V0]] : tensor<16x8xf32>)
+// CHECK: %[[Y0:.*]] = tensor.expand_shape %[[M0]] {{\[}}[0, 1], [2]] output_shape [4, 4, 8] : tensor<16x8xf32> into tensor<4x4x8xf32>
+// CHECK: %[[C0:.*]] = spmd.all_to_all %[[Y0]] over ["x"] split 0 concat 0 : tensor<4x4x8xf32> -> tensor<4x4x8xf32>
+// CHECK: tensor.collapse_shape %[[R1]]
+// CHECK: linalg.matmul
+// CHECK: %[[C1:.*]] = spmd.all_to_all %{{.*}} over ["x"] split 0 concat 0 : tensor<4x4x8xf32> -> tensor<4x4x8xf32>
+// CHECK: %[[ACC:.*]] = tensor.empty() : tensor<4x8x8xf32>
+// CHECK: %[[I0:.*]] = tensor.insert_slice %[[C0]] into %[[ACC]][0, 0, 0] [4, 4, 8] [1, 1, 1]
+// CHECK: %[[I1:.*]] = tensor.insert_slice %[[C1]] into %[[I0]][0, 4, 0] [4, 4, 8] [1, 1, 1]
+// CHECK-NOT: spmd.all_to_all
+// CHECK: return %[[I1]] : tensor<4x8x8xf32>
+//
+// Below 1 MiB (the default threshold) nothing changes.
+// SMALL-LABEL: func.func @experts
+// SMALL-COUNT-2: spmd.all_to_all %{{.*}} : tensor<4x8x
+// SMALL-NOT: tensor.extract_slice
+//
+// After spmd-async-collectives both dispatch chunks start before the
+// first expert, each combine starts after its expert, and the combines
+// are waited for after the last expert.
+// ASYNC-LABEL: func.func @experts
+// ASYNC: %[[A0:.*]] = spmd.all_to_all_start
+// ASYNC: %[[A1:.*]] = spmd.all_to_all_start
+// ASYNC: spmd.collective_wait %[[A0]]
+// ASYNC: linalg.matmul
+// ASYNC: %[[B0:.*]] = spmd.all_to_all_start
+// ASYNC: spmd.collective_wait %[[A1]]
+// ASYNC: linalg.matmul
+// ASYNC: %[[B1:.*]] = spmd.all_to_all_start
+// ASYNC: spmd.collective_wait %[[B0]]
+// ASYNC: spmd.collective_wait %[[B1]]
+// ASYNC: return
+func.func @experts(%d: tensor<4x8x16xf32>, %w: tensor<16x8xf32>) -> tensor<4x8x8xf32>
+    attributes {spmd.mesh = @mesh} {
+  %zero = arith.constant 0.0 : f32
+  %r = spmd.all_to_all %d over ["x"] split 0 concat 0 : tensor<4x8x16xf32> -> tensor<4x8x16xf32>
+  %flat = tensor.collapse_shape %r [[0, 1], [2]] : tensor<4x8x16xf32> into tensor<32x16xf32>
+  %e = tensor.empty() : tensor<32x8xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<32x8xf32>) -> tensor<32x8xf32>
+  %v = spmd.pvary %z over ["x"] : tensor<32x8xf32> -> tensor<32x8xf32>
+  %m = linalg.matmul ins(%flat, %w : tensor<32x16xf32>, tensor<16x8xf32>) outs(%v : tensor<32x8xf32>) -> tensor<32x8xf32>
+  %y = tensor.expand_shape %m [[0, 1], [2]] output_shape [4, 8, 8] : tensor<32x8xf32> into tensor<4x8x8xf32>
+  %c = spmd.all_to_all %y over ["x"] split 0 concat 0 : tensor<4x8x8xf32> -> tensor<4x8x8xf32>
+  return %c : tensor<4x8x8xf32>
+}
+
+// -----
+
+trellis.mesh @mesh = <["x"=4]>
+
+// The experts as an einsum (linalg.generic, as the StableHLO importer
+// writes dot_general) and an elementwise op, ending in a value whose
+// capacity rows are collapsed with the expert dimension: the chunks of a
+// collapsed value are not contiguous, so each is expanded, inserted along
+// the capacity dimension and the whole collapsed again.
+// CHECK-LABEL: func.func @collapsed_exit
+// CHECK-COUNT-2: spmd.all_to_all %{{.*}} : tensor<4x4x16xf32> -> tensor<4x4x16xf32>
+// CHECK: %[[G0:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x4x16xf32>, tensor<16x8xf32>) outs(%{{.*}} : tensor<4x4x8xf32>)
+// CHECK: %[[T0:.*]] = math.tanh %[[G0]] : tensor<4x4x8xf32>
+// CHECK: %[[K0:.*]] = tensor.collapse_shape %[[T0]] {{\[}}[0, 1], [2]] : tensor<4x4x8xf32> into tensor<16x8xf32>
+// CHECK: linalg.generic
+// CHECK: math.tanh
+// CHECK: %[[K1:.*]] = tensor.collapse_shape %{{.*}} into tensor<16x8xf32>
+// CHECK: %[[ACC:.*]] = tensor.empty() : tensor<4x8x8xf32>
+// CHECK: %[[X0:.*]] = tensor.expand_shape %[[K0]] {{\[}}[0, 1], [2]] output_shape [4, 4, 8] : tensor<16x8xf32> into tensor<4x4x8xf32>
+// CHECK: %[[I0:.*]] = tensor.insert_slice %[[X0]] into %[[ACC]][0, 0, 0] [4, 4, 8]
+// CHECK: %[[X1:.*]] = tensor.expand_shape %[[K1]]
+// CHECK: %[[I1:.*]] = tensor.insert_slice %[[X1]] into %[[I0]][0, 4, 0] [4, 4, 8]
+// CHECK: %[[WHOLE:.*]] = tensor.collapse_shape %[[I1]] {{\[}}[0, 1], [2]] : tensor<4x8x8xf32> into tensor<32x8xf32>
+// CHECK: %[[S:.*]] = linalg.generic {{.*}} ins(%[[WHOLE]] : tensor<32x8xf32>)
+// CHECK: return %[[S]]
+#a = affine_map<(e, c, f, d) -> (e, c, d)>
+#b = affine_map<(e, c, f, d) -> (d, f)>
+#o = affine_map<(e, c, f, d) -> (e, c, f)>
+func.func @collapsed_exit(%d: tensor<4x8x16xf32>, %w: tensor<16x8xf32>) -> tensor<8xf32>
+    attributes {spmd.mesh = @mesh} {
+  %zero = arith.constant 0.0 : f32
+  %r = spmd.all_to_all %d over ["x"] split 0 concat 0 : tensor<4x8x16xf32> -> tensor<4x8x16xf32>
+  %e = tensor.empty() : tensor<4x8x8xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %g = linalg.generic {indexing_maps = [#a, #b, #o],
+                       iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%r, %w : tensor<4x8x16xf32>, tensor<16x8xf32>) outs(%z : tensor<4x8x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8x8xf32>
+  %t = math.tanh %g : tensor<4x8x8xf32>
+  %k = tensor.collapse_shape %t [[0, 1], [2]] : tensor<4x8x8xf32> into tensor<32x8xf32>
+  // A sum over all rows: the rows are reduced, so the chain stops here.
+  %se = tensor.empty() : tensor<8xf32>
+  %sz = linalg.fill ins(%zero : f32) outs(%se : tensor<8xf32>) -> tensor<8xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>],
+                         iterator_types = ["reduction", "parallel"]}
+      ins(%k : tensor<32x8xf32>) outs(%sz : tensor<8xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %acc, %x : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  return %sum : tensor<8xf32>
+}
+
+// -----
+
+trellis.mesh @mesh = <["x"=4]>
+
+// A chunk count that does not divide the capacity is lowered to the
+// largest one up to it that does: chunks=4 on 6 rows gives 3 chunks of 2.
+// Where none does (5 rows), nothing changes.
+// FOUR-LABEL: func.func @odd
+// FOUR-COUNT-3: spmd.all_to_all %{{.*}} : tensor<4x2x16xf32> -> tensor<4x2x16xf32>
+// FOUR-NOT: spmd.all_to_all
+// FOUR-LABEL: func.func @prime
+// FOUR-COUNT-1: spmd.all_to_all %{{.*}} : tensor<4x5x16xf32> -> tensor<4x5x16xf32>
+// FOUR-NOT: spmd.all_to_all
+// FOUR-LABEL: func.func @contracted
+func.func @odd(%d: tensor<4x6x16xf32>, %w: tensor<16x8xf32>) -> tensor<24x8xf32>
+    attributes {spmd.mesh = @mesh} {
+  %zero = arith.constant 0.0 : f32
+  %r = spmd.all_to_all %d over ["x"] split 0 concat 0 : tensor<4x6x16xf32> -> tensor<4x6x16xf32>
+  %flat = tensor.collapse_shape %r [[0, 1], [2]] : tensor<4x6x16xf32> into tensor<24x16xf32>
+  %e = tensor.empty() : tensor<24x8xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<24x8xf32>) -> tensor<24x8xf32>
+  %m = linalg.matmul ins(%flat, %w : tensor<24x16xf32>, tensor<16x8xf32>) outs(%z : tensor<24x8xf32>) -> tensor<24x8xf32>
+  return %m : tensor<24x8xf32>
+}
+
+func.func @prime(%d: tensor<4x5x16xf32>, %w: tensor<16x8xf32>) -> tensor<20x8xf32>
+    attributes {spmd.mesh = @mesh} {
+  %zero = arith.constant 0.0 : f32
+  %r = spmd.all_to_all %d over ["x"] split 0 concat 0 : tensor<4x5x16xf32> -> tensor<4x5x16xf32>
+  %flat = tensor.collapse_shape %r [[0, 1], [2]] : tensor<4x5x16xf32> into tensor<20x16xf32>
+  %e = tensor.empty() : tensor<20x8xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<20x8xf32>) -> tensor<20x8xf32>
+  %m = linalg.matmul ins(%flat, %w : tensor<20x16xf32>, tensor<16x8xf32>) outs(%z : tensor<20x8xf32>) -> tensor<20x8xf32>
+  return %m : tensor<20x8xf32>
+}
+
+// -----
+
+trellis.mesh @mesh = <["x"=4]>
+
+// Left alone: the only free dimension is contracted by the matmul (a
+// reduction loop), an all_to_all that feeds no compute, and an expert
+// whose body reads the index of every loop it could be chunked along.
+// CHECK-LABEL: func.func @contracted
+// CHECK-COUNT-1: spmd.all_to_all %{{.*}} : tensor<4x16xf32> -> tensor<4x16xf32>
+// CHECK-NOT: tensor.extract_slice
+func.func @contracted(%d: tensor<4x16xf32>, %w: tensor<16x8xf32>) -> tensor<4x8xf32>
+    attributes {spmd.mesh = @mesh} {
+  %zero = arith.constant 0.0 : f32
+  %r = spmd.all_to_all %d over ["x"] split 0 concat 0 : tensor<4x16xf32> -> tensor<4x16xf32>
+  %e = tensor.empty() : tensor<4x8xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %m = linalg.matmul ins(%r, %w : tensor<4x16xf32>, tensor<16x8xf32>) outs(%z : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %m : tensor<4x8xf32>
+}
+
+// CHECK-LABEL: func.func @no_compute
+// CHECK-NEXT: spmd.all_to_all %{{.*}} : tensor<4x8x16xf32> -> tensor<4x8x16xf32>
+// CHECK-NEXT: tensor.collapse_shape
+// CHECK-NEXT: return
+func.func @no_compute(%d: tensor<4x8x16xf32>) -> tensor<32x16xf32>
+    attributes {spmd.mesh = @mesh} {
+  %r = spmd.all_to_all %d over ["x"] split 0 concat 0 : tensor<4x8x16xf32> -> tensor<4x8x16xf32>
+  %flat = tensor.collapse_shape %r [[0, 1], [2]] : tensor<4x8x16xf32> into tensor<32x16xf32>
+  return %flat : tensor<32x16xf32>
+}
+
+// CHECK-LABEL: func.func @reads_index
+// CHECK-COUNT-1: spmd.all_to_all %{{.*}} : tensor<4x8x16xf32> -> tensor<4x8x16xf32>
+// CHECK-NOT: tensor.extract_slice
+#m3 = affine_map<(e, c, d) -> (e, c, d)>
+func.func @reads_index(%d: tensor<4x8x16xf32>) -> tensor<4x8x16xf32>
+    attributes {spmd.mesh = @mesh} {
+  %r = spmd.all_to_all %d over ["x"] split 0 concat 0 : tensor<4x8x16xf32> -> tensor<4x8x16xf32>
+  %e = tensor.empty() : tensor<4x8x16xf32>
+  %g = linalg.generic {indexing_maps = [#m3, #m3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%r : tensor<4x8x16xf32>) outs(%e : tensor<4x8x16xf32>) {
+  ^bb0(%x: f32, %unused: f32):
+    %c = linalg.index 1 : index
+    %f = linalg.index 2 : index
+    %cf2 = arith.addi %c, %f : index
+    %ci = arith.index_cast %cf2 : index to i32
+    %cf = arith.sitofp %ci : i32 to f32
+    %y = arith.mulf %x, %cf : f32
+    linalg.yield %y : f32
+  } -> tensor<4x8x16xf32>
+  return %g : tensor<4x8x16xf32>
+}
+
+// -----
+
+trellis.mesh @mesh = <["x"=4]>
+
+// A collapsed capacity dimension may only come apart along its own
+// factors: expanding the 32 rows into 8x4 ends the chunked ops before the
+// expand (the matmul is still chunked; its rows are put back together).
+// CHECK-LABEL: func.func @other_factors
+// CHECK-COUNT-2: linalg.matmul {{.*}} -> tensor<16x8xf32>
+// CHECK: %[[WHOLE:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2]] : tensor<4x8x8xf32> into tensor<32x8xf32>
+// CHECK: tensor.expand_shape %[[WHOLE]] {{\[}}[0, 1], [2]] output_shape [8, 4, 8]
+func.func @other_factors(%d: tensor<4x8x16xf32>, %w: tensor<16x8xf32>) -> tensor<8x4x8xf32>
+    attributes {spmd.mesh = @mesh} {
+  %zero = arith.constant 0.0 : f32
+  %r = spmd.all_to_all %d over ["x"] split 0 concat 0 : tensor<4x8x16xf32> -> tensor<4x8x16xf32>
+  %flat = tensor.collapse_shape %r [[0, 1], [2]] : tensor<4x8x16xf32> into tensor<32x16xf32>
+  %e = tensor.empty() : tensor<32x8xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<32x8xf32>) -> tensor<32x8xf32>
+  %m = linalg.matmul ins(%flat, %w : tensor<32x16xf32>, tensor<16x8xf32>) outs(%z : tensor<32x8xf32>) -> tensor<32x8xf32>
+  %y = tensor.expand_shape %m [[0, 1], [2]] output_shape [8, 4, 8] : tensor<32x8xf32> into tensor<8x4x8xf32>
+  return %y : tensor<8x4x8xf32>
+}
