@@ -1,16 +1,21 @@
 #!/usr/bin/env python3
-"""MoE block: whole all_to_alls vs ppermute steps pipelined with the experts,
-in virtual time (issue 28).
+"""MoE block: whole all_to_alls vs ppermute steps pipelined with the experts
+vs all_to_alls chunked by the compiler, in virtual time (issue 28).
 
 Both programs of bench/overlap/moe.py on 8 devices (T tokens per device,
-capacity T, D, F). Compute C = the all_to_all program's virtual makespan
+capacity T, D, F), and the all_to_all one rewritten by
+spmd-chunk-all-to-all{chunks=K} + spmd-async-collectives{kinds=all}
+("chunked": K all_to_alls of capacity slices, each chunk's experts
+overlapping the next chunk's dispatch and the previous one's combine). Compute C = the all_to_all program's virtual makespan
 with no link model; for each ratio r the link bandwidth is solved from its
 two all_to_alls' ring time, (n - 1) (2 latency + (C D + C F) 4 / bandwidth)
 = r C. The generic overlap bound (r C + C) / max(r C, C) assumes all
 compute can hide communication; here only the experts can (the routing,
 dispatch and combine matmuls come before the first send or after the last
-receive), so the pipelined block's attainable speedup is lower; the
-experts' share of C is printed. Each figure: the median of --invocations
+receive), so the attainable speedup is lower: the "expert bound" is
+(C + r C) / (P + max(E, r C)), with E the experts' share of the block's
+multiply-adds times C and P = C - E (an estimate: it takes time to be
+proportional to multiply-adds). Each figure: the median of --invocations
 trellis-run --clock=virtual invocations (spread in parentheses), as
 bench/virtual_time.py measures.
 
@@ -40,6 +45,7 @@ def main():
     parser.add_argument("--F", type=int, default=512)
     parser.add_argument("--latency-us", type=float, default=20.0)
     parser.add_argument("--ratios", default="0.5,1,2")
+    parser.add_argument("--chunks", type=int, default=4)
     parser.add_argument("--invocations", type=int, default=5)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--out", default=os.path.join(ROOT, "bench", "results",
@@ -57,8 +63,13 @@ def main():
         for kind in ("alltoall", "pipelined"):
             programs[kind] = os.path.join(tmp, kind + ".mlir")
             moe.write(kind, n, T, D, F, programs[kind])
-        nolink = virtual_time.measure(args, {k: (p, "", None, ())
-                                             for k, p in programs.items()})
+        chunked = ("spmd-chunk-all-to-all{chunks=%d threshold-bytes=0},"
+                   "spmd-async-collectives{kinds=all}" % args.chunks)
+        variants = {"alltoall": (programs["alltoall"], ""),
+                    "pipelined": (programs["pipelined"], ""),
+                    "chunked": (programs["alltoall"], chunked)}
+        nolink = virtual_time.measure(args, {k: (p, passes, None, ())
+                                             for k, (p, passes) in variants.items()})
         compute = nolink["alltoall"][0][0]
         links = {}
         for r in ratios:
@@ -66,14 +77,15 @@ def main():
             if wire <= 0:
                 sys.exit(f"ratio {r}: the latency alone exceeds the budget")
             links[r] = (args.latency_us, per_block / wire / 1e3)
-        timed = virtual_time.measure(args, {(k, r): (p, "", links[r], ())
+        timed = virtual_time.measure(args, {(k, r): (p, passes, links[r], ())
                                             for r in ratios
-                                            for k, p in programs.items()})
+                                            for k, (p, passes) in variants.items()})
     elapsed = time.time() - started
     expert_macs = n * T * D * F
     all_macs = expert_macs + n * T * T * D + T * n * T * F
     lines = [
-        f"## MoE block: all_to_all vs pipelined ppermutes in virtual time "
+        f"## MoE block: all_to_all vs pipelined ppermutes vs chunked "
+        f"all_to_alls in virtual time "
         f"({n} devices, T={T} tokens each, capacity {T}, D={D}, F={F}, f32)",
         "",
         f"Regenerate: `/usr/bin/python3 bench/moe_overlap.py` (after "
@@ -88,20 +100,30 @@ def main():
             f"{k} {v[0][0]:.4g} ms ({100 * v[0][1]:.1f}%)" for k, v in nolink.items())
         + f" (C = {compute:.4g} ms). The experts are "
         f"{100 * expert_macs / all_macs:.0f}% of the block's multiply-adds "
-        "(the rest: dispatch and combine, which cannot overlap).",
+        "(the rest: dispatch and combine, which cannot overlap). "
+        f"pipelined: hand-written ppermute steps; chunked: the all_to_all "
+        f"program with `--passes='{chunked}'`.",
         "",
-        "| comm / compute | link GB/s | all_to_all ms | pipelined ms | bound | "
-        "pipelined speedup (of bound) | pipelined hidden |",
-        "|---|---|---|---|---|---|---|",
+        "| comm / compute | link GB/s | all_to_all ms | pipelined ms | "
+        "chunked ms | bound | expert bound | pipelined speedup | "
+        "chunked speedup (of expert bound) | chunked hidden |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
+    share = expert_macs / all_macs
     for r in ratios:
         bound = (r * compute + compute) / max(r * compute, compute)
-        a, p = timed[("alltoall", r)], timed[("pipelined", r)]
-        speedup = a[0][0] / p[0][0]
+        experts = share * compute
+        attainable = (r * compute + compute) / (
+            compute - experts + max(experts, r * compute))
+        a, p, c = (timed[(k, r)] for k in ("alltoall", "pipelined", "chunked"))
         lines.append(
             f"| {r:g}x | {links[r][1]:.3g} | {a[0][0]:.4g} ({100 * a[0][1]:.1f}%) | "
-            f"{p[0][0]:.4g} ({100 * p[0][1]:.1f}%) | {bound:.2f}x | "
-            f"{speedup:.2f}x ({100 * speedup / bound:.0f}%) | {100 * p[1]:.0f}% |")
+            f"{p[0][0]:.4g} ({100 * p[0][1]:.1f}%) | "
+            f"{c[0][0]:.4g} ({100 * c[0][1]:.1f}%) | {bound:.2f}x | "
+            f"{attainable:.2f}x | {a[0][0] / p[0][0]:.2f}x | "
+            f"{a[0][0] / c[0][0]:.2f}x "
+            f"({100 * a[0][0] / c[0][0] / attainable:.0f}%) | "
+            f"{100 * c[1]:.0f}% |")
     text = "\n".join(lines) + "\n"
     with open(args.out, "w") as f:
         f.write(text)
