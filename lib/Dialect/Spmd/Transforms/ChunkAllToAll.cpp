@@ -25,6 +25,7 @@
 #include "trellis/Dialect/Spmd/IR/ManualContext.h"
 #include "trellis/Dialect/Spmd/IR/SpmdOps.h"
 #include "trellis/Dialect/Spmd/Transforms/Passes.h"
+#include "trellis/Dialect/Trellis/IR/ShardingUtils.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -89,8 +90,7 @@ RankedTensorType shrink(Type type, int64_t dim, int64_t chunks) {
 }
 
 int64_t bytesOf(RankedTensorType type) {
-  return type.getNumElements() *
-         llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+  return type.getNumElements() * trellis::elementBytes(type.getElementType());
 }
 
 /// The ops to clone per chunk, the chunk dimension of every value they
@@ -300,13 +300,19 @@ private:
         return std::nullopt;
       regenerated.push_back({&operand, *at});
     }
-    // The body must not read the loop's index, nor region values.
-    bool readsIndex = false;
-    op->walk([&](linalg::IndexOp index) {
-      if (index.getDim() == *loop)
-        readsIndex = true;
+    // The body must not read the loop's index, nor region values, and
+    // must compute only (it is cloned per chunk: no effects, no
+    // collectives, which would also run once per chunk).
+    bool unfit = false;
+    op->walk([&](Operation *nested) {
+      if (nested == op.getOperation())
+        return;
+      if (auto index = dyn_cast<linalg::IndexOp>(nested))
+        unfit |= index.getDim() == *loop;
+      unfit |=
+          !isMemoryEffectFree(nested) || isa<SpmdDialect>(nested->getDialect());
     });
-    if (readsIndex)
+    if (unfit)
       return std::nullopt;
     llvm::SetVector<Value> above;
     getUsedValuesDefinedAbove(op->getRegions(), above);

@@ -236,3 +236,158 @@ func.func @other_factors(%d: tensor<4x8x16xf32>, %w: tensor<16x8xf32>) -> tensor
   %y = tensor.expand_shape %m [[0, 1], [2]] output_shape [8, 4, 8] : tensor<32x8xf32> into tensor<8x4x8xf32>
   return %y : tensor<8x4x8xf32>
 }
+
+// -----
+
+trellis.mesh @mesh = <["x"=4]>
+
+// A per-slot scale (an outside operand along the capacity loop) cannot be
+// chunked along the capacity: the dimension after it, which the matmul
+// contracts, is chunked through the scale instead (slices of 8 of the 16
+// columns), and the matmul reads the reassembled whole.
+// CHECK-LABEL: func.func @outside_along_loop
+// CHECK: tensor.extract_slice %{{.*}}[0, 0, 0] [4, 8, 8]
+// CHECK: tensor.extract_slice %{{.*}}[0, 0, 8] [4, 8, 8]
+// CHECK-COUNT-2: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x8x8xf32>, tensor<8xf32>)
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<32x16xf32>, tensor<16x8xf32>)
+#id = affine_map<(e, c, d) -> (e, c, d)>
+#slot = affine_map<(e, c, d) -> (c)>
+func.func @outside_along_loop(%d: tensor<4x8x16xf32>, %s: tensor<8xf32>, %w: tensor<16x8xf32>) -> tensor<32x8xf32>
+    attributes {spmd.mesh = @mesh} {
+  %zero = arith.constant 0.0 : f32
+  %r = spmd.all_to_all %d over ["x"] split 0 concat 0 : tensor<4x8x16xf32> -> tensor<4x8x16xf32>
+  %e = tensor.empty() : tensor<4x8x16xf32>
+  %g = linalg.generic {indexing_maps = [#id, #slot, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%r, %s : tensor<4x8x16xf32>, tensor<8xf32>) outs(%e : tensor<4x8x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    linalg.yield %p : f32
+  } -> tensor<4x8x16xf32>
+  %flat = tensor.collapse_shape %g [[0, 1], [2]] : tensor<4x8x16xf32> into tensor<32x16xf32>
+  %me = tensor.empty() : tensor<32x8xf32>
+  %mz = linalg.fill ins(%zero : f32) outs(%me : tensor<32x8xf32>) -> tensor<32x8xf32>
+  %m = linalg.matmul ins(%flat, %w : tensor<32x16xf32>, tensor<16x8xf32>) outs(%mz : tensor<32x8xf32>) -> tensor<32x8xf32>
+  return %m : tensor<32x8xf32>
+}
+
+// -----
+
+trellis.mesh @mesh = <["x"=4]>
+
+// The chunked ops end at an elementwise op with an outside tensor, at an
+// all_to_all that splits the chunked dimension, and at a linalg op whose
+// body reads a chunked value: each reads the reassembled whole.
+// CHECK-LABEL: func.func @stops
+// CHECK-COUNT-2: linalg.generic {{.*}} outs(%{{.*}} : tensor<4x4x8xf32>)
+// CHECK: %[[ACC:.*]] = tensor.empty() : tensor<4x8x8xf32>
+// CHECK: %[[I0:.*]] = tensor.insert_slice %{{.*}} into %[[ACC]][0, 0, 0] [4, 4, 8]
+// CHECK: %[[WHOLE:.*]] = tensor.insert_slice %{{.*}} into %[[I0]][0, 4, 0] [4, 4, 8]
+// CHECK: arith.addf %[[WHOLE]], %{{.*}} : tensor<4x8x8xf32>
+// CHECK: spmd.all_to_all %[[WHOLE]] over ["x"] split 1 concat 1 : tensor<4x8x8xf32> -> tensor<4x8x8xf32>
+// CHECK: tensor.extract %[[WHOLE]]
+#a = affine_map<(e, c, f, d) -> (e, c, d)>
+#b = affine_map<(e, c, f, d) -> (d, f)>
+#o = affine_map<(e, c, f, d) -> (e, c, f)>
+#id1 = affine_map<(i) -> (i)>
+func.func @stops(%d: tensor<4x8x16xf32>, %w: tensor<16x8xf32>, %other: tensor<4x8x8xf32>, %v: tensor<4xf32>)
+    -> (tensor<4x8x8xf32>, tensor<4x8x8xf32>, tensor<4xf32>) attributes {spmd.mesh = @mesh} {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %r = spmd.all_to_all %d over ["x"] split 0 concat 0 : tensor<4x8x16xf32> -> tensor<4x8x16xf32>
+  %e = tensor.empty() : tensor<4x8x8xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %g = linalg.generic {indexing_maps = [#a, #b, #o],
+                       iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%r, %w : tensor<4x8x16xf32>, tensor<16x8xf32>) outs(%z : tensor<4x8x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8x8xf32>
+  %sum = arith.addf %g, %other : tensor<4x8x8xf32>
+  %back = spmd.all_to_all %g over ["x"] split 1 concat 1 : tensor<4x8x8xf32> -> tensor<4x8x8xf32>
+  %ve = tensor.empty() : tensor<4xf32>
+  %read = linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]}
+      ins(%v : tensor<4xf32>) outs(%ve : tensor<4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %i = linalg.index 0 : index
+    %t = tensor.extract %g[%i, %c0, %c0] : tensor<4x8x8xf32>
+    %y = arith.addf %x, %t : f32
+    linalg.yield %y : f32
+  } -> tensor<4xf32>
+  return %sum, %back, %read : tensor<4x8x8xf32>, tensor<4x8x8xf32>, tensor<4xf32>
+}
+
+// -----
+
+trellis.mesh @mesh = <["x"=4]>
+
+// Left alone: an op that reads the chunked value along two loops (straight
+// and transposed), an expert whose body holds a collective (it would run
+// once per chunk), and an all_to_all of complex elements.
+// CHECK-LABEL: func.func @two_loops
+// CHECK-NOT: tensor.extract_slice
+// CHECK-LABEL: func.func @collective_in_body
+// CHECK-NOT: tensor.extract_slice
+// CHECK-LABEL: func.func @complex
+// CHECK-NOT: tensor.extract_slice
+// CHECK-LABEL: func.func @two_seeds
+#id3 = affine_map<(a, b, c) -> (a, b, c)>
+#tr = affine_map<(a, b, c) -> (a, c, b)>
+func.func @two_loops(%d: tensor<4x8x8xf32>) -> tensor<4x8x8xf32> attributes {spmd.mesh = @mesh} {
+  %r = spmd.all_to_all %d over ["x"] split 0 concat 0 : tensor<4x8x8xf32> -> tensor<4x8x8xf32>
+  %e = tensor.empty() : tensor<4x8x8xf32>
+  %t = linalg.generic {indexing_maps = [#id3, #tr, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%r, %r : tensor<4x8x8xf32>, tensor<4x8x8xf32>) outs(%e : tensor<4x8x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8x8xf32>
+  return %t : tensor<4x8x8xf32>
+}
+
+func.func @collective_in_body(%d: tensor<4x8x16xf32>, %q: tensor<4x2xf32>) -> tensor<4x8x16xf32>
+    attributes {spmd.mesh = @mesh} {
+  %r = spmd.all_to_all %d over ["x"] split 0 concat 0 : tensor<4x8x16xf32> -> tensor<4x8x16xf32>
+  %e = tensor.empty() : tensor<4x8x16xf32>
+  %g = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%r : tensor<4x8x16xf32>) outs(%e : tensor<4x8x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %n = spmd.all_to_all %q over ["x"] split 0 concat 1 : tensor<4x2xf32> -> tensor<1x8xf32>
+    %c0 = arith.constant 0 : index
+    %v = tensor.extract %n[%c0, %c0] : tensor<1x8xf32>
+    %y = arith.addf %x, %v : f32
+    linalg.yield %y : f32
+  } -> tensor<4x8x16xf32>
+  return %g : tensor<4x8x16xf32>
+}
+
+func.func @complex(%d: tensor<4x8xcomplex<f32>>) -> tensor<4x8xcomplex<f32>> attributes {spmd.mesh = @mesh} {
+  %r = spmd.all_to_all %d over ["x"] split 0 concat 0 : tensor<4x8xcomplex<f32>> -> tensor<4x8xcomplex<f32>>
+  return %r : tensor<4x8xcomplex<f32>>
+}
+
+// Two independent blocks in one function: each is chunked.
+// CHECK-COUNT-2: spmd.all_to_all %{{.*}} : tensor<4x4x16xf32> -> tensor<4x4x16xf32>
+// CHECK-COUNT-2: spmd.all_to_all %{{.*}} : tensor<4x4x8xf32> -> tensor<4x4x8xf32>
+// CHECK-NOT: spmd.all_to_all
+func.func @two_seeds(%d: tensor<4x8x16xf32>, %w: tensor<16x8xf32>, %d2: tensor<4x8x8xf32>)
+    -> (tensor<4x8x8xf32>, tensor<4x8x8xf32>) attributes {spmd.mesh = @mesh} {
+  %zero = arith.constant 0.0 : f32
+  %r = spmd.all_to_all %d over ["x"] split 0 concat 0 : tensor<4x8x16xf32> -> tensor<4x8x16xf32>
+  %e = tensor.empty() : tensor<4x8x8xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(e, c, f, d) -> (e, c, d)>, affine_map<(e, c, f, d) -> (d, f)>, affine_map<(e, c, f, d) -> (e, c, f)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%r, %w : tensor<4x8x16xf32>, tensor<16x8xf32>) outs(%z : tensor<4x8x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8x8xf32>
+  %r2 = spmd.all_to_all %d2 over ["x"] split 0 concat 0 : tensor<4x8x8xf32> -> tensor<4x8x8xf32>
+  %t = math.exp %r2 : tensor<4x8x8xf32>
+  %e2 = tensor.empty() : tensor<4x8x8xf32>
+  %c = linalg.copy ins(%t : tensor<4x8x8xf32>) outs(%e2 : tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  return %g, %c : tensor<4x8x8xf32>, tensor<4x8x8xf32>
+}
