@@ -7,7 +7,12 @@ with the pass and spmd-async-collectives{kinds=all} and compared by
 trellis-run --reference with the program as written (which runs without
 the passes).
 
-Usage: random_chains.py TRELLIS_RUN TRELLIS_OPT WORKDIR COUNT SEED
+Usage: random_chains.py TRELLIS_RUN TRELLIS_OPT WORKDIR COUNT SEED [MPIRUN M]
+
+With MPIRUN (the mpirun command line, one string), the first M programs
+the pass rewrites also run with one device per MPI rank (their all_to_all
+chunks as MPI_Ialltoall), and their outputs must equal the in-process
+ones.
 
 Prints one line per program that does not match (and exits 1), then
 "K of COUNT chunked, all match", where K counts the programs the pass
@@ -160,6 +165,9 @@ func.func @main({params}) -> {ty(out_global)} {{
 
 def main():
     run, opt, work, count, seed = sys.argv[1:6]
+    mpirun = sys.argv[6] if len(sys.argv) > 6 else None
+    mpi_left = int(sys.argv[7]) if len(sys.argv) > 7 else 0
+    mpi_checked = 0
     os.makedirs(work, exist_ok=True)
     rng = random.Random(int(seed))
     passes = "spmd-chunk-all-to-all{chunks=%d threshold-bytes=0},spmd-async-collectives{kinds=all}"
@@ -177,14 +185,31 @@ def main():
             failed += 1
             continue
         chunked += "tensor.extract_slice" in ir.stdout
+        threads = os.path.join(work, f"p{i}.threads")
         res = subprocess.run([run, path, "--random", str(i + 1), "--reference",
-                              "--quiet", f"--passes={p}"],
+                              "--quiet", f"--passes={p}", "--output-dir", threads],
                              capture_output=True, text=True, timeout=300)
         if res.returncode != 0 or "reference: out0" not in res.stdout + res.stderr \
                 or ": match" not in res.stdout + res.stderr:
             print(f"{path} with {p}: NO MATCH\n{res.stdout[-2000:]}{res.stderr[-2000:]}")
             failed += 1
-    print(f"{chunked} of {count} chunked, " + ("all match" if not failed else f"{failed} FAILED"))
+            continue
+        if mpirun and mpi_checked < mpi_left and "tensor.extract_slice" in ir.stdout:
+            import numpy as np
+            ranks = os.path.join(work, f"p{i}.mpi")
+            res = subprocess.run(mpirun.split() + ["-np", str(n), run, "--backend=mpi", path,
+                                                   "--random", str(i + 1), "--quiet",
+                                                   f"--passes={p}", "--output-dir", ranks],
+                                 capture_output=True, text=True, timeout=300)
+            same = res.returncode == 0 and np.array_equal(
+                np.load(os.path.join(threads, "out0.npy")),
+                np.load(os.path.join(ranks, "out0.npy")))
+            if not same:
+                print(f"{path} with {p}: MPI DIFFERS\n{res.stdout[-2000:]}{res.stderr[-2000:]}")
+                failed += 1
+            mpi_checked += 1
+    mpi = f", {mpi_checked} under MPI" if mpirun else ""
+    print(f"{chunked} of {count} chunked{mpi}, " + ("all match" if not failed else f"{failed} FAILED"))
     sys.exit(1 if failed else 0)
 
 
