@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""Random shard_map programs for spmd-chunk-all-to-all: an all_to_all
-followed by a random chain of ops (elementwise ops, contractions by a
+"""Random shard_map programs for spmd-chunk-all-to-all: up to two random
+ops computing an all_to_all's operand (also rows mixed by an outside
+matrix, as an MoE dispatch does), the all_to_all, and a random chain
+of ops (elementwise ops, contractions by a
 weight as linalg.generic or as collapse + linalg.matmul + expand, a second
 all_to_all, a scale along one dimension, a final reduction), each run
 with the pass and spmd-async-collectives{kinds=all} and compared by
@@ -15,9 +17,10 @@ chunks as MPI_Ialltoall), and their outputs must equal the in-process
 ones.
 
 Prints one line per program that does not match (and exits 1), then
-"K of COUNT chunked, all match", where K counts the programs the pass
-rewrote (trellis-opt's output has slices), so that a pass that never
-fires shows.
+"K of COUNT chunked (P with their producers), all match", where K counts
+the programs the pass rewrote (trellis-opt's output has slices) and P
+those whose compute before the all_to_all was chunked too, so that a
+rewrite that never fires shows.
 """
 import os
 import random
@@ -62,8 +65,12 @@ class Program:
         self.lines.append(f'{r} = spmd.all_to_all {v} over ["X"] split {s} concat {c} : {ty(shape)} -> {ty(out)}')
         return r, out
 
-    def step(self, v, shape, last):
-        kinds = ["tanh", "square", "contract", "matmul", "a2a", "scale"]
+    def step(self, v, shape, last, before=False):
+        kinds = ["tanh", "square", "contract", "matmul", "scale"]
+        if not before:
+            kinds.append("a2a")
+        else:
+            kinds.append("mix")
         if last:
             kinds.append("reduce")
         kind = self.rng.choice(kinds)
@@ -101,6 +108,23 @@ class Program:
             self.lines.append(f"{r} = tensor.expand_shape {mm} [[0, 1], [2]] output_shape [{out[0]}, {out[1]}, {out[2]}] "
                               f": {ty([rows, k])} into {ty(out)}")
             return r, out
+        if kind == "mix":
+            # Rows mixed by an outside matrix indexed by the collapsed rows
+            # (an MoE dispatch, mask^T @ tokens): chunking its rows slices
+            # that matrix's columns through their factors.
+            rows = shape[0] * shape[1]
+            m = self.weight([rows, rows])
+            flat, mm = self.fresh(), self.fresh()
+            self.lines.append(f"{flat} = tensor.collapse_shape {v} [[0, 1], [2]] : {ty(shape)} into {ty([rows, shape[2]])}")
+            z = self.zeros([rows, shape[2]])
+            self.lines.append(
+                f"{mm} = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, "
+                f"affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>] "
+                f"ins({m}, {flat} : {ty([rows, rows])}, {ty([rows, shape[2]])}) "
+                f"outs({z} : {ty([rows, shape[2]])}) -> {ty([rows, shape[2]])}")
+            self.lines.append(f"{r} = tensor.expand_shape {mm} [[0, 1], [2]] output_shape [{shape[0]}, {shape[1]}, {shape[2]}] "
+                              f": {ty([rows, shape[2]])} into {ty(shape)}")
+            return r, shape
         if kind == "a2a":
             self.count -= 1
             return self.all_to_all(v, shape)
@@ -135,7 +159,12 @@ class Program:
         shape = [self.rng.choice([4, 8]) for _ in range(3)]
         shape[0] = n * self.rng.choice([1, 2])
         self.args.append(("%d", shape, '[{"X"}, {}, {}]'))
-        v, cur = self.all_to_all("%d", shape)
+        # Up to two ops compute the all_to_all's operand (the pass chunks
+        # them too).
+        v, cur = "%d", shape
+        for _ in range(self.rng.randint(0, 2)):
+            v, cur = self.step(v, cur, False, before=True)
+        v, cur = self.all_to_all(v, cur)
         steps = self.rng.randint(1, 4)
         for i in range(steps):
             v, cur = self.step(v, cur, i == steps - 1)
@@ -171,7 +200,18 @@ def main():
     os.makedirs(work, exist_ok=True)
     rng = random.Random(int(seed))
     passes = "spmd-chunk-all-to-all{chunks=%d threshold-bytes=0},spmd-async-collectives{kinds=all}"
-    chunked = failed = 0
+    chunked = failed = producers = 0
+
+    def compute_before(text, nth):
+        """Compute ops before the nth spmd.all_to_all of `text`."""
+        count = 0
+        for line in text.splitlines():
+            if "spmd.all_to_all" in line:
+                nth -= 1
+                if nth == 0:
+                    break
+            count += "linalg.generic" in line or "linalg.matmul" in line
+        return count
     for i in range(int(count)):
         n = rng.choice([2, 4])
         path = os.path.join(work, f"p{i}.mlir")
@@ -185,6 +225,10 @@ def main():
             failed += 1
             continue
         chunked += "tensor.extract_slice" in ir.stdout
+        with open(path) as f:
+            before = compute_before(f.read(), 1)
+        # Chunk 1's copy of the producer comes after chunk 0's all_to_all.
+        producers += before > 0 and compute_before(ir.stdout, 2) > before
         threads = os.path.join(work, f"p{i}.threads")
         res = subprocess.run([run, path, "--random", str(i + 1), "--reference",
                               "--quiet", f"--passes={p}", "--output-dir", threads],
@@ -209,7 +253,8 @@ def main():
                 failed += 1
             mpi_checked += 1
     mpi = f", {mpi_checked} under MPI" if mpirun else ""
-    print(f"{chunked} of {count} chunked{mpi}, " + ("all match" if not failed else f"{failed} FAILED"))
+    print(f"{chunked} of {count} chunked ({producers} with their producers){mpi}, "
+          + ("all match" if not failed else f"{failed} FAILED"))
     sys.exit(1 if failed else 0)
 
 

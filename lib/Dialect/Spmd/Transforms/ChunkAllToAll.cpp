@@ -127,6 +127,37 @@ bool staticTensors(Operation *op) {
          llvm::all_of(op->getResultTypes(), ok);
 }
 
+/// Where loop `loop` appears in `map`: the one result that is exactly that
+/// dimension; none when it is read twice, through an expression, or not
+/// at all.
+std::optional<int64_t> positionOfLoop(AffineMap map, unsigned loop) {
+  std::optional<int64_t> at;
+  for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+    if (!expr.isFunctionOfDim(loop))
+      continue;
+    if (at || !isa<AffineDimExpr>(expr))
+      return std::nullopt;
+    at = i;
+  }
+  return at;
+}
+
+/// Whether the body of `op` can be cloned per chunk of `loop`: it does not
+/// read the loop's index and only computes (no effects, no collectives,
+/// which would also run once per chunk).
+bool bodyFits(linalg::LinalgOp op, unsigned loop) {
+  bool unfit = false;
+  op->walk([&](Operation *nested) {
+    if (nested == op.getOperation())
+      return;
+    if (auto index = dyn_cast<linalg::IndexOp>(nested))
+      unfit |= index.getDim() == loop;
+    unfit |=
+        !isMemoryEffectFree(nested) || isa<SpmdDialect>(nested->getDialect());
+  });
+  return !unfit;
+}
+
 class RegionBuilder {
 public:
   RegionBuilder(Region &region) : r(region) {}
@@ -272,22 +303,11 @@ private:
     if (!loop ||
         op.getIteratorTypesArray()[*loop] != utils::IteratorType::parallel)
       return std::nullopt;
-    auto positionOfLoop = [&](AffineMap map) -> std::optional<int64_t> {
-      std::optional<int64_t> at;
-      for (auto [i, expr] : llvm::enumerate(map.getResults())) {
-        if (!expr.isFunctionOfDim(*loop))
-          continue;
-        if (at || !isa<AffineDimExpr>(expr))
-          return std::nullopt; // read twice, or through an expression
-        at = i;
-      }
-      return at;
-    };
     SmallVector<std::pair<OpOperand *, int64_t>> regenerated;
     for (OpOperand &operand : op->getOpOperands()) {
       AffineMap map = op.getMatchingIndexingMap(&operand);
       bool reads = map.isFunctionOfDim(*loop);
-      std::optional<int64_t> at = positionOfLoop(map);
+      std::optional<int64_t> at = positionOfLoop(map, *loop);
       if (r.contains(operand.get())) {
         if (!at)
           return std::nullopt;
@@ -300,19 +320,8 @@ private:
         return std::nullopt;
       regenerated.push_back({&operand, *at});
     }
-    // The body must not read the loop's index, nor region values, and
-    // must compute only (it is cloned per chunk: no effects, no
-    // collectives, which would also run once per chunk).
-    bool unfit = false;
-    op->walk([&](Operation *nested) {
-      if (nested == op.getOperation())
-        return;
-      if (auto index = dyn_cast<linalg::IndexOp>(nested))
-        unfit |= index.getDim() == *loop;
-      unfit |=
-          !isMemoryEffectFree(nested) || isa<SpmdDialect>(nested->getDialect());
-    });
-    if (unfit)
+    // The body must fit, and not read region values.
+    if (!bodyFits(op, *loop))
       return std::nullopt;
     llvm::SetVector<Value> above;
     getUsedValuesDefinedAbove(op->getRegions(), above);
@@ -321,7 +330,7 @@ private:
     SmallVector<Track> results;
     for (OpOperand &init : op.getDpsInitsMutable()) {
       std::optional<int64_t> at =
-          positionOfLoop(op.getMatchingIndexingMap(&init));
+          positionOfLoop(op.getMatchingIndexingMap(&init), *loop);
       if (!at)
         return std::nullopt;
       Track t = *chunking;
@@ -377,6 +386,162 @@ std::optional<Region> analyze(AllToAllOp seed, int64_t dim, int64_t chunks) {
   if (r.computeOps() == 0)
     return std::nullopt;
   return r;
+}
+
+/// The ops that compute the seed's operand and nothing else, cloned per
+/// chunk so that chunk j can leave as soon as it is computed: each has one
+/// result, used once, by the seed or another of them. Values they read
+/// along the chunk that come from elsewhere ("leaves": arguments, values
+/// with other users, ops without a rule) are sliced per chunk.
+struct Producer {
+  SmallVector<Operation *> ops; // block order
+  llvm::DenseMap<Value, Track> tracks;
+  SmallVector<Value> leaves;
+  llvm::MapVector<OpOperand *, int64_t> regenerated;
+
+  int64_t computeOps() const {
+    return llvm::count_if(ops, [](Operation *op) {
+      return isa<linalg::LinalgOp>(op) && !isa<linalg::FillOp>(op);
+    });
+  }
+};
+
+using TrackedOperands = SmallVector<std::pair<OpOperand *, Track>>;
+
+/// How the operands of `op` hold the chunk when its result holds it as
+/// `t`; none when `op` cannot compute one chunk alone.
+std::optional<TrackedOperands> backwardRule(Operation *op, const Track &t,
+                                            Producer &p) {
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
+    if (t.isComposite())
+      return std::nullopt;
+    auto outShape = expand.getResultType().getShape();
+    for (auto [g, group] : llvm::enumerate(expand.getReassociationIndices())) {
+      auto it = llvm::find(group, t.dim);
+      if (it == group.end())
+        continue;
+      Track in;
+      in.dim = g;
+      for (int64_t d : group)
+        in.factors.push_back(outShape[d]);
+      in.pos = it - group.begin();
+      in.normalize();
+      return TrackedOperands{{&expand.getSrcMutable(), in}};
+    }
+    return std::nullopt;
+  }
+  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
+    auto group = collapse.getReassociationIndices()[t.dim];
+    auto srcShape = collapse.getSrcType().getShape();
+    Track in;
+    if (t.isComposite()) {
+      SmallVector<int64_t> sizes;
+      for (int64_t d : group)
+        sizes.push_back(srcShape[d]);
+      if (sizes != t.factors)
+        return std::nullopt;
+      in.dim = group[t.pos];
+      return TrackedOperands{{&collapse.getSrcMutable(), in}};
+    }
+    int64_t found = -1;
+    for (int64_t d : group) {
+      if (srcShape[d] == 1)
+        continue;
+      if (found >= 0)
+        return std::nullopt;
+      found = d;
+    }
+    if (found < 0)
+      return std::nullopt;
+    in.dim = found;
+    return TrackedOperands{{&collapse.getSrcMutable(), in}};
+  }
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+    if (!linalgOp.hasPureTensorSemantics() || linalgOp.getNumDpsInits() != 1)
+      return std::nullopt;
+    OpOperand &init = linalgOp.getDpsInitsMutable()[0];
+    auto dimExpr = dyn_cast<AffineDimExpr>(
+        linalgOp.getMatchingIndexingMap(&init).getResult(t.dim));
+    if (!dimExpr)
+      return std::nullopt;
+    unsigned loop = dimExpr.getPosition();
+    if (positionOfLoop(linalgOp.getMatchingIndexingMap(&init), loop) != t.dim ||
+        linalgOp.getIteratorTypesArray()[loop] !=
+            utils::IteratorType::parallel ||
+        !bodyFits(linalgOp, loop) || !isRegenerable(init.get()))
+      return std::nullopt;
+    TrackedOperands operands;
+    for (OpOperand *input : linalgOp.getDpsInputOperands()) {
+      AffineMap map = linalgOp.getMatchingIndexingMap(input);
+      if (!map.isFunctionOfDim(loop))
+        continue;
+      std::optional<int64_t> at = positionOfLoop(map, loop);
+      if (!at)
+        return std::nullopt;
+      Track in = t;
+      in.dim = *at;
+      operands.push_back({input, in});
+    }
+    p.regenerated[&init] = t.dim;
+    return operands;
+  }
+  if (op->hasTrait<OpTrait::Elementwise>() && isMemoryEffectFree(op) &&
+      op->getNumResults() == 1) {
+    TrackedOperands operands;
+    for (OpOperand &operand : op->getOpOperands()) {
+      if (!isa<ShapedType>(operand.get().getType()))
+        continue;
+      if (operand.get().getType() != op->getResult(0).getType())
+        return std::nullopt;
+      operands.push_back({&operand, t});
+    }
+    return operands;
+  }
+  return std::nullopt;
+}
+
+/// The producer of `seed`'s operand chunked along `dim` (none when it has
+/// no compute to split).
+std::optional<Producer> analyzeProducer(AllToAllOp seed, int64_t dim,
+                                        int64_t chunks) {
+  Producer p;
+  Block *block = seed->getBlock();
+  llvm::SmallPtrSet<Operation *, 8> users{seed};
+  Track first;
+  first.dim = dim;
+  SmallVector<std::pair<Value, Track>> worklist{{seed.getOperand(), first}};
+  while (!worklist.empty()) {
+    auto [v, t] = worklist.pop_back_val();
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    if (!type || !type.hasStaticShape() || type.getDimSize(t.dim) % chunks)
+      return std::nullopt;
+    if (auto it = p.tracks.find(v); it != p.tracks.end()) {
+      // A leaf read twice (a value in the region has one use).
+      if (it->second.dim != t.dim || !it->second.sameChunking(t))
+        return std::nullopt;
+      continue;
+    }
+    p.tracks[v] = t;
+    Operation *def = v.getDefiningOp();
+    std::optional<TrackedOperands> operands;
+    if (def && def->getBlock() == block && def->getNumResults() == 1 &&
+        v.hasOneUse() && users.contains(*v.getUsers().begin()) &&
+        staticTensors(def))
+      operands = backwardRule(def, t, p);
+    if (!operands) {
+      p.leaves.push_back(v);
+      continue;
+    }
+    users.insert(def);
+    p.ops.push_back(def);
+    for (auto [operand, track] : *operands)
+      worklist.push_back({operand->get(), track});
+  }
+  if (p.computeOps() == 0)
+    return std::nullopt;
+  llvm::sort(p.ops,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return p;
 }
 
 /// Chunks whose count divides `size`: the largest at most `chunks`.
@@ -477,13 +642,15 @@ Value reassemble(OpBuilder &b, Location loc, RankedTensorType type,
 
 /// Clones `op` of the region for one chunk, with its results' chunk
 /// dimensions shrunk and its rebuilt inits.
-void cloneForChunk(OpBuilder &b, Region &r, Operation *op, IRMapping &mapping) {
-  int64_t k = r.chunks;
+void cloneForChunk(OpBuilder &b, Operation *op, IRMapping &mapping,
+                   const llvm::DenseMap<Value, Track> &tracks,
+                   const llvm::MapVector<OpOperand *, int64_t> &regenerated,
+                   int64_t k) {
   // The inits rebuilt for this chunk come first.
   SmallVector<std::pair<unsigned, Value>> inits;
   for (auto [i, operand] : llvm::enumerate(op->getOpOperands())) {
-    auto it = r.regenerated.find(&operand);
-    if (it != r.regenerated.end())
+    auto it = regenerated.find(&operand);
+    if (it != regenerated.end())
       inits.push_back({i, regenerate(b, operand.get(), it->second, k)});
   }
   Operation *clone = b.clone(*op, mapping);
@@ -491,24 +658,60 @@ void cloneForChunk(OpBuilder &b, Region &r, Operation *op, IRMapping &mapping) {
     clone->setOperand(i, init);
   for (OpResult result : clone->getResults()) {
     Value original = op->getResult(result.getResultNumber());
-    result.setType(
-        shrink(original.getType(), r.tracks.lookup(original).dim, k));
+    result.setType(shrink(original.getType(), tracks.lookup(original).dim, k));
   }
   if (auto expand = dyn_cast<tensor::ExpandShapeOp>(clone))
     expand.setStaticOutputShape(expand.getResultType().getShape());
 }
 
-void rewrite(Region &r) {
+/// Chunk `j` of leaf `value`, chunked as `track`: a slice, of the
+/// expanded value when the chunk is a factor of a collapsed dimension.
+Value sliceLeaf(OpBuilder &b, Location loc, Value value, const Track &track,
+                int64_t j, int64_t chunks) {
+  if (!track.isComposite())
+    return sliceChunk(b, loc, value, track.dim, j, chunks);
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape;
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    ReassociationIndices group;
+    for (int64_t f : d == track.dim ? ArrayRef<int64_t>(track.factors)
+                                    : ArrayRef<int64_t>(type.getShape()[d])) {
+      group.push_back(shape.size());
+      shape.push_back(f);
+    }
+    groups.push_back(group);
+  }
+  Value expanded =
+      tensor::ExpandShapeOp::create(b, loc, type.clone(shape), value, groups);
+  Value slice = sliceChunk(b, loc, expanded, track.dim + track.pos, j, chunks);
+  return tensor::CollapseShapeOp::create(
+      b, loc, shrink(type, track.dim, chunks), slice, groups);
+}
+
+void rewrite(Region &r, Producer *p) {
   int64_t k = r.chunks;
   AllToAllOp seed = r.seed;
   Location loc = seed.getLoc();
   // The dispatch chunks, where the seed was (so that their starts can go
-  // as early as the seed's).
+  // as early as the seed's), each computed by its own copy of the
+  // producer when there is one.
   OpBuilder b(seed);
   int64_t dim = r.tracks.lookup(seed.getResult()).dim;
   SmallVector<IRMapping> mappings(k);
   for (int64_t j = 0; j < k; ++j) {
-    Value slice = sliceChunk(b, loc, seed.getOperand(), dim, j, k);
+    Value slice;
+    if (p) {
+      IRMapping produced;
+      for (Value leaf : p->leaves)
+        produced.map(leaf, sliceLeaf(b, leaf.getLoc(), leaf,
+                                     p->tracks.lookup(leaf), j, k));
+      for (Operation *op : p->ops)
+        cloneForChunk(b, op, produced, p->tracks, p->regenerated, k);
+      slice = produced.lookup(seed.getOperand());
+    } else {
+      slice = sliceChunk(b, loc, seed.getOperand(), dim, j, k);
+    }
     Operation *clone = b.clone(*seed);
     clone->setOperand(0, slice);
     clone->getResult(0).setType(shrink(seed.getType(), dim, k));
@@ -540,7 +743,7 @@ void rewrite(Region &r) {
       IRMapping &mapping = mappings[j];
       for (Operation *op : ArrayRef(r.ops).drop_front()) {
         if (opPhase.lookup(op) == phase)
-          cloneForChunk(b, r, op, mapping);
+          cloneForChunk(b, op, mapping, r.tracks, r.regenerated, k);
       }
     }
   }
@@ -553,8 +756,33 @@ void rewrite(Region &r) {
                    r.tracks.lookup(exit), parts);
     exit.replaceAllUsesWith(whole);
   }
+  // The inits the chunks rebuilt, to drop once nothing reads them.
+  llvm::SetVector<Operation *> inits;
+  auto collect = [&](const llvm::MapVector<OpOperand *, int64_t> &rebuilt) {
+    for (auto &entry : rebuilt)
+      for (Value v = entry.first->get(); Operation *def = v.getDefiningOp();) {
+        inits.insert(def);
+        if (auto fill = dyn_cast<linalg::FillOp>(def))
+          v = fill.getOutputs()[0];
+        else if (auto pvary = dyn_cast<PvaryOp>(def))
+          v = pvary.getOperand();
+        else
+          break;
+      }
+  };
+  collect(r.regenerated);
+  if (p)
+    collect(p->regenerated);
   for (Operation *op : llvm::reverse(r.ops))
     op->erase();
+  if (p)
+    for (Operation *op : llvm::reverse(p->ops))
+      op->erase();
+  // Users come before what they use in `inits` (each chain was collected
+  // from its use down).
+  for (Operation *op : inits)
+    if (op->use_empty())
+      op->erase();
 }
 
 struct ChunkAllToAllPass
@@ -597,9 +825,17 @@ struct ChunkAllToAllPass
       }
       if (!best)
         continue;
+      // The compute that produces the seed's operand is chunked too when
+      // it can be, so that the first chunk leaves before the rest is
+      // computed.
+      std::optional<Producer> producer = analyzeProducer(
+          seed, best->tracks.lookup(seed.getResult()).dim, best->chunks);
       for (Operation *op : best->ops)
         erased.insert(op);
-      rewrite(*best);
+      if (producer)
+        for (Operation *op : producer->ops)
+          erased.insert(op);
+      rewrite(*best, producer ? &*producer : nullptr);
     }
   }
 };

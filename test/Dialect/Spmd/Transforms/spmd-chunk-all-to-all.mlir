@@ -391,3 +391,51 @@ func.func @two_seeds(%d: tensor<4x8x16xf32>, %w: tensor<16x8xf32>, %d2: tensor<4
   %c = linalg.copy ins(%t : tensor<4x8x8xf32>) outs(%e2 : tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
   return %g, %c : tensor<4x8x8xf32>, tensor<4x8x8xf32>
 }
+
+// -----
+
+trellis.mesh @mesh = <["x"=4]>
+
+// The dispatch that computes the all_to_all's operand (mask^T @ tokens,
+// rows of [experts * capacity]) is chunked too: each chunk multiplies the
+// mask's columns of its capacity slots (the mask expanded to [t, e, c],
+// sliced along c and collapsed again) and sends its rows as soon as they
+// are computed. The tokens are read whole; the mask stays for the
+// combine.
+// CHECK-LABEL: func.func @dispatch
+// CHECK-SAME: (%[[M:.*]]: tensor<8x32xf32>, %[[A:.*]]: tensor<8x16xf32>, %[[W:.*]]: tensor<16x8xf32>)
+// CHECK-NOT: outs(%{{.*}} : tensor<32x16xf32>)
+// CHECK: %[[MX0:.*]] = tensor.expand_shape %[[M]] {{\[}}[0], [1, 2]] output_shape [8, 4, 8] : tensor<8x32xf32> into tensor<8x4x8xf32>
+// CHECK: %[[MS0:.*]] = tensor.extract_slice %[[MX0]][0, 0, 0] [8, 4, 4] [1, 1, 1]
+// CHECK: %[[MC0:.*]] = tensor.collapse_shape %[[MS0]] {{\[}}[0], [1, 2]] : tensor<8x4x4xf32> into tensor<8x16xf32>
+// CHECK: %[[D0:.*]] = linalg.matmul {{.*}} ins(%[[MC0]], %[[A]] : tensor<8x16xf32>, tensor<8x16xf32>) outs(%{{.*}} : tensor<16x16xf32>)
+// CHECK: %[[E0:.*]] = tensor.expand_shape %[[D0]] {{\[}}[0, 1], [2]] output_shape [4, 4, 16] : tensor<16x16xf32> into tensor<4x4x16xf32>
+// CHECK: spmd.all_to_all %[[E0]] over ["x"] split 0 concat 0 : tensor<4x4x16xf32>
+// CHECK: tensor.extract_slice %{{.*}}[0, 0, 4] [8, 4, 4] [1, 1, 1]
+// CHECK: linalg.matmul
+// CHECK: spmd.all_to_all %{{.*}} over ["x"] split 0 concat 0 : tensor<4x4x16xf32>
+// CHECK-COUNT-2: spmd.all_to_all %{{.*}} : tensor<4x4x8xf32> -> tensor<4x4x8xf32>
+// CHECK: linalg.matmul ins(%[[M]], %{{.*}} : tensor<8x32xf32>, tensor<32x8xf32>)
+func.func @dispatch(%m: tensor<8x32xf32>, %a: tensor<8x16xf32>, %w: tensor<16x8xf32>) -> tensor<8x8xf32>
+    attributes {spmd.mesh = @mesh} {
+  %zero = arith.constant 0.0 : f32
+  %de = tensor.empty() : tensor<32x16xf32>
+  %d0 = linalg.fill ins(%zero : f32) outs(%de : tensor<32x16xf32>) -> tensor<32x16xf32>
+  %disp = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>,
+                                         affine_map<(m, n, k) -> (k, n)>,
+                                         affine_map<(m, n, k) -> (m, n)>]
+      ins(%m, %a : tensor<8x32xf32>, tensor<8x16xf32>) outs(%d0 : tensor<32x16xf32>) -> tensor<32x16xf32>
+  %d3 = tensor.expand_shape %disp [[0, 1], [2]] output_shape [4, 8, 16] : tensor<32x16xf32> into tensor<4x8x16xf32>
+  %r = spmd.all_to_all %d3 over ["x"] split 0 concat 0 : tensor<4x8x16xf32> -> tensor<4x8x16xf32>
+  %flat = tensor.collapse_shape %r [[0, 1], [2]] : tensor<4x8x16xf32> into tensor<32x16xf32>
+  %ye = tensor.empty() : tensor<32x8xf32>
+  %y0 = linalg.fill ins(%zero : f32) outs(%ye : tensor<32x8xf32>) -> tensor<32x8xf32>
+  %y = linalg.matmul ins(%flat, %w : tensor<32x16xf32>, tensor<16x8xf32>) outs(%y0 : tensor<32x8xf32>) -> tensor<32x8xf32>
+  %y3 = tensor.expand_shape %y [[0, 1], [2]] output_shape [4, 8, 8] : tensor<32x8xf32> into tensor<4x8x8xf32>
+  %c3 = spmd.all_to_all %y3 over ["x"] split 0 concat 0 : tensor<4x8x8xf32> -> tensor<4x8x8xf32>
+  %combined = tensor.collapse_shape %c3 [[0, 1], [2]] : tensor<4x8x8xf32> into tensor<32x8xf32>
+  %oe = tensor.empty() : tensor<8x8xf32>
+  %o0 = linalg.fill ins(%zero : f32) outs(%oe : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %o = linalg.matmul ins(%m, %combined : tensor<8x32xf32>, tensor<32x8xf32>) outs(%o0 : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %o : tensor<8x8xf32>
+}

@@ -341,7 +341,11 @@ def SpmdChunkAllToAll : Pass<"spmd-chunk-all-to-all", "ModuleOp"> {
     `linalg.fill` of one, rebuilt per chunk) and whose body does not read
     its index, elementwise ops on chunked tensors, and further all_to_alls
     along other dimensions. Values used after that are put back together
-    from their chunks with `tensor.insert_slice`. The dimension with the
+    from their chunks with `tensor.insert_slice`. The ops that compute the
+    all_to_all's operand and nothing else (each with one result, read
+    once) are chunked too, by the same rules followed backwards, so that
+    chunk j leaves as soon as it is computed; what they read along the
+    chunk from elsewhere is sliced per chunk. The dimension with the
     most compute after it is chosen; an all_to_all that feeds no compute,
     has dynamic shapes, or moves fewer than `threshold-bytes` per device is
     left alone. `chunks` is lowered to the largest count up to it that
