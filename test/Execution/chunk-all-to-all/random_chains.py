@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Random shard_map programs for spmd-chunk-all-to-all: up to two random
 ops computing an all_to_all's operand (also rows mixed by an outside
-matrix, as an MoE dispatch does), the all_to_all, and a random chain
+matrix, as an MoE dispatch does, and a value scaled by its own sums over
+one dimension, read both along the chunk and whole), the all_to_all, and a random chain
 of ops (elementwise ops, contractions by a
 weight as linalg.generic or as collapse + linalg.matmul + expand, a second
 all_to_all, a scale along one dimension, a final reduction), each run
@@ -66,7 +67,7 @@ class Program:
         return r, out
 
     def step(self, v, shape, last, before=False):
-        kinds = ["tanh", "square", "contract", "matmul", "scale"]
+        kinds = ["tanh", "square", "contract", "matmul", "scale", "normalize"]
         if not before:
             kinds.append("a2a")
         else:
@@ -108,6 +109,18 @@ class Program:
             self.lines.append(f"{r} = tensor.expand_shape {mm} [[0, 1], [2]] output_shape [{out[0]}, {out[1]}, {out[2]}] "
                               f": {ty([rows, k])} into {ty(out)}")
             return r, out
+        if kind == "normalize":
+            # v[a, b, c] * sum_n v[n, b, c]: v read along a and whole.
+            z = self.zeros(shape)
+            self.lines.append(
+                f"{r} = linalg.generic {{indexing_maps = [affine_map<(a, b, c, n) -> (a, b, c)>, "
+                f"affine_map<(a, b, c, n) -> (n, b, c)>, affine_map<(a, b, c, n) -> (a, b, c)>], "
+                f'iterator_types = ["parallel", "parallel", "parallel", "reduction"]}} '
+                f"ins({v}, {v} : {ty(shape)}, {ty(shape)}) outs({z} : {ty(shape)}) {{\n"
+                f"    ^bb0(%x: f32, %y: f32, %acc: f32):\n"
+                f"      %p = arith.mulf %x, %y : f32\n      %s = arith.addf %acc, %p : f32\n"
+                f"      linalg.yield %s : f32\n    }} -> {ty(shape)}")
+            return r, shape
         if kind == "mix":
             # Rows mixed by an outside matrix indexed by the collapsed rows
             # (an MoE dispatch, mask^T @ tokens): chunking its rows slices

@@ -397,6 +397,10 @@ struct Producer {
   SmallVector<Operation *> ops; // block order
   llvm::DenseMap<Value, Track> tracks;
   SmallVector<Value> leaves;
+  /// The operands that read a leaf along the chunk (they get its slice;
+  /// other reads of the same value, whole inputs of a contraction or
+  /// values captured by a body, keep the whole value).
+  SmallVector<std::pair<OpOperand *, Value>> leafUses;
   llvm::MapVector<OpOperand *, int64_t> regenerated;
 
   int64_t computeOps() const {
@@ -509,9 +513,11 @@ std::optional<Producer> analyzeProducer(AllToAllOp seed, int64_t dim,
   llvm::SmallPtrSet<Operation *, 8> users{seed};
   Track first;
   first.dim = dim;
-  SmallVector<std::pair<Value, Track>> worklist{{seed.getOperand(), first}};
+  SmallVector<std::pair<OpOperand *, Track>> worklist{
+      {&seed.getOperandMutable(), first}};
   while (!worklist.empty()) {
-    auto [v, t] = worklist.pop_back_val();
+    auto [use, t] = worklist.pop_back_val();
+    Value v = use->get();
     auto type = dyn_cast<RankedTensorType>(v.getType());
     if (!type || !type.hasStaticShape() || type.getDimSize(t.dim) % chunks)
       return std::nullopt;
@@ -519,6 +525,7 @@ std::optional<Producer> analyzeProducer(AllToAllOp seed, int64_t dim,
       // A leaf read twice (a value in the region has one use).
       if (it->second.dim != t.dim || !it->second.sameChunking(t))
         return std::nullopt;
+      p.leafUses.push_back({use, v});
       continue;
     }
     p.tracks[v] = t;
@@ -530,12 +537,13 @@ std::optional<Producer> analyzeProducer(AllToAllOp seed, int64_t dim,
       operands = backwardRule(def, t, p);
     if (!operands) {
       p.leaves.push_back(v);
+      p.leafUses.push_back({use, v});
       continue;
     }
     users.insert(def);
     p.ops.push_back(def);
     for (auto [operand, track] : *operands)
-      worklist.push_back({operand->get(), track});
+      worklist.push_back({operand, track});
   }
   if (p.computeOps() == 0)
     return std::nullopt;
@@ -642,10 +650,11 @@ Value reassemble(OpBuilder &b, Location loc, RankedTensorType type,
 
 /// Clones `op` of the region for one chunk, with its results' chunk
 /// dimensions shrunk and its rebuilt inits.
-void cloneForChunk(OpBuilder &b, Operation *op, IRMapping &mapping,
-                   const llvm::DenseMap<Value, Track> &tracks,
-                   const llvm::MapVector<OpOperand *, int64_t> &regenerated,
-                   int64_t k) {
+Operation *
+cloneForChunk(OpBuilder &b, Operation *op, IRMapping &mapping,
+              const llvm::DenseMap<Value, Track> &tracks,
+              const llvm::MapVector<OpOperand *, int64_t> &regenerated,
+              int64_t k) {
   // The inits rebuilt for this chunk come first.
   SmallVector<std::pair<unsigned, Value>> inits;
   for (auto [i, operand] : llvm::enumerate(op->getOpOperands())) {
@@ -662,6 +671,7 @@ void cloneForChunk(OpBuilder &b, Operation *op, IRMapping &mapping,
   }
   if (auto expand = dyn_cast<tensor::ExpandShapeOp>(clone))
     expand.setStaticOutputShape(expand.getResultType().getShape());
+  return clone;
 }
 
 /// Chunk `j` of leaf `value`, chunked as `track`: a slice, of the
@@ -702,12 +712,19 @@ void rewrite(Region &r, Producer *p) {
   for (int64_t j = 0; j < k; ++j) {
     Value slice;
     if (p) {
-      IRMapping produced;
+      // Leaves are sliced where they are read along the chunk only.
+      llvm::DenseMap<Value, Value> sliced;
       for (Value leaf : p->leaves)
-        produced.map(leaf, sliceLeaf(b, leaf.getLoc(), leaf,
-                                     p->tracks.lookup(leaf), j, k));
-      for (Operation *op : p->ops)
-        cloneForChunk(b, op, produced, p->tracks, p->regenerated, k);
+        sliced[leaf] =
+            sliceLeaf(b, leaf.getLoc(), leaf, p->tracks.lookup(leaf), j, k);
+      IRMapping produced;
+      for (Operation *op : p->ops) {
+        Operation *clone =
+            cloneForChunk(b, op, produced, p->tracks, p->regenerated, k);
+        for (auto [use, leaf] : p->leafUses)
+          if (use->getOwner() == op)
+            clone->setOperand(use->getOperandNumber(), sliced.lookup(leaf));
+      }
       slice = produced.lookup(seed.getOperand());
     } else {
       slice = sliceChunk(b, loc, seed.getOperand(), dim, j, k);
@@ -778,11 +795,19 @@ void rewrite(Region &r, Producer *p) {
   if (p)
     for (Operation *op : llvm::reverse(p->ops))
       op->erase();
-  // Users come before what they use in `inits` (each chain was collected
-  // from its use down).
-  for (Operation *op : inits)
-    if (op->use_empty())
-      op->erase();
+  // Erase what nothing reads any more, until nothing changes (a chain's
+  // ops may be read by another chain's, in any order).
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Operation *op : inits.takeVector()) {
+      if (op->use_empty()) {
+        op->erase();
+        changed = true;
+      } else {
+        inits.insert(op);
+      }
+    }
+  }
 }
 
 struct ChunkAllToAllPass

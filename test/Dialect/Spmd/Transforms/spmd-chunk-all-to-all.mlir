@@ -439,3 +439,43 @@ func.func @dispatch(%m: tensor<8x32xf32>, %a: tensor<8x16xf32>, %w: tensor<16x8x
   %o = linalg.matmul ins(%m, %combined : tensor<8x32xf32>, tensor<32x8xf32>) outs(%o0 : tensor<8x8xf32>) -> tensor<8x8xf32>
   return %o : tensor<8x8xf32>
 }
+
+// -----
+
+trellis.mesh @mesh = <["x"=2]>
+
+// A producer that reads its input both along the chunk (d[m, k]) and
+// whole (the column sums, sum_n d[n, k]): each chunk gets its rows (the
+// rows of its capacity slots, through the factors [2, 4]) for the first
+// read and the whole value for the second.
+// CHECK-LABEL: func.func @whole_reads
+// CHECK-SAME: (%[[D:.*]]: tensor<8x8xf32>,
+// CHECK: %[[X0:.*]] = tensor.expand_shape %[[D]] {{\[}}[0, 1], [2]] output_shape [2, 4, 8]
+// CHECK: %[[E0:.*]] = tensor.extract_slice %[[X0]][0, 0, 0] [2, 2, 8] [1, 1, 1]
+// CHECK: %[[S0:.*]] = tensor.collapse_shape %[[E0]] {{\[}}[0, 1], [2]] : tensor<2x2x8xf32> into tensor<4x8xf32>
+// CHECK: linalg.generic {{.*}} ins(%[[S0]], %[[D]] : tensor<4x8xf32>, tensor<8x8xf32>) outs(%{{.*}} : tensor<4x8xf32>)
+// CHECK: spmd.all_to_all
+// CHECK: tensor.extract_slice %{{.*}}[0, 2, 0] [2, 2, 8] [1, 1, 1]
+// CHECK: %[[S1:.*]] = tensor.collapse_shape
+// CHECK: linalg.generic {{.*}} ins(%[[S1]], %[[D]] : tensor<4x8xf32>, tensor<8x8xf32>) outs(%{{.*}} : tensor<4x8xf32>)
+func.func @whole_reads(%d: tensor<8x8xf32>, %w: tensor<8x8xf32>) -> tensor<8x8xf32>
+    attributes {spmd.mesh = @mesh} {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<8x8xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(m, k, n) -> (m, k)>, affine_map<(m, k, n) -> (n, k)>, affine_map<(m, k, n) -> (m, k)>],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%d, %d : tensor<8x8xf32>, tensor<8x8xf32>) outs(%z0 : tensor<8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %q = arith.addf %acc, %p : f32
+    linalg.yield %q : f32
+  } -> tensor<8x8xf32>
+  %x = tensor.expand_shape %s [[0, 1], [2]] output_shape [2, 4, 8] : tensor<8x8xf32> into tensor<2x4x8xf32>
+  %r = spmd.all_to_all %x over ["x"] split 0 concat 0 : tensor<2x4x8xf32> -> tensor<2x4x8xf32>
+  %f = tensor.collapse_shape %r [[0, 1], [2]] : tensor<2x4x8xf32> into tensor<8x8xf32>
+  %e1 = tensor.empty() : tensor<8x8xf32>
+  %z1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %y = linalg.matmul ins(%f, %w : tensor<8x8xf32>, tensor<8x8xf32>) outs(%z1 : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %y : tensor<8x8xf32>
+}
