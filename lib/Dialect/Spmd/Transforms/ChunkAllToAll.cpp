@@ -57,6 +57,9 @@ struct Track {
   bool sameChunking(const Track &other) const {
     return factors == other.factors && pos == other.pos;
   }
+  bool operator==(const Track &other) const {
+    return dim == other.dim && sameChunking(other);
+  }
   /// Drops factors of one around a lone factor.
   void normalize() {
     if (factors.empty())
@@ -110,11 +113,6 @@ struct Region {
   Operation *end = nullptr;
 
   bool contains(Value v) const { return tracks.count(v); }
-  int64_t computeOps() const {
-    return llvm::count_if(ops, [](Operation *op) {
-      return isa<linalg::LinalgOp>(op) && !isa<linalg::FillOp>(op);
-    });
-  }
 };
 
 /// Whether every tensor type `op` has is static and ranked.
@@ -125,6 +123,52 @@ bool staticTensors(Operation *op) {
   };
   return llvm::all_of(op->getOperandTypes(), ok) &&
          llvm::all_of(op->getResultTypes(), ok);
+}
+
+/// The chunk of the dimension `group` of `shape` (the unmerged side of a
+/// reshape) becomes, as dimension `merged` of the other side, when it is
+/// on `dim`, one of `group`.
+Track mergeTrack(ArrayRef<int64_t> group, ArrayRef<int64_t> shape, int64_t dim,
+                 int64_t merged) {
+  Track t;
+  t.dim = merged;
+  for (int64_t d : group)
+    t.factors.push_back(shape[d]);
+  t.pos = llvm::find(group, dim) - group.begin();
+  t.normalize();
+  return t;
+}
+
+/// Where on the unmerged side (`group` of `shape`) the chunk of a merged
+/// dimension held as `t` goes: along its own factors, or, when it is not
+/// composite, to the one dimension of `group` that is not a unit; none
+/// when the dimension comes apart otherwise.
+std::optional<int64_t> splitTrack(ArrayRef<int64_t> group,
+                                  ArrayRef<int64_t> shape, const Track &t) {
+  if (t.isComposite()) {
+    SmallVector<int64_t> sizes;
+    for (int64_t d : group)
+      sizes.push_back(shape[d]);
+    if (sizes != t.factors)
+      return std::nullopt;
+    return group[t.pos];
+  }
+  std::optional<int64_t> found;
+  for (int64_t d : group) {
+    if (shape[d] == 1)
+      continue;
+    if (found)
+      return std::nullopt;
+    found = d;
+  }
+  return found;
+}
+
+/// The ops of `ops` that compute (linalg ops other than fills).
+int64_t countCompute(ArrayRef<Operation *> ops) {
+  return llvm::count_if(ops, [](Operation *op) {
+    return isa<linalg::LinalgOp>(op) && !isa<linalg::FillOp>(op);
+  });
 }
 
 /// Where loop `loop` appears in `map`: the one result that is exactly that
@@ -198,57 +242,31 @@ private:
     Track in = r.tracks.lookup(op.getSrc());
     auto srcShape = op.getSrcType().getShape();
     for (auto [g, group] : llvm::enumerate(op.getReassociationIndices())) {
-      auto it = llvm::find(group, in.dim);
-      if (it == group.end())
+      if (!llvm::is_contained(group, in.dim))
         continue;
-      Track out;
-      out.dim = g;
       if (in.isComposite()) {
         // A composite dimension may only be collapsed with unit ones.
         for (int64_t d : group)
           if (d != in.dim && srcShape[d] != 1)
             return std::nullopt;
-        out.factors = in.factors;
-        out.pos = in.pos;
+        Track out = in;
+        out.dim = g;
         return SmallVector<Track>{out};
       }
-      for (int64_t d : group)
-        out.factors.push_back(srcShape[d]);
-      out.pos = it - group.begin();
-      out.normalize();
-      return SmallVector<Track>{out};
+      return SmallVector<Track>{mergeTrack(group, srcShape, in.dim, g)};
     }
     return std::nullopt;
   }
 
   std::optional<SmallVector<Track>> expandRule(tensor::ExpandShapeOp op) {
     Track in = r.tracks.lookup(op.getSrc());
-    auto reassociation = op.getReassociationIndices();
-    auto group = reassociation[in.dim];
-    auto outShape = op.getResultType().getShape();
-    Track out;
-    if (!in.isComposite()) {
-      // Only unit dimensions may be split off a chunked dimension.
-      int64_t found = -1;
-      for (int64_t d : group) {
-        if (outShape[d] == 1)
-          continue;
-        if (found >= 0)
-          return std::nullopt;
-        found = d;
-      }
-      if (found < 0)
-        return std::nullopt;
-      out.dim = found;
-      return SmallVector<Track>{out};
-    }
-    // A composite dimension comes back apart only along its own factors.
-    SmallVector<int64_t> sizes;
-    for (int64_t d : group)
-      sizes.push_back(outShape[d]);
-    if (sizes != in.factors)
+    std::optional<int64_t> dim =
+        splitTrack(op.getReassociationIndices()[in.dim],
+                   op.getResultType().getShape(), in);
+    if (!dim)
       return std::nullopt;
-    out.dim = group[in.pos];
+    Track out;
+    out.dim = *dim;
     return SmallVector<Track>{out};
   }
 
@@ -268,7 +286,7 @@ private:
       if (!r.contains(operand))
         return std::nullopt; // an outside tensor would need slicing
       Track t = r.tracks.lookup(operand);
-      if (common && (common->dim != t.dim || !common->sameChunking(t)))
+      if (common && !(*common == t))
         return std::nullopt;
       common = t;
     }
@@ -383,7 +401,7 @@ std::optional<Region> analyze(AllToAllOp seed, int64_t dim, int64_t chunks) {
             return !ancestor || !inRegion.contains(ancestor);
           }))
         r.exits.push_back(result);
-  if (r.computeOps() == 0)
+  if (countCompute(r.ops) == 0)
     return std::nullopt;
   return r;
 }
@@ -402,12 +420,6 @@ struct Producer {
   /// values captured by a body, keep the whole value).
   SmallVector<std::pair<OpOperand *, Value>> leafUses;
   llvm::MapVector<OpOperand *, int64_t> regenerated;
-
-  int64_t computeOps() const {
-    return llvm::count_if(ops, [](Operation *op) {
-      return isa<linalg::LinalgOp>(op) && !isa<linalg::FillOp>(op);
-    });
-  }
 };
 
 using TrackedOperands = SmallVector<std::pair<OpOperand *, Track>>;
@@ -419,45 +431,21 @@ std::optional<TrackedOperands> backwardRule(Operation *op, const Track &t,
   if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
     if (t.isComposite())
       return std::nullopt;
-    auto outShape = expand.getResultType().getShape();
-    for (auto [g, group] : llvm::enumerate(expand.getReassociationIndices())) {
-      auto it = llvm::find(group, t.dim);
-      if (it == group.end())
-        continue;
-      Track in;
-      in.dim = g;
-      for (int64_t d : group)
-        in.factors.push_back(outShape[d]);
-      in.pos = it - group.begin();
-      in.normalize();
-      return TrackedOperands{{&expand.getSrcMutable(), in}};
-    }
+    for (auto [g, group] : llvm::enumerate(expand.getReassociationIndices()))
+      if (llvm::is_contained(group, t.dim))
+        return TrackedOperands{
+            {&expand.getSrcMutable(),
+             mergeTrack(group, expand.getResultType().getShape(), t.dim, g)}};
     return std::nullopt;
   }
   if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
-    auto group = collapse.getReassociationIndices()[t.dim];
-    auto srcShape = collapse.getSrcType().getShape();
-    Track in;
-    if (t.isComposite()) {
-      SmallVector<int64_t> sizes;
-      for (int64_t d : group)
-        sizes.push_back(srcShape[d]);
-      if (sizes != t.factors)
-        return std::nullopt;
-      in.dim = group[t.pos];
-      return TrackedOperands{{&collapse.getSrcMutable(), in}};
-    }
-    int64_t found = -1;
-    for (int64_t d : group) {
-      if (srcShape[d] == 1)
-        continue;
-      if (found >= 0)
-        return std::nullopt;
-      found = d;
-    }
-    if (found < 0)
+    std::optional<int64_t> dim =
+        splitTrack(collapse.getReassociationIndices()[t.dim],
+                   collapse.getSrcType().getShape(), t);
+    if (!dim)
       return std::nullopt;
-    in.dim = found;
+    Track in;
+    in.dim = *dim;
     return TrackedOperands{{&collapse.getSrcMutable(), in}};
   }
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
@@ -510,7 +498,6 @@ std::optional<Producer> analyzeProducer(AllToAllOp seed, int64_t dim,
                                         int64_t chunks) {
   Producer p;
   Block *block = seed->getBlock();
-  llvm::SmallPtrSet<Operation *, 8> users{seed};
   Track first;
   first.dim = dim;
   SmallVector<std::pair<OpOperand *, Track>> worklist{
@@ -523,7 +510,7 @@ std::optional<Producer> analyzeProducer(AllToAllOp seed, int64_t dim,
       return std::nullopt;
     if (auto it = p.tracks.find(v); it != p.tracks.end()) {
       // A leaf read twice (a value in the region has one use).
-      if (it->second.dim != t.dim || !it->second.sameChunking(t))
+      if (!(it->second == t))
         return std::nullopt;
       p.leafUses.push_back({use, v});
       continue;
@@ -532,20 +519,18 @@ std::optional<Producer> analyzeProducer(AllToAllOp seed, int64_t dim,
     Operation *def = v.getDefiningOp();
     std::optional<TrackedOperands> operands;
     if (def && def->getBlock() == block && def->getNumResults() == 1 &&
-        v.hasOneUse() && users.contains(*v.getUsers().begin()) &&
-        staticTensors(def))
+        v.hasOneUse() && staticTensors(def))
       operands = backwardRule(def, t, p);
     if (!operands) {
       p.leaves.push_back(v);
       p.leafUses.push_back({use, v});
       continue;
     }
-    users.insert(def);
     p.ops.push_back(def);
     for (auto [operand, track] : *operands)
       worklist.push_back({operand, track});
   }
-  if (p.computeOps() == 0)
+  if (countCompute(p.ops) == 0)
     return std::nullopt;
   llvm::sort(p.ops,
              [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
@@ -582,19 +567,46 @@ Value regenerate(OpBuilder &b, Value init, int64_t dim, int64_t chunks) {
                                  type.getEncoding());
 }
 
+/// The offsets, sizes and strides of chunk `j` along `dim` of `shape`.
+struct ChunkBox {
+  DenseI64ArrayAttr offsets, sizes, strides;
+};
+ChunkBox chunkBox(OpBuilder &b, ArrayRef<int64_t> shape, int64_t dim, int64_t j,
+                  int64_t chunks) {
+  SmallVector<int64_t> offsets(shape.size(), 0), sizes(shape),
+      strides(shape.size(), 1);
+  sizes[dim] /= chunks;
+  offsets[dim] = j * sizes[dim];
+  return {b.getDenseI64ArrayAttr(offsets), b.getDenseI64ArrayAttr(sizes),
+          b.getDenseI64ArrayAttr(strides)};
+}
+
 /// Extracts chunk `j` of `value` along `dim`.
 Value sliceChunk(OpBuilder &b, Location loc, Value value, int64_t dim,
                  int64_t j, int64_t chunks) {
   auto type = cast<RankedTensorType>(value.getType());
-  int64_t rank = type.getRank();
-  SmallVector<int64_t> offsets(rank, 0), sizes(type.getShape()),
-      strides(rank, 1);
-  sizes[dim] /= chunks;
-  offsets[dim] = j * sizes[dim];
+  ChunkBox box = chunkBox(b, type.getShape(), dim, j, chunks);
   return tensor::ExtractSliceOp::create(
       b, loc, shrink(type, dim, chunks), value, ValueRange{}, ValueRange{},
-      ValueRange{}, b.getDenseI64ArrayAttr(offsets),
-      b.getDenseI64ArrayAttr(sizes), b.getDenseI64ArrayAttr(strides));
+      ValueRange{}, box.offsets, box.sizes, box.strides);
+}
+
+/// `type` with the chunked dimension of `track` (composite) expanded into
+/// its factors, and the reassociation back to `type`.
+std::pair<RankedTensorType, SmallVector<ReassociationIndices>>
+expandFactors(RankedTensorType type, const Track &track) {
+  SmallVector<int64_t> shape;
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    ReassociationIndices group;
+    for (int64_t f : d == track.dim ? ArrayRef<int64_t>(track.factors)
+                                    : ArrayRef<int64_t>(type.getShape()[d])) {
+      group.push_back(shape.size());
+      shape.push_back(f);
+    }
+    groups.push_back(group);
+  }
+  return {type.clone(shape), groups};
 }
 
 /// Puts `parts` (the chunks of a value of `type` chunked as `track`) back
@@ -604,44 +616,24 @@ Value reassemble(OpBuilder &b, Location loc, RankedTensorType type,
   int64_t chunks = parts.size();
   // Composite: expand the chunked dimension into its factors, insert each
   // chunk along the chunked factor, and collapse again.
-  SmallVector<int64_t> shape(type.getShape());
+  RankedTensorType fullType = type;
   SmallVector<ReassociationIndices> groups;
   int64_t dim = track.dim;
   if (track.isComposite()) {
-    SmallVector<int64_t> expanded;
-    for (int64_t d = 0; d < type.getRank(); ++d) {
-      ReassociationIndices group;
-      if (d == track.dim) {
-        for (int64_t f : track.factors) {
-          group.push_back(expanded.size());
-          expanded.push_back(f);
-        }
-      } else {
-        group.push_back(expanded.size());
-        expanded.push_back(shape[d]);
-      }
-      groups.push_back(group);
-    }
-    shape = expanded;
+    std::tie(fullType, groups) = expandFactors(type, track);
     dim = track.dim + track.pos;
   }
-  auto fullType =
-      RankedTensorType::get(shape, type.getElementType(), type.getEncoding());
-  Value acc = tensor::EmptyOp::create(b, loc, shape, type.getElementType(),
-                                      type.getEncoding());
+  Value acc = tensor::EmptyOp::create(
+      b, loc, fullType.getShape(), type.getElementType(), type.getEncoding());
   for (auto [j, chunk] : llvm::enumerate(parts)) {
     Value part = chunk;
     if (track.isComposite())
       part = tensor::ExpandShapeOp::create(
           b, loc, shrink(fullType, dim, chunks), part, groups);
-    int64_t rank = fullType.getRank();
-    SmallVector<int64_t> offsets(rank, 0), sizes(shape), strides(rank, 1);
-    sizes[dim] /= chunks;
-    offsets[dim] = j * sizes[dim];
-    acc = tensor::InsertSliceOp::create(
-        b, loc, part, acc, ValueRange{}, ValueRange{}, ValueRange{},
-        b.getDenseI64ArrayAttr(offsets), b.getDenseI64ArrayAttr(sizes),
-        b.getDenseI64ArrayAttr(strides));
+    ChunkBox box = chunkBox(b, fullType.getShape(), dim, j, chunks);
+    acc = tensor::InsertSliceOp::create(b, loc, part, acc, ValueRange{},
+                                        ValueRange{}, ValueRange{}, box.offsets,
+                                        box.sizes, box.strides);
   }
   if (track.isComposite())
     acc = tensor::CollapseShapeOp::create(b, loc, type, acc, groups);
@@ -681,19 +673,9 @@ Value sliceLeaf(OpBuilder &b, Location loc, Value value, const Track &track,
   if (!track.isComposite())
     return sliceChunk(b, loc, value, track.dim, j, chunks);
   auto type = cast<RankedTensorType>(value.getType());
-  SmallVector<int64_t> shape;
-  SmallVector<ReassociationIndices> groups;
-  for (int64_t d = 0; d < type.getRank(); ++d) {
-    ReassociationIndices group;
-    for (int64_t f : d == track.dim ? ArrayRef<int64_t>(track.factors)
-                                    : ArrayRef<int64_t>(type.getShape()[d])) {
-      group.push_back(shape.size());
-      shape.push_back(f);
-    }
-    groups.push_back(group);
-  }
+  auto [expandedType, groups] = expandFactors(type, track);
   Value expanded =
-      tensor::ExpandShapeOp::create(b, loc, type.clone(shape), value, groups);
+      tensor::ExpandShapeOp::create(b, loc, expandedType, value, groups);
   Value slice = sliceChunk(b, loc, expanded, track.dim + track.pos, j, chunks);
   return tensor::CollapseShapeOp::create(
       b, loc, shrink(type, track.dim, chunks), slice, groups);
@@ -845,7 +827,8 @@ struct ChunkAllToAllPass
         if (k < 2)
           continue;
         std::optional<Region> region = analyze(seed, d, k);
-        if (region && (!best || region->computeOps() > best->computeOps()))
+        if (region &&
+            (!best || countCompute(region->ops) > countCompute(best->ops)))
           best = std::move(region);
       }
       if (!best)
@@ -855,11 +838,9 @@ struct ChunkAllToAllPass
       // computed.
       std::optional<Producer> producer = analyzeProducer(
           seed, best->tracks.lookup(seed.getResult()).dim, best->chunks);
+      // A later seed may be among the ops the rewrite erases (a combine).
       for (Operation *op : best->ops)
         erased.insert(op);
-      if (producer)
-        for (Operation *op : producer->ops)
-          erased.insert(op);
       rewrite(*best, producer ? &*producer : nullptr);
     }
   }
