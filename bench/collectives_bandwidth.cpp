@@ -16,7 +16,8 @@
 // A second table times bf16 against f32 collectives of the same element
 // count (issue 23's goal: bf16 at most 0.6 of the f32 time).
 //
-// Usage: trellis-bench-collectives [DEVICES=8]
+// Usage: trellis-bench-collectives [DEVICES=8] [--quick]
+// (--quick: only the 1 MiB rows and the latency table, in seconds).
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +31,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -129,41 +131,69 @@ double timeMemcpy(int64_t total, int threads, int iterations) {
 
 int main(int argc, char **argv) {
   int64_t devices = argc > 1 ? std::atoll(argv[1]) : 8;
+  const bool quick = argc > 2 && std::string(argv[2]) == "--quick";
   MeshShape mesh;
   mesh.axisNames = {"i"};
   mesh.axisSizes = {devices};
   int cores = std::max(1u, std::thread::hardware_concurrency());
+  // Each figure is the median of kRuns runs, collective and memcpy timed
+  // alternately so that both see the same machine; the ratio's spread
+  // over the runs is printed beside it.
+  constexpr int kRuns = 5;
   std::printf("| collective (%lld devices, %d cores) | bytes/device | time | "
-              "moved bandwidth | memcpy bandwidth (same bytes) | ratio | "
-              "NCCL bus bandwidth |\n",
-              (long long)devices, cores);
-  std::printf("|---|---|---|---|---|---|---|\n");
+              "moved bandwidth | memcpy bandwidth (same bytes) | ratio "
+              "(median of %d) | ratio spread | NCCL bus bandwidth |\n",
+              (long long)devices, cores, kRuns);
+  std::printf("|---|---|---|---|---|---|---|---|\n");
   for (int64_t mib : {1, 16, 64}) {
+    if (quick && mib > 1)
+      break;
     int64_t bytes = mib << 20;
-    int iterations = mib >= 64 ? 4 : (mib >= 16 ? 8 : 50);
+    int iterations = mib >= 64 ? 4 : (mib >= 16 ? 8 : 200);
     double n = static_cast<double>(devices);
-    double ar =
-        timeCollective(mesh, false, TRELLIS_RT_F32, bytes / 4, iterations);
-    double arMoved = bytes * n; // n outputs of B bytes
-    double arCopy =
-        timeMemcpy(static_cast<int64_t>(arMoved), cores, iterations);
-    double ag =
-        timeCollective(mesh, true, TRELLIS_RT_F32, bytes / 4, iterations);
-    double agMoved = bytes * n * n; // n outputs of nB bytes
-    double agCopy = timeMemcpy(static_cast<int64_t>(agMoved), cores,
-                               std::max(1, iterations / 4));
-    std::printf("| psum | %lld MiB | %.2f ms | %.2f GB/s | %.2f GB/s | %.2f | "
-                "%.2f GB/s |\n",
-                (long long)mib, ar * 1e3, arMoved / ar * 1e-9,
-                arMoved / arCopy * 1e-9, arCopy / ar,
-                double(allReduceBytes(bytes, devices)) / ar * 1e-9);
-    std::printf("| all_gather | %lld MiB | %.2f ms | %.2f GB/s | %.2f GB/s | "
-                "%.2f | %.2f GB/s |\n",
-                (long long)mib, ag * 1e3, agMoved / ag * 1e-9,
-                agMoved / agCopy * 1e-9, agCopy / ag,
-                double(ringShareBytes(bytes * devices, devices)) / ag * 1e-9);
+    for (bool gather : {false, true}) {
+      // n outputs of B bytes (all-reduce) or of nB bytes (all-gather).
+      double moved = gather ? bytes * n * n : bytes * n;
+      int copyIterations = gather ? std::max(1, iterations / 4) : iterations;
+      std::vector<double> times, copies, ratios;
+      for (int run = 0; run < kRuns; ++run) {
+        times.push_back(timeCollective(mesh, gather, TRELLIS_RT_F32, bytes / 4,
+                                       iterations));
+        copies.push_back(
+            timeMemcpy(static_cast<int64_t>(moved), cores, copyIterations));
+        ratios.push_back(copies.back() / times.back());
+      }
+      for (auto *v : {&times, &copies, &ratios})
+        std::sort(v->begin(), v->end());
+      double t = times[kRuns / 2], copy = copies[kRuns / 2];
+      double busBytes = gather
+                            ? double(ringShareBytes(bytes * devices, devices))
+                            : double(allReduceBytes(bytes, devices));
+      std::printf("| %s | %lld MiB | %.2f ms | %.2f GB/s | %.2f GB/s | %.2f | "
+                  "%.2f-%.2f | %.2f GB/s |\n",
+                  gather ? "all_gather" : "psum", (long long)mib, t * 1e3,
+                  moved / t * 1e-9, moved / copy * 1e-9, ratios[kRuns / 2],
+                  ratios.front(), ratios.back(), busBytes / t * 1e-9);
+      std::fflush(stdout);
+    }
+  }
+  // Small collectives cost their synchronisation: the rendezvous of the
+  // group and the wake-ups of devices that slept waiting for it.
+  std::printf("\n| collective (%lld devices, %d cores) | bytes/device | time "
+              "(latency, median of %d) | spread |\n|---|---|---|---|\n",
+              (long long)devices, cores, kRuns);
+  for (bool gather : {false, true}) {
+    std::vector<double> times;
+    for (int run = 0; run < kRuns; ++run)
+      times.push_back(timeCollective(mesh, gather, TRELLIS_RT_F32, 1024, 2000));
+    std::sort(times.begin(), times.end());
+    std::printf("| %s | 4 KiB | %.1f us | %.1f-%.1f us |\n",
+                gather ? "all_gather" : "psum", times[kRuns / 2] * 1e6,
+                times.front() * 1e6, times.back() * 1e6);
     std::fflush(stdout);
   }
+  if (quick)
+    return 0;
   // Issue 23: a bf16 collective of the same element count moves half the
   // bytes; the goal is at most 0.6 of the f32 time.
   std::printf("\n| collective (%lld devices) | elements/device | f32 | bf16 | "

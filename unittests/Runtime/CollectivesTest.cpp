@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/Runtime/CollectiveKernels.h"
+#include "lib/Runtime/Float16.h"
 #include "trellis/Runtime/Runtime.h"
 #include "trellis/Runtime/TrellisRuntime.h"
 #include "unittests/Runtime/RunOnMesh.h"
@@ -108,6 +109,37 @@ TEST_P(Collectives, AllReduce) {
         }
       }
     }
+  }
+}
+
+// An all-reduce of more than 128 KiB is split into tasks that each sum a
+// range of several L1 blocks and store it into every member's output.
+TEST_P(Collectives, LargeAllReduceIsSplitIntoTasks) {
+  MeshShape mesh = makeMesh(GetParam());
+  const int64_t n = mesh.numDevices(), count = 100003;
+  AxisList all;
+  for (int a = 0; a < mesh.numAxes(); ++a)
+    all.push_back(a);
+  std::vector<std::vector<float>> in(n, std::vector<float>(count)),
+      out(n, std::vector<float>(count, -1));
+  for (int64_t p = 0; p < n; ++p)
+    for (int64_t e = 0; e < count; ++e)
+      in[p][e] = static_cast<float>((p * 31 + e * 7) % 97);
+  std::string error;
+  ASSERT_TRUE(runOnMesh(
+      mesh,
+      [&](int64_t p) {
+        trellis_rt_all_reduce(0, packAxes(all), TRELLIS_RT_F32, TRELLIS_RT_SUM,
+                              addr(in[p].data()), addr(out[p].data()), count);
+      },
+      error))
+      << error;
+  for (int64_t e = 0; e < count; ++e) {
+    float expect = 0;
+    for (int64_t p = 0; p < n; ++p)
+      expect += in[p][e];
+    for (int64_t p = 0; p < n; ++p)
+      ASSERT_EQ(out[p][e], expect) << "device " << p << " element " << e;
   }
 }
 
@@ -539,6 +571,44 @@ TEST(ReduceKernels, MaxMinPropagateNaNFromAnyDevice) {
 
 // f16 reductions accumulate in f32 and round once to nearest even, as
 // arith.truncf does; every value below is exact in numpy's float16.
+// reduceBlocksInto stores each block of the result into every output
+// (the in-process all-reduce's broadcast): over several L1 blocks and a
+// partial one, from an offset, with one output aliasing an input.
+TEST(ReduceKernels, BlocksStoredIntoEveryOutput) {
+  const int64_t offset = 3, count = 5000, n = 3;
+  std::vector<std::vector<float>> in(n, std::vector<float>(offset + count));
+  for (int64_t k = 0; k < n; ++k)
+    for (int64_t e = 0; e < offset + count; ++e)
+      in[k][e] = static_cast<float>((e * 7 + k * 13) % 101) - 50.f;
+  std::vector<float> expect(count);
+  for (int64_t e = 0; e < count; ++e)
+    expect[e] = (in[0][offset + e] + in[1][offset + e] + in[2][offset + e]) / 3;
+  std::vector<const void *> inputs = {in[0].data(), in[1].data(), in[2].data()};
+  std::vector<float> a(count, -1), b(count, -1);
+  // The third output is input 1 itself, at the same offset.
+  void *outs[] = {a.data(), b.data(), in[1].data() + offset};
+  reduceBlocksInto(TRELLIS_RT_F32, TRELLIS_RT_MEAN, inputs, offset, count, outs,
+                   3);
+  for (int64_t e = 0; e < count; ++e) {
+    ASSERT_FLOAT_EQ(a[e], expect[e]) << "element " << e;
+    ASSERT_FLOAT_EQ(b[e], expect[e]) << "element " << e;
+    ASSERT_FLOAT_EQ(in[1][offset + e], expect[e]) << "element " << e;
+  }
+  // bf16 (accumulated in f32) into two outputs.
+  std::vector<uint16_t> x(count), y(count), o1(count), o2(count);
+  for (int64_t e = 0; e < count; ++e) {
+    x[e] = floatToBf16(static_cast<float>(e % 17));
+    y[e] = floatToBf16(0.5f);
+  }
+  void *bouts[] = {o1.data(), o2.data()};
+  reduceBlocksInto(TRELLIS_RT_BF16, TRELLIS_RT_SUM, {x.data(), y.data()}, 0,
+                   count, bouts, 2);
+  for (int64_t e = 0; e < count; ++e) {
+    ASSERT_EQ(bf16ToFloat(o1[e]), static_cast<float>(e % 17) + 0.5f);
+    ASSERT_EQ(o1[e], o2[e]);
+  }
+}
+
 TEST(ReduceKernels, HalfPrecision) {
   auto sum = [](std::vector<uint16_t> v) {
     return kernelReduce<uint16_t>(TRELLIS_RT_F16, TRELLIS_RT_SUM, v);
