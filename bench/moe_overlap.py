@@ -12,13 +12,15 @@ two all_to_alls' ring time, (n - 1) (2 latency + (C D + C F) 4 / bandwidth)
 = r C. The generic overlap bound (r C + C) / max(r C, C) assumes all
 compute can hide communication; here the hand-written pipeline only
 overlaps the experts (the routing and dispatch come before its first
-send, the combine after its last receive); the chunked program also computes the dispatch chunk by chunk,
-each chunk leaving as soon as its rows are computed, so the dispatch and
-the experts can hide communication and only the combine (a sum over
-every expert's slots) cannot. The "chunk bound" is (C + r C) /
-(P + max(E, r C)), with E the dispatch's and experts' share of the
-block's multiply-adds times C and P = C - E (an estimate: it takes time
-to be proportional to multiply-adds). Each figure: the median of --invocations
+send, the combine after its last receive); the chunked program computes
+the dispatch, the experts and the combine (a sum over the capacity
+slots, each chunk adding to the ones before) chunk by chunk, so all of
+them can hide communication except the first chunk's dispatch, before
+anything can be sent, and the last chunk's combine, after everything is
+received. The "chunk bound" is (C + r C) / max(C, r C + (Dc + Cb) / K),
+with Dc and Cb the dispatch's and the combine's shares of the block's
+multiply-adds times C (an estimate: it takes time to be proportional to
+multiply-adds). Each figure: the median of --invocations
 trellis-run --clock=virtual invocations (spread in parentheses), as
 bench/virtual_time.py measures.
 
@@ -114,12 +116,13 @@ def main():
         "chunked speedup (of chunk bound) | chunked hidden |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
-    share = (expert_macs + dispatch_macs) / all_macs
+    # The first chunk's dispatch and the last chunk's combine cannot
+    # overlap communication.
+    unhidden = (all_macs - expert_macs) / all_macs * compute / args.chunks
     for r in ratios:
         bound = (r * compute + compute) / max(r * compute, compute)
-        experts = share * compute
-        attainable = (r * compute + compute) / (
-            compute - experts + max(experts, r * compute))
+        attainable = (r * compute + compute) / max(compute,
+                                                    r * compute + unhidden)
         a, p, c = (timed[(k, r)] for k in ("alltoall", "pipelined", "chunked"))
         lines.append(
             f"| {r:g}x | {links[r][1]:.3g} | {a[0][0]:.4g} ({100 * a[0][1]:.1f}%) | "

@@ -18,10 +18,12 @@ chunks as MPI_Ialltoall), and their outputs must equal the in-process
 ones.
 
 Prints one line per program that does not match (and exits 1), then
-"K of COUNT chunked (P with their producers), all match", where K counts
-the programs the pass rewrote (trellis-opt's output has slices) and P
-those whose compute before the all_to_all was chunked too, so that a
-rewrite that never fires shows.
+"K of COUNT chunked (P with their producers, S into a chunked sum), all
+match", where K counts the programs the pass rewrote (trellis-opt's
+output has slices), P those whose compute before the all_to_all was
+chunked too and S those whose final sum over dimension 1 runs once per
+chunk (a reduction along the chunk, accumulated chunk after chunk), so
+that a rewrite that never fires shows.
 """
 import os
 import random
@@ -213,7 +215,7 @@ def main():
     os.makedirs(work, exist_ok=True)
     rng = random.Random(int(seed))
     passes = "spmd-chunk-all-to-all{chunks=%d threshold-bytes=0},spmd-async-collectives{kinds=all}"
-    chunked = failed = producers = 0
+    chunked = failed = producers = sinks = 0
 
     def compute_before(text, nth):
         """Compute ops before the nth spmd.all_to_all of `text`."""
@@ -242,6 +244,9 @@ def main():
             before = compute_before(f.read(), 1)
         # Chunk 1's copy of the producer comes after chunk 0's all_to_all.
         producers += before > 0 and compute_before(ir.stdout, 2) > before
+        # The final sum over dimension 1, when the chunk is that dimension,
+        # runs once per chunk, each accumulating into the one before.
+        sinks += ir.stdout.count('["parallel", "reduction", "parallel"]') > 1
         threads = os.path.join(work, f"p{i}.threads")
         res = subprocess.run([run, path, "--random", str(i + 1), "--reference",
                               "--quiet", f"--passes={p}", "--output-dir", threads],
@@ -266,7 +271,8 @@ def main():
                 failed += 1
             mpi_checked += 1
     mpi = f", {mpi_checked} under MPI" if mpirun else ""
-    print(f"{chunked} of {count} chunked ({producers} with their producers){mpi}, "
+    print(f"{chunked} of {count} chunked ({producers} with their producers, "
+          f"{sinks} into a chunked sum){mpi}, "
           + ("all match" if not failed else f"{failed} FAILED"))
     sys.exit(1 if failed else 0)
 

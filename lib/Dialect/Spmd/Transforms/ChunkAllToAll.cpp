@@ -18,7 +18,10 @@
 // order that is not contiguous, which is fine for ops that treat rows
 // independently, and it is put back in place by expanding it again. Values
 // used outside the region are reassembled from their chunks by
-// insert_slice after the last chunk.
+// insert_slice after the last chunk. A reduction along the chunk (the
+// combine einsum, summing over the capacity slots) is a "sink": it runs
+// once per chunk, accumulating into the previous chunk's result, and its
+// whole result ends the chain.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +30,7 @@
 #include "trellis/Dialect/Spmd/Transforms/Passes.h"
 #include "trellis/Dialect/Trellis/IR/ShardingUtils.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
@@ -96,6 +100,18 @@ int64_t bytesOf(RankedTensorType type) {
   return type.getNumElements() * trellis::elementBytes(type.getElementType());
 }
 
+/// A linalg op that reduces region values along the chunk (the MoE
+/// combine einsum, summing over the capacity slots): it runs once per
+/// chunk, each chunk accumulating into the results of the one before, the
+/// first into the original inits. Its results are whole values, so the
+/// chunked chain ends there.
+struct Sink {
+  Operation *op; // a linalg::LinalgOp
+  /// Operands from outside the region read along the chunk: sliced per
+  /// chunk, held as the track says.
+  SmallVector<std::pair<OpOperand *, Track>> sliced;
+};
+
 /// The ops to clone per chunk, the chunk dimension of every value they
 /// define, and the inits to rebuild per chunk.
 struct Region {
@@ -111,8 +127,14 @@ struct Region {
   /// The first op after the region that uses an exit (the clones go
   /// before it).
   Operation *end = nullptr;
+  /// Reductions of region values along the chunk.
+  SmallVector<Sink> sinks;
 
   bool contains(Value v) const { return tracks.count(v); }
+  bool isSinkResult(Value v) const {
+    return llvm::any_of(
+        sinks, [&](const Sink &sink) { return v.getDefiningOp() == sink.op; });
+  }
 };
 
 /// Whether every tensor type `op` has is static and ranked.
@@ -202,12 +224,71 @@ bool bodyFits(linalg::LinalgOp op, unsigned loop) {
   return !unfit;
 }
 
+/// Whether every result of `op`'s body combines its init's block argument,
+/// read nowhere else, with a value computed without any init argument, by
+/// an associative and commutative operation: then the loops that reduce
+/// can be split into pieces whose results are combined in any order (up to
+/// floating-point rounding, as in any partitioned reduction).
+bool reducesAssociatively(linalg::LinalgOp op) {
+  Block *body = op.getBlock();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  unsigned firstInit = op.getNumDpsInputs();
+  llvm::SmallPtrSet<Value, 4> initArgs;
+  for (unsigned i = 0; i < op.getNumDpsInits(); ++i)
+    initArgs.insert(body->getArgument(firstInit + i));
+  // Whether `v` depends on an init argument within the body.
+  auto readsInit = [&](Value v) {
+    SmallVector<Value> worklist{v};
+    llvm::SmallPtrSet<Value, 8> seen;
+    while (!worklist.empty()) {
+      Value cur = worklist.pop_back_val();
+      if (!seen.insert(cur).second)
+        continue;
+      if (initArgs.contains(cur))
+        return true;
+      if (Operation *def = cur.getDefiningOp())
+        if (def->getBlock() == body)
+          llvm::append_range(worklist, def->getOperands());
+    }
+    return false;
+  };
+  // Values computed in nested regions are not followed below: refuse them.
+  for (Operation &nested : *body)
+    if (nested.getNumRegions() != 0)
+      return false;
+  for (unsigned i = 0; i < op.getNumDpsInits(); ++i) {
+    BlockArgument out = body->getArgument(firstInit + i);
+    Operation *combine = yield.getOperand(i).getDefiningOp();
+    // A partial sum in another order may overflow where the whole did
+    // not: with nsw / nuw that would be poison.
+    if (auto flags =
+            dyn_cast_or_null<arith::ArithIntegerOverflowFlagsInterface>(
+                combine))
+      if (flags.getOverflowAttr().getValue() !=
+          arith::IntegerOverflowFlags::none)
+        return false;
+    if (!out.hasOneUse() || !combine || combine->getBlock() != body ||
+        combine->getNumOperands() != 2 ||
+        !isa<arith::AddFOp, arith::AddIOp, arith::MaximumFOp, arith::MinimumFOp,
+             arith::MaxNumFOp, arith::MinNumFOp, arith::MaxSIOp, arith::MinSIOp,
+             arith::MaxUIOp, arith::MinUIOp, arith::OrIOp, arith::AndIOp,
+             arith::XOrIOp>(combine))
+      return false;
+    Value lhs = combine->getOperand(0), rhs = combine->getOperand(1);
+    Value other = lhs == out ? rhs : rhs == out ? lhs : Value();
+    if (!other || readsInit(other))
+      return false;
+  }
+  return true;
+}
+
 class RegionBuilder {
 public:
   RegionBuilder(Region &region) : r(region) {}
 
   /// Tries to add `op` (which reads a region value) to the region.
   bool tryAdd(Operation *op) {
+    pendingRegenerated.clear();
     if (!staticTensors(op) || op->getNumResults() == 0)
       return false;
     std::optional<SmallVector<Track>> results;
@@ -231,12 +312,73 @@ public:
     }
     for (auto [result, track] : llvm::zip(op->getResults(), *results))
       r.tracks[result] = track;
+    for (auto [operand, dim] : pendingRegenerated)
+      r.regenerated[operand] = dim;
     r.ops.push_back(op);
+    return true;
+  }
+
+  /// Tries to make `op` (which reads a region value, and cannot join the
+  /// region) a sink: a reduction along the chunk loop.
+  bool trySink(Operation *op) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    if (!linalgOp || !linalgOp.hasPureTensorSemantics() || !staticTensors(op))
+      return false;
+    std::optional<unsigned> loop;
+    std::optional<Track> chunking;
+    for (OpOperand *input : linalgOp.getDpsInputOperands()) {
+      if (!r.contains(input->get()))
+        continue;
+      Track t = r.tracks.lookup(input->get());
+      AffineMap map = linalgOp.getMatchingIndexingMap(input);
+      auto dimExpr = dyn_cast<AffineDimExpr>(map.getResult(t.dim));
+      if (!dimExpr || (loop && *loop != dimExpr.getPosition()) ||
+          (chunking && !chunking->sameChunking(t)) ||
+          positionOfLoop(map, dimExpr.getPosition()) != t.dim)
+        return false;
+      loop = dimExpr.getPosition();
+      chunking = t;
+    }
+    if (!loop ||
+        linalgOp.getIteratorTypesArray()[*loop] !=
+            utils::IteratorType::reduction ||
+        !bodyFits(linalgOp, *loop) || !reducesAssociatively(linalgOp))
+      return false;
+    int64_t range = linalgOp.getStaticLoopRanges()[*loop];
+    Sink sink;
+    sink.op = op;
+    for (OpOperand &operand : op->getOpOperands()) {
+      AffineMap map = linalgOp.getMatchingIndexingMap(&operand);
+      if (linalgOp.isDpsInit(&operand)) {
+        // The accumulators: whole values from outside the region.
+        if (r.contains(operand.get()) || map.isFunctionOfDim(*loop))
+          return false;
+        continue;
+      }
+      if (r.contains(operand.get()) || !map.isFunctionOfDim(*loop))
+        continue;
+      std::optional<int64_t> at = positionOfLoop(map, *loop);
+      if (!at ||
+          cast<RankedTensorType>(operand.get().getType()).getDimSize(*at) !=
+              range)
+        return false;
+      Track t = *chunking;
+      t.dim = *at;
+      sink.sliced.push_back({&operand, t});
+    }
+    llvm::SetVector<Value> above;
+    getUsedValuesDefinedAbove(op->getRegions(), above);
+    if (llvm::any_of(above, [&](Value v) { return r.contains(v); }))
+      return false;
+    r.sinks.push_back(std::move(sink));
     return true;
   }
 
 private:
   Region &r;
+  /// The inits linalgRule found to rebuild per chunk for the op tryAdd is
+  /// looking at.
+  SmallVector<std::pair<OpOperand *, int64_t>> pendingRegenerated;
 
   std::optional<SmallVector<Track>> collapseRule(tensor::CollapseShapeOp op) {
     Track in = r.tracks.lookup(op.getSrc());
@@ -355,8 +497,8 @@ private:
       t.dim = *at;
       results.push_back(t);
     }
-    for (auto [operand, dim] : regenerated)
-      r.regenerated[operand] = dim;
+    // Recorded once the op has joined (tryAdd may still refuse it).
+    pendingRegenerated.assign(regenerated.begin(), regenerated.end());
     return results;
   }
 };
@@ -375,18 +517,27 @@ std::optional<Region> analyze(AllToAllOp seed, int64_t dim, int64_t chunks) {
   // Walk the block in order; the region ends at the first op that uses a
   // region value and cannot join it.
   for (Operation *op = seed->getNextNode(); op; op = op->getNextNode()) {
-    bool reads = false;
+    bool reads = false, readsSink = false;
     op->walk([&](Operation *nested) {
-      for (Value v : nested->getOperands())
+      for (Value v : nested->getOperands()) {
         if (r.contains(v))
           reads = true;
+        if (r.isSinkResult(v))
+          readsSink = true;
+      }
     });
+    // A sink's results exist once its last chunk is computed, where the
+    // clones go: whatever reads them comes after.
+    if (readsSink) {
+      r.end = op;
+      break;
+    }
     if (!reads)
       continue;
     bool direct =
         llvm::any_of(op->getOperands(), [&](Value v) { return r.contains(v); });
     if (op->getNumRegions() == 0 || isa<linalg::LinalgOp>(op))
-      if (direct && builder.tryAdd(op))
+      if (direct && (builder.tryAdd(op) || builder.trySink(op)))
         continue;
     r.end = op;
     break;
@@ -394,6 +545,8 @@ std::optional<Region> analyze(AllToAllOp seed, int64_t dim, int64_t chunks) {
   // The exits: region values with users outside it (all after r.end, or
   // r.end itself, as the walk stopped at the first).
   llvm::SmallPtrSet<Operation *, 16> inRegion(r.ops.begin(), r.ops.end());
+  for (Sink &sink : r.sinks)
+    inRegion.insert(sink.op);
   for (Operation *op : r.ops)
     for (Value result : op->getResults())
       if (llvm::any_of(result.getUsers(), [&](Operation *user) {
@@ -401,7 +554,7 @@ std::optional<Region> analyze(AllToAllOp seed, int64_t dim, int64_t chunks) {
             return !ancestor || !inRegion.contains(ancestor);
           }))
         r.exits.push_back(result);
-  if (countCompute(r.ops) == 0)
+  if (countCompute(r.ops) + static_cast<int64_t>(r.sinks.size()) == 0)
     return std::nullopt;
   return r;
 }
@@ -737,6 +890,15 @@ void rewrite(Region &r, Producer *p) {
     for (Value result : op->getResults())
       valuePhase[result] = phase + (isa<AllToAllOp>(op) ? 1 : 0);
   }
+  for (Sink &sink : r.sinks) {
+    int64_t phase = 0;
+    for (Value operand : sink.op->getOperands())
+      phase = std::max(phase, valuePhase.lookup(operand));
+    opPhase[sink.op] = phase;
+    phases = std::max(phases, phase + 1);
+  }
+  // Each sink's results so far (after the chunks cloned up to now).
+  llvm::DenseMap<Operation *, SmallVector<Value>> partial;
   for (int64_t phase = 0; phase < phases; ++phase) {
     for (int64_t j = 0; j < k; ++j) {
       IRMapping &mapping = mappings[j];
@@ -744,7 +906,31 @@ void rewrite(Region &r, Producer *p) {
         if (opPhase.lookup(op) == phase)
           cloneForChunk(b, op, mapping, r.tracks, r.regenerated, k);
       }
+      for (Sink &sink : r.sinks) {
+        if (opPhase.lookup(sink.op) != phase)
+          continue;
+        SmallVector<std::pair<unsigned, Value>> slices;
+        for (auto [use, track] : sink.sliced)
+          slices.push_back(
+              {use->getOperandNumber(),
+               sliceLeaf(b, use->get().getLoc(), use->get(), track, j, k)});
+        Operation *clone = b.clone(*sink.op, mapping);
+        for (auto [i, slice] : slices)
+          clone->setOperand(i, slice);
+        SmallVector<Value> &acc = partial[sink.op];
+        if (!acc.empty())
+          for (auto [init, value] : llvm::zip(
+                   cast<linalg::LinalgOp>(clone).getDpsInitsMutable(), acc))
+            init.set(value);
+        acc.assign(clone->result_begin(), clone->result_end());
+      }
     }
+  }
+  for (Sink &sink : r.sinks) {
+    for (auto [result, value] :
+         llvm::zip(sink.op->getResults(), partial[sink.op]))
+      result.replaceAllUsesWith(value);
+    sink.op->erase();
   }
   for (Value exit : r.exits) {
     SmallVector<Value> parts;
@@ -827,8 +1013,10 @@ struct ChunkAllToAllPass
         if (k < 2)
           continue;
         std::optional<Region> region = analyze(seed, d, k);
-        if (region &&
-            (!best || countCompute(region->ops) > countCompute(best->ops)))
+        auto compute = [](const Region &r) {
+          return countCompute(r.ops) + static_cast<int64_t>(r.sinks.size());
+        };
+        if (region && (!best || compute(*region) > compute(*best)))
           best = std::move(region);
       }
       if (!best)

@@ -112,14 +112,17 @@ func.func @collapsed_exit(%d: tensor<4x8x16xf32>, %w: tensor<16x8xf32>) -> tenso
   } -> tensor<4x8x8xf32>
   %t = math.tanh %g : tensor<4x8x8xf32>
   %k = tensor.collapse_shape %t [[0, 1], [2]] : tensor<4x8x8xf32> into tensor<32x8xf32>
-  // A sum over all rows: the rows are reduced, so the chain stops here.
+  // A running average over the rows depends on their order (it is not a
+  // sum), so it cannot be split into chunks: the chain stops here.
+  %half = arith.constant 0.5 : f32
   %se = tensor.empty() : tensor<8xf32>
   %sz = linalg.fill ins(%zero : f32) outs(%se : tensor<8xf32>) -> tensor<8xf32>
   %sum = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>],
                          iterator_types = ["reduction", "parallel"]}
       ins(%k : tensor<32x8xf32>) outs(%sz : tensor<8xf32>) {
   ^bb0(%x: f32, %acc: f32):
-    %s = arith.addf %acc, %x : f32
+    %h = arith.mulf %acc, %half : f32
+    %s = arith.addf %h, %x : f32
     linalg.yield %s : f32
   } -> tensor<8xf32>
   return %sum : tensor<8xf32>
@@ -129,15 +132,64 @@ func.func @collapsed_exit(%d: tensor<4x8x16xf32>, %w: tensor<16x8xf32>) -> tenso
 
 trellis.mesh @mesh = <["x"=4]>
 
+// A sum over all the collapsed rows reduces along the chunk: it runs once
+// per chunk, right after the chunk's experts, chunk 0 into the original
+// zeros and chunk 1 into chunk 0's sums (the rows of a chunk are not
+// contiguous, which a sum does not mind). Nothing is put back together.
+// CHECK-LABEL: func.func @sum_sink
+// CHECK: %[[S0:.*]] = linalg.fill {{.*}} -> tensor<8xf32>
+// CHECK: %[[K0:.*]] = tensor.collapse_shape %{{.*}} : tensor<4x4x8xf32> into tensor<16x8xf32>
+// CHECK: %[[P0:.*]] = linalg.generic {{.*}} ins(%[[K0]] : tensor<16x8xf32>) outs(%[[S0]] : tensor<8xf32>)
+// CHECK: %[[K1:.*]] = tensor.collapse_shape %{{.*}} : tensor<4x4x8xf32> into tensor<16x8xf32>
+// CHECK: %[[P1:.*]] = linalg.generic {{.*}} ins(%[[K1]] : tensor<16x8xf32>) outs(%[[P0]] : tensor<8xf32>)
+// CHECK-NOT: tensor.insert_slice
+// CHECK: math.sqrt %[[P1]]
+func.func @sum_sink(%d: tensor<4x8x16xf32>, %w: tensor<16x8xf32>) -> tensor<8xf32>
+    attributes {spmd.mesh = @mesh} {
+  %zero = arith.constant 0.0 : f32
+  %r = spmd.all_to_all %d over ["x"] split 0 concat 0 : tensor<4x8x16xf32> -> tensor<4x8x16xf32>
+  %e = tensor.empty() : tensor<4x8x8xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(e, c, f, d) -> (e, c, d)>, affine_map<(e, c, f, d) -> (d, f)>, affine_map<(e, c, f, d) -> (e, c, f)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%r, %w : tensor<4x8x16xf32>, tensor<16x8xf32>) outs(%z : tensor<4x8x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8x8xf32>
+  %t = math.tanh %g : tensor<4x8x8xf32>
+  %k = tensor.collapse_shape %t [[0, 1], [2]] : tensor<4x8x8xf32> into tensor<32x8xf32>
+  %se = tensor.empty() : tensor<8xf32>
+  %sz = linalg.fill ins(%zero : f32) outs(%se : tensor<8xf32>) -> tensor<8xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>],
+                         iterator_types = ["reduction", "parallel"]}
+      ins(%k : tensor<32x8xf32>) outs(%sz : tensor<8xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  // Whatever reads the sums comes after the last chunk's.
+  %n = math.sqrt %sum : tensor<8xf32>
+  return %n : tensor<8xf32>
+}
+
+// -----
+
+trellis.mesh @mesh = <["x"=4]>
+
 // A chunk count that does not divide the capacity is lowered to the
 // largest one up to it that does: chunks=4 on 6 rows gives 3 chunks of 2.
-// Where none does (5 rows), nothing changes.
+// Where none does (5 rows), the capacity is not chunked; the 16 columns,
+// which the matmul contracts, are instead (4 chunks of 4, each multiplied
+// by its rows of the weight and added to the chunks before).
 // FOUR-LABEL: func.func @odd
 // FOUR-COUNT-3: spmd.all_to_all %{{.*}} : tensor<4x2x16xf32> -> tensor<4x2x16xf32>
 // FOUR-NOT: spmd.all_to_all
 // FOUR-LABEL: func.func @prime
-// FOUR-COUNT-1: spmd.all_to_all %{{.*}} : tensor<4x5x16xf32> -> tensor<4x5x16xf32>
+// FOUR-COUNT-4: spmd.all_to_all %{{.*}} : tensor<4x5x4xf32> -> tensor<4x5x4xf32>
 // FOUR-NOT: spmd.all_to_all
+// FOUR-COUNT-4: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<20x4xf32>, tensor<4x8xf32>)
 // FOUR-LABEL: func.func @contracted
 func.func @odd(%d: tensor<4x6x16xf32>, %w: tensor<16x8xf32>) -> tensor<24x8xf32>
     attributes {spmd.mesh = @mesh} {
@@ -165,12 +217,18 @@ func.func @prime(%d: tensor<4x5x16xf32>, %w: tensor<16x8xf32>) -> tensor<20x8xf3
 
 trellis.mesh @mesh = <["x"=4]>
 
-// Left alone: the only free dimension is contracted by the matmul (a
-// reduction loop), an all_to_all that feeds no compute, and an expert
-// whose body reads the index of every loop it could be chunked along.
+// The only free dimension is contracted by the matmul (a reduction
+// loop): chunk j multiplies its columns by the weight's rows j and adds
+// to the product of the chunks before it.
 // CHECK-LABEL: func.func @contracted
-// CHECK-COUNT-1: spmd.all_to_all %{{.*}} : tensor<4x16xf32> -> tensor<4x16xf32>
-// CHECK-NOT: tensor.extract_slice
+// CHECK: %[[A0:.*]] = spmd.all_to_all %{{.*}} : tensor<4x8xf32> -> tensor<4x8xf32>
+// CHECK: %[[A1:.*]] = spmd.all_to_all %{{.*}} : tensor<4x8xf32> -> tensor<4x8xf32>
+// CHECK: %[[Z:.*]] = linalg.fill
+// CHECK: %[[W0:.*]] = tensor.extract_slice %[[W:.*]][0, 0] [8, 8] [1, 1] : tensor<16x8xf32> to tensor<8x8xf32>
+// CHECK: %[[M0:.*]] = linalg.matmul ins(%[[A0]], %[[W0]] : {{.*}}) outs(%[[Z]] : tensor<4x8xf32>)
+// CHECK: %[[W1:.*]] = tensor.extract_slice %[[W]][8, 0] [8, 8] [1, 1]
+// CHECK: %[[M1:.*]] = linalg.matmul ins(%[[A1]], %[[W1]] : {{.*}}) outs(%[[M0]] : tensor<4x8xf32>)
+// CHECK: return %[[M1]]
 func.func @contracted(%d: tensor<4x16xf32>, %w: tensor<16x8xf32>) -> tensor<4x8xf32>
     attributes {spmd.mesh = @mesh} {
   %zero = arith.constant 0.0 : f32
@@ -181,6 +239,8 @@ func.func @contracted(%d: tensor<4x16xf32>, %w: tensor<16x8xf32>) -> tensor<4x8x
   return %m : tensor<4x8xf32>
 }
 
+// Left alone: an all_to_all that feeds no compute, and an expert whose
+// body reads the index of every loop it could be chunked along.
 // CHECK-LABEL: func.func @no_compute
 // CHECK-NEXT: spmd.all_to_all %{{.*}} : tensor<4x8x16xf32> -> tensor<4x8x16xf32>
 // CHECK-NEXT: tensor.collapse_shape
@@ -244,12 +304,16 @@ trellis.mesh @mesh = <["x"=4]>
 // A per-slot scale (an outside operand along the capacity loop) cannot be
 // chunked along the capacity: the dimension after it, which the matmul
 // contracts, is chunked through the scale instead (slices of 8 of the 16
-// columns), and the matmul reads the reassembled whole.
+// columns), and the matmul, reducing along it, takes the weight's rows of
+// each chunk.
 // CHECK-LABEL: func.func @outside_along_loop
 // CHECK: tensor.extract_slice %{{.*}}[0, 0, 0] [4, 8, 8]
 // CHECK: tensor.extract_slice %{{.*}}[0, 0, 8] [4, 8, 8]
-// CHECK-COUNT-2: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x8x8xf32>, tensor<8xf32>)
-// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<32x16xf32>, tensor<16x8xf32>)
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x8x8xf32>, tensor<8xf32>)
+// CHECK: %[[M0:.*]] = linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<32x8xf32>, tensor<8x8xf32>)
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x8x8xf32>, tensor<8xf32>)
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<32x8xf32>, tensor<8x8xf32>) outs(%[[M0]] : tensor<32x8xf32>)
+// CHECK-NOT: tensor.insert_slice
 #id = affine_map<(e, c, d) -> (e, c, d)>
 #slot = affine_map<(e, c, d) -> (c)>
 func.func @outside_along_loop(%d: tensor<4x8x16xf32>, %s: tensor<8xf32>, %w: tensor<16x8xf32>) -> tensor<32x8xf32>
@@ -415,7 +479,15 @@ trellis.mesh @mesh = <["x"=4]>
 // CHECK: linalg.matmul
 // CHECK: spmd.all_to_all %{{.*}} over ["x"] split 0 concat 0 : tensor<4x4x16xf32>
 // CHECK-COUNT-2: spmd.all_to_all %{{.*}} : tensor<4x4x8xf32> -> tensor<4x4x8xf32>
-// CHECK: linalg.matmul ins(%[[M]], %{{.*}} : tensor<8x32xf32>, tensor<32x8xf32>)
+// The combine (mask @ rows) sums over the capacity slots: chunk j takes
+// the mask's columns of its slots and adds to chunk j - 1's result.
+// CHECK: %[[CX0:.*]] = tensor.expand_shape %[[M]] {{\[}}[0], [1, 2]] output_shape [8, 4, 8]
+// CHECK: tensor.extract_slice %[[CX0]][0, 0, 0] [8, 4, 4]
+// CHECK: %[[C0:.*]] = linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<8x16xf32>, tensor<16x8xf32>) outs(%{{.*}} : tensor<8x8xf32>)
+// CHECK: %[[CX1:.*]] = tensor.expand_shape %[[M]]
+// CHECK: tensor.extract_slice %[[CX1]][0, 0, 4] [8, 4, 4]
+// CHECK: %[[C1:.*]] = linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<8x16xf32>, tensor<16x8xf32>) outs(%[[C0]] : tensor<8x8xf32>)
+// CHECK: return %[[C1]]
 func.func @dispatch(%m: tensor<8x32xf32>, %a: tensor<8x16xf32>, %w: tensor<16x8xf32>) -> tensor<8x8xf32>
     attributes {spmd.mesh = @mesh} {
   %zero = arith.constant 0.0 : f32
@@ -478,4 +550,48 @@ func.func @whole_reads(%d: tensor<8x8xf32>, %w: tensor<8x8xf32>) -> tensor<8x8xf
   %z1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<8x8xf32>) -> tensor<8x8xf32>
   %y = linalg.matmul ins(%f, %w : tensor<8x8xf32>, tensor<8x8xf32>) outs(%z1 : tensor<8x8xf32>) -> tensor<8x8xf32>
   return %y : tensor<8x8xf32>
+}
+
+// -----
+
+trellis.mesh @mesh = <["x"=4]>
+
+// Integer sums along the chunk: wrapping ones are chunked; one marked nsw
+// is not (a partial sum in another order could overflow, and be poison,
+// where the whole did not).
+// CHECK-LABEL: func.func @int_sum
+// CHECK-COUNT-2: spmd.all_to_all %{{.*}} : tensor<4x8xi32> -> tensor<4x8xi32>
+// CHECK: %[[S0:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<4x8xi32>) outs(%{{.*}} : tensor<4xi32>)
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<4x8xi32>) outs(%[[S0]] : tensor<4xi32>)
+// CHECK-LABEL: func.func @int_sum_nsw
+// CHECK-COUNT-1: spmd.all_to_all %{{.*}} : tensor<4x16xi32> -> tensor<4x16xi32>
+// CHECK-NOT: tensor.extract_slice
+#rows = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+func.func @int_sum(%d: tensor<4x16xi32>) -> tensor<4xi32> attributes {spmd.mesh = @mesh} {
+  %c0 = arith.constant 0 : i32
+  %r = spmd.all_to_all %d over ["x"] split 0 concat 0 : tensor<4x16xi32> -> tensor<4x16xi32>
+  %e = tensor.empty() : tensor<4xi32>
+  %z = linalg.fill ins(%c0 : i32) outs(%e : tensor<4xi32>) -> tensor<4xi32>
+  %s = linalg.generic {indexing_maps = [#rows, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%r : tensor<4x16xi32>) outs(%z : tensor<4xi32>) {
+  ^bb0(%x: i32, %acc: i32):
+    %a = arith.addi %acc, %x : i32
+    linalg.yield %a : i32
+  } -> tensor<4xi32>
+  return %s : tensor<4xi32>
+}
+
+func.func @int_sum_nsw(%d: tensor<4x16xi32>) -> tensor<4xi32> attributes {spmd.mesh = @mesh} {
+  %c0 = arith.constant 0 : i32
+  %r = spmd.all_to_all %d over ["x"] split 0 concat 0 : tensor<4x16xi32> -> tensor<4x16xi32>
+  %e = tensor.empty() : tensor<4xi32>
+  %z = linalg.fill ins(%c0 : i32) outs(%e : tensor<4xi32>) -> tensor<4xi32>
+  %s = linalg.generic {indexing_maps = [#rows, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%r : tensor<4x16xi32>) outs(%z : tensor<4xi32>) {
+  ^bb0(%x: i32, %acc: i32):
+    %a = arith.addi %acc, %x overflow<nsw> : i32
+    linalg.yield %a : i32
+  } -> tensor<4xi32>
+  return %s : tensor<4xi32>
 }

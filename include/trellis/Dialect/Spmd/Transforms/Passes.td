@@ -340,8 +340,18 @@ def SpmdChunkAllToAll : Pass<"spmd-chunk-all-to-all", "ModuleOp"> {
     nothing else reads (except inits that are `tensor.empty` or a
     `linalg.fill` of one, rebuilt per chunk) and whose body does not read
     its index, elementwise ops on chunked tensors, and further all_to_alls
-    along other dimensions. Values used after that are put back together
-    from their chunks with `tensor.insert_slice`. The ops that compute the
+    along other dimensions. A linalg op that reduces chunked values along
+    the chunk loop (the combine einsum, summing over the capacity slots)
+    ends the chain instead: it runs once per chunk, on the chunk and on the
+    slices of its other operands along that loop, each chunk accumulating
+    into the previous one's result (the first into the original init),
+    when its body combines each accumulator, read nowhere else, with a
+    value computed without it by `arith.addf`, `addi`, `maximumf`,
+    `minimumf`, `maxnumf`, `minnumf`, `maxsi`, `minsi`, `maxui`, `minui`,
+    `andi`, `ori` or `xori` (splitting the loop reorders the updates:
+    floating-point sums are reassociated). Values used after the chain are
+    put back together from their chunks with `tensor.insert_slice`. The
+    ops that compute the
     all_to_all's operand and nothing else (each with one result, read
     once) are chunked too, by the same rules followed backwards, so that
     chunk j leaves as soon as it is computed; what they read along the
