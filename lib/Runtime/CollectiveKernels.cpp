@@ -51,17 +51,17 @@ struct Min {
   }
 };
 
-/// Reduces in blocks that stay in L1: accumulate into `acc`, then store
-/// the block into every output while it is still in L1 (an all-reduce
-/// broadcasts its sum without reading it back). `Op` is a template
-/// parameter so the inner loops vectorise.
+/// Reduces in blocks that stay in L1: accumulate into `acc`, store into
+/// the first output at element `outOffset`, and copy that block, still in
+/// L1, into the other outputs (an all-reduce broadcasts its sum without
+/// reading it back from memory). `Op` is a template parameter so the
+/// inner loops vectorise.
 template <typename T, typename Acc, typename Op, typename Load, typename Store>
 void reduceWith(Op op, bool mean, const std::vector<const void *> &inputs,
                 int64_t offset, int64_t count, void *const *outs,
-                size_t numOuts, Load load, Store store) {
+                size_t numOuts, int64_t outOffset, Load load, Store store) {
   constexpr int64_t kBlock = 2048;
   alignas(64) Acc acc[kBlock];
-  alignas(64) T stored[kBlock];
   const size_t n = inputs.size();
   for (int64_t start = 0; start < count; start += kBlock) {
     int64_t len = std::min(kBlock, count - start);
@@ -76,43 +76,40 @@ void reduceWith(Op op, bool mean, const std::vector<const void *> &inputs,
     if (mean)
       for (int64_t e = 0; e < len; ++e)
         acc[e] = acc[e] / static_cast<Acc>(n);
-    if (numOuts == 1) {
-      T *dst = static_cast<T *>(outs[0]) + start;
-      for (int64_t e = 0; e < len; ++e)
-        dst[e] = store(acc[e]);
-      continue;
-    }
+    T *dst = static_cast<T *>(outs[0]) + outOffset + start;
     for (int64_t e = 0; e < len; ++e)
-      stored[e] = store(acc[e]);
-    for (size_t j = 0; j < numOuts; ++j)
-      std::memcpy(static_cast<T *>(outs[j]) + start, stored, len * sizeof(T));
+      dst[e] = store(acc[e]);
+    for (size_t j = 1; j < numOuts; ++j)
+      std::memcpy(static_cast<T *>(outs[j]) + outOffset + start, dst,
+                  len * sizeof(T));
   }
 }
 
 template <typename T, typename Acc, typename Load, typename Store>
 void reduceTyped(int32_t reduction, const std::vector<const void *> &inputs,
                  int64_t offset, int64_t count, void *const *outs,
-                 size_t numOuts, Load load, Store store) {
+                 size_t numOuts, int64_t outOffset, Load load, Store store) {
   switch (reduction) {
   case TRELLIS_RT_MAX:
     return reduceWith<T, Acc>(Max(), false, inputs, offset, count, outs,
-                              numOuts, load, store);
+                              numOuts, outOffset, load, store);
   case TRELLIS_RT_MIN:
     return reduceWith<T, Acc>(Min(), false, inputs, offset, count, outs,
-                              numOuts, load, store);
+                              numOuts, outOffset, load, store);
   default:
     return reduceWith<T, Acc>(Sum(), reduction == TRELLIS_RT_MEAN, inputs,
-                              offset, count, outs, numOuts, load, store);
+                              offset, count, outs, numOuts, outOffset, load,
+                              store);
   }
 }
 
 template <typename T>
 void reducePlain(int32_t reduction, const std::vector<const void *> &inputs,
                  int64_t offset, int64_t count, void *const *outs,
-                 size_t numOuts) {
+                 size_t numOuts, int64_t outOffset) {
   reduceTyped<T, T>(
-      reduction, inputs, offset, count, outs, numOuts, [](T v) { return v; },
-      [](T v) { return v; });
+      reduction, inputs, offset, count, outs, numOuts, outOffset,
+      [](T v) { return v; }, [](T v) { return v; });
 }
 
 } // namespace
@@ -134,40 +131,57 @@ bool mlir::trellis::rt::canReduce(int32_t dtype, int32_t reduction) {
   }
 }
 
+namespace {
+/// reduceWith for `dtype`, the results stored at element `outOffset` of
+/// each of `outs`.
+void reduceInto(int32_t dtype, int32_t reduction,
+                const std::vector<const void *> &inputs, int64_t offset,
+                int64_t count, void *const *outs, size_t numOuts,
+                int64_t outOffset) {
+  switch (dtype) {
+  case TRELLIS_RT_F32:
+    return reducePlain<float>(reduction, inputs, offset, count, outs, numOuts,
+                              outOffset);
+  case TRELLIS_RT_F64:
+    return reducePlain<double>(reduction, inputs, offset, count, outs, numOuts,
+                               outOffset);
+  case TRELLIS_RT_I32:
+    return reducePlain<int32_t>(reduction, inputs, offset, count, outs, numOuts,
+                                outOffset);
+  case TRELLIS_RT_I64:
+    return reducePlain<int64_t>(reduction, inputs, offset, count, outs, numOuts,
+                                outOffset);
+  case TRELLIS_RT_I8:
+    return reducePlain<int8_t>(reduction, inputs, offset, count, outs, numOuts,
+                               outOffset);
+  case TRELLIS_RT_I16:
+    return reducePlain<int16_t>(reduction, inputs, offset, count, outs, numOuts,
+                                outOffset);
+  case TRELLIS_RT_BF16:
+    return reduceTyped<uint16_t, float>(reduction, inputs, offset, count, outs,
+                                        numOuts, outOffset, bf16ToFloat,
+                                        floatToBf16);
+  case TRELLIS_RT_F16:
+    return reduceTyped<uint16_t, float>(reduction, inputs, offset, count, outs,
+                                        numOuts, outOffset, halfToFloat,
+                                        floatToHalf);
+  default:
+    return;
+  }
+}
+} // namespace
+
 void mlir::trellis::rt::reduceBlocks(int32_t dtype, int32_t reduction,
                                      const std::vector<const void *> &inputs,
                                      int64_t offset, int64_t count, void *out) {
-  reduceBlocksInto(dtype, reduction, inputs, offset, count, &out, 1);
+  reduceInto(dtype, reduction, inputs, offset, count, &out, 1, 0);
 }
 
 void mlir::trellis::rt::reduceBlocksInto(
     int32_t dtype, int32_t reduction, const std::vector<const void *> &inputs,
-    int64_t offset, int64_t count, void *const *outs, size_t numOuts) {
-  switch (dtype) {
-  case TRELLIS_RT_F32:
-    return reducePlain<float>(reduction, inputs, offset, count, outs, numOuts);
-  case TRELLIS_RT_F64:
-    return reducePlain<double>(reduction, inputs, offset, count, outs, numOuts);
-  case TRELLIS_RT_I32:
-    return reducePlain<int32_t>(reduction, inputs, offset, count, outs,
-                                numOuts);
-  case TRELLIS_RT_I64:
-    return reducePlain<int64_t>(reduction, inputs, offset, count, outs,
-                                numOuts);
-  case TRELLIS_RT_I8:
-    return reducePlain<int8_t>(reduction, inputs, offset, count, outs, numOuts);
-  case TRELLIS_RT_I16:
-    return reducePlain<int16_t>(reduction, inputs, offset, count, outs,
-                                numOuts);
-  case TRELLIS_RT_BF16:
-    return reduceTyped<uint16_t, float>(reduction, inputs, offset, count, outs,
-                                        numOuts, bf16ToFloat, floatToBf16);
-  case TRELLIS_RT_F16:
-    return reduceTyped<uint16_t, float>(reduction, inputs, offset, count, outs,
-                                        numOuts, halfToFloat, floatToHalf);
-  default:
-    return;
-  }
+    int64_t offset, int64_t count, const std::vector<void *> &outs) {
+  reduceInto(dtype, reduction, inputs, offset, count, outs.data(), outs.size(),
+             offset);
 }
 
 void mlir::trellis::rt::copyChunk(int64_t elemBytes, const char *src,

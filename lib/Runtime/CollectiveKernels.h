@@ -9,7 +9,6 @@
 #ifndef TRELLIS_LIB_RUNTIME_COLLECTIVEKERNELS_H
 #define TRELLIS_LIB_RUNTIME_COLLECTIVEKERNELS_H
 
-#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -24,13 +23,13 @@ void reduceBlocks(int32_t dtype, int32_t reduction,
                   const std::vector<const void *> &inputs, int64_t offset,
                   int64_t count, void *out);
 
-/// reduceBlocks storing the same `count` results into each of `outs`
-/// (already offset), block by block while they are in L1. An output may be
-/// one of the inputs at the same offset (every block is read before it is
-/// stored).
+/// reduceBlocks storing the same `count` results into each of `outs`, at
+/// the inputs' `offset` (outs[j][offset + e]), block by block while they
+/// are in L1. An output may be one of the inputs (every block is read
+/// before it is stored).
 void reduceBlocksInto(int32_t dtype, int32_t reduction,
                       const std::vector<const void *> &inputs, int64_t offset,
-                      int64_t count, void *const *outs, size_t numOuts);
+                      int64_t count, const std::vector<void *> &outs);
 
 /// Copies `count` elements of `elemBytes` from a [outerA][nA][innerA] view
 /// (block `blockA`) to a [outerB][nB][innerB] view (block `blockB`); the

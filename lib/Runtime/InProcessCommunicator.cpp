@@ -64,13 +64,9 @@ void InProcessCommunicator::work(const Rendezvous &rv, int64_t task,
     // stores every L1 block of the sum into all members' outputs.
     int64_t count = desc.geometry[0], tasks = rv.numTasks;
     int64_t lo = task * count / tasks, hi = (task + 1) * count / tasks;
-    if (hi > lo) {
-      std::vector<void *> outs(n);
-      for (int64_t j = 0; j < n; ++j)
-        outs[j] = static_cast<char *>(rv.outs[j]) + lo * elem;
+    if (hi > lo)
       reduceBlocksInto(desc.dtype, desc.reduction, rv.ins, lo, hi - lo,
-                       outs.data(), outs.size());
-    }
+                       rv.outs);
     return;
   }
   case CollectiveKind::AllGather: {

@@ -569,8 +569,6 @@ TEST(ReduceKernels, MaxMinPropagateNaNFromAnyDevice) {
             -7);
 }
 
-// f16 reductions accumulate in f32 and round once to nearest even, as
-// arith.truncf does; every value below is exact in numpy's float16.
 // reduceBlocksInto stores each block of the result into every output
 // (the in-process all-reduce's broadcast): over several L1 blocks and a
 // partial one, from an offset, with one output aliasing an input.
@@ -584,31 +582,33 @@ TEST(ReduceKernels, BlocksStoredIntoEveryOutput) {
   for (int64_t e = 0; e < count; ++e)
     expect[e] = (in[0][offset + e] + in[1][offset + e] + in[2][offset + e]) / 3;
   std::vector<const void *> inputs = {in[0].data(), in[1].data(), in[2].data()};
-  std::vector<float> a(count, -1), b(count, -1);
-  // The third output is input 1 itself, at the same offset.
-  void *outs[] = {a.data(), b.data(), in[1].data() + offset};
-  reduceBlocksInto(TRELLIS_RT_F32, TRELLIS_RT_MEAN, inputs, offset, count, outs,
-                   3);
+  std::vector<float> a(offset + count, -1), b(offset + count, -1);
+  // The third output is input 1 itself (results go to the same offset).
+  reduceBlocksInto(TRELLIS_RT_F32, TRELLIS_RT_MEAN, inputs, offset, count,
+                   {a.data(), b.data(), in[1].data()});
   for (int64_t e = 0; e < count; ++e) {
-    ASSERT_FLOAT_EQ(a[e], expect[e]) << "element " << e;
-    ASSERT_FLOAT_EQ(b[e], expect[e]) << "element " << e;
+    ASSERT_FLOAT_EQ(a[offset + e], expect[e]) << "element " << e;
+    ASSERT_FLOAT_EQ(b[offset + e], expect[e]) << "element " << e;
     ASSERT_FLOAT_EQ(in[1][offset + e], expect[e]) << "element " << e;
   }
+  for (int64_t e = 0; e < offset; ++e)
+    ASSERT_EQ(a[e], -1.f) << "element " << e << " before the offset";
   // bf16 (accumulated in f32) into two outputs.
   std::vector<uint16_t> x(count), y(count), o1(count), o2(count);
   for (int64_t e = 0; e < count; ++e) {
     x[e] = floatToBf16(static_cast<float>(e % 17));
     y[e] = floatToBf16(0.5f);
   }
-  void *bouts[] = {o1.data(), o2.data()};
   reduceBlocksInto(TRELLIS_RT_BF16, TRELLIS_RT_SUM, {x.data(), y.data()}, 0,
-                   count, bouts, 2);
+                   count, {o1.data(), o2.data()});
   for (int64_t e = 0; e < count; ++e) {
     ASSERT_EQ(bf16ToFloat(o1[e]), static_cast<float>(e % 17) + 0.5f);
     ASSERT_EQ(o1[e], o2[e]);
   }
 }
 
+// f16 reductions accumulate in f32 and round once to nearest even, as
+// arith.truncf does; every value below is exact in numpy's float16.
 TEST(ReduceKernels, HalfPrecision) {
   auto sum = [](std::vector<uint16_t> v) {
     return kernelReduce<uint16_t>(TRELLIS_RT_F16, TRELLIS_RT_SUM, v);
