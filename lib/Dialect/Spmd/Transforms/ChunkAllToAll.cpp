@@ -100,6 +100,13 @@ int64_t bytesOf(RankedTensorType type) {
   return type.getNumElements() * trellis::elementBytes(type.getElementType());
 }
 
+/// The ops of `ops` that compute (linalg ops other than fills).
+int64_t countCompute(ArrayRef<Operation *> ops) {
+  return llvm::count_if(ops, [](Operation *op) {
+    return isa<linalg::LinalgOp>(op) && !isa<linalg::FillOp>(op);
+  });
+}
+
 /// A linalg op that reduces region values along the chunk (the MoE
 /// combine einsum, summing over the capacity slots): it runs once per
 /// chunk, each chunk accumulating into the results of the one before, the
@@ -131,6 +138,10 @@ struct Region {
   SmallVector<Sink> sinks;
 
   bool contains(Value v) const { return tracks.count(v); }
+  /// The compute the chunks split: linalg ops cloned per chunk and sinks.
+  int64_t computeOps() const {
+    return countCompute(ops) + static_cast<int64_t>(sinks.size());
+  }
   bool isSinkResult(Value v) const {
     return llvm::any_of(
         sinks, [&](const Sink &sink) { return v.getDefiningOp() == sink.op; });
@@ -184,13 +195,6 @@ std::optional<int64_t> splitTrack(ArrayRef<int64_t> group,
     found = d;
   }
   return found;
-}
-
-/// The ops of `ops` that compute (linalg ops other than fills).
-int64_t countCompute(ArrayRef<Operation *> ops) {
-  return llvm::count_if(ops, [](Operation *op) {
-    return isa<linalg::LinalgOp>(op) && !isa<linalg::FillOp>(op);
-  });
 }
 
 /// Where loop `loop` appears in `map`: the one result that is exactly that
@@ -554,7 +558,7 @@ std::optional<Region> analyze(AllToAllOp seed, int64_t dim, int64_t chunks) {
             return !ancestor || !inRegion.contains(ancestor);
           }))
         r.exits.push_back(result);
-  if (countCompute(r.ops) + static_cast<int64_t>(r.sinks.size()) == 0)
+  if (r.computeOps() == 0)
     return std::nullopt;
   return r;
 }
@@ -881,22 +885,22 @@ void rewrite(Region &r, Producer *p) {
   llvm::DenseMap<Value, int64_t> valuePhase;
   llvm::DenseMap<Operation *, int64_t> opPhase;
   int64_t phases = 1;
-  for (Operation *op : ArrayRef(r.ops).drop_front()) {
+  auto assignPhase = [&](Operation *op) {
     int64_t phase = 0;
     for (Value operand : op->getOperands())
       phase = std::max(phase, valuePhase.lookup(operand));
     opPhase[op] = phase;
     phases = std::max(phases, phase + 1);
+    return phase;
+  };
+  for (Operation *op : ArrayRef(r.ops).drop_front()) {
+    int64_t phase = assignPhase(op);
     for (Value result : op->getResults())
       valuePhase[result] = phase + (isa<AllToAllOp>(op) ? 1 : 0);
   }
-  for (Sink &sink : r.sinks) {
-    int64_t phase = 0;
-    for (Value operand : sink.op->getOperands())
-      phase = std::max(phase, valuePhase.lookup(operand));
-    opPhase[sink.op] = phase;
-    phases = std::max(phases, phase + 1);
-  }
+  // A sink's results are whole values that no region op reads.
+  for (Sink &sink : r.sinks)
+    assignPhase(sink.op);
   // Each sink's results so far (after the chunks cloned up to now).
   llvm::DenseMap<Operation *, SmallVector<Value>> partial;
   for (int64_t phase = 0; phase < phases; ++phase) {
@@ -1013,10 +1017,7 @@ struct ChunkAllToAllPass
         if (k < 2)
           continue;
         std::optional<Region> region = analyze(seed, d, k);
-        auto compute = [](const Region &r) {
-          return countCompute(r.ops) + static_cast<int64_t>(r.sinks.size());
-        };
-        if (region && (!best || compute(*region) > compute(*best)))
+        if (region && (!best || region->computeOps() > best->computeOps()))
           best = std::move(region);
       }
       if (!best)
