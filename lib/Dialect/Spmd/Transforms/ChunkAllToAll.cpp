@@ -29,6 +29,7 @@
 #include "trellis/Dialect/Spmd/IR/SpmdOps.h"
 #include "trellis/Dialect/Spmd/Transforms/Passes.h"
 #include "trellis/Dialect/Trellis/IR/ShardingUtils.h"
+#include "trellis/Dialect/Trellis/Interfaces/ReshapeUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -148,8 +149,12 @@ struct Region {
   }
 };
 
-/// Whether every tensor type `op` has is static and ranked.
+/// Whether every tensor type `op` has is static and ranked, and a reshape's
+/// reassociation (which the rules index shapes by) is well formed.
 bool staticTensors(Operation *op) {
+  if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op) &&
+      !trellis::hasWellFormedReassociation(op))
+    return false;
   auto ok = [](Type t) {
     auto tensor = dyn_cast<RankedTensorType>(t);
     return !isa<ShapedType>(t) || (tensor && tensor.hasStaticShape());

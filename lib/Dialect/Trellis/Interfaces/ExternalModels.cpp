@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "trellis/Dialect/Trellis/Interfaces/ExternalModels.h"
+#include "trellis/Dialect/Trellis/Interfaces/ReshapeUtils.h"
 #include "trellis/Dialect/Trellis/Interfaces/ShardingRule.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -313,9 +314,12 @@ FailureOr<ShardingRule> padRule(tensor::PadOp op) {
 
 /// A reshape: each group of the reassociation is one dimension on the
 /// collapsed side made of one factor per dimension on the expanded side.
-ShardingRule reshapeRule(Operation *op, RankedTensorType expanded,
-                         ArrayRef<ReassociationIndices> groups,
-                         bool sourceIsExpanded) {
+/// None for a reassociation the verifier let through malformed.
+FailureOr<ShardingRule> reshapeRule(Operation *op, RankedTensorType expanded,
+                                    ArrayRef<ReassociationIndices> groups,
+                                    bool sourceIsExpanded) {
+  if (!isWellFormedReassociation(groups, expanded.getRank()))
+    return failure();
   ShardingRule rule;
   ValueFactors expandedDims, collapsedDims;
   for (const ReassociationIndices &group : groups) {

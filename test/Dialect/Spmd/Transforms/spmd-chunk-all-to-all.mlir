@@ -595,3 +595,51 @@ func.func @int_sum_nsw(%d: tensor<4x16xi32>) -> tensor<4xi32> attributes {spmd.m
   } -> tensor<4xi32>
   return %s : tensor<4xi32>
 }
+
+// -----
+
+trellis.mesh @mesh = <["x"=4]>
+
+// A reassociation the tensor verifier lets through (it reads 4294967296
+// as 0, modulo 2^32; found by fuzzing) ends the chunks at the reshape: the
+// producer before it stays whole, and a consumer after it is not chunked.
+// CHECK-LABEL: func.func @malformed_producer
+// CHECK: linalg.matmul {{.*}} -> tensor<32x16xf32>
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[4294967296, 1], [2]]
+// CHECK-COUNT-2: spmd.all_to_all %{{.*}} : tensor<4x4x16xf32> -> tensor<4x4x16xf32>
+// CHECK-LABEL: func.func @malformed_consumer
+// CHECK-COUNT-1: spmd.all_to_all %{{.*}} : tensor<4x8x16xf32> -> tensor<4x8x16xf32>
+// CHECK-NOT: tensor.extract_slice
+// CHECK: return
+#e3 = affine_map<(a, b, c) -> (a, b, c)>
+func.func @malformed_producer(%m: tensor<8x32xf32>, %a: tensor<8x16xf32>) -> tensor<4x8x16xf32>
+    attributes {spmd.mesh = @mesh} {
+  %zero = arith.constant 0.0 : f32
+  %de = tensor.empty() : tensor<32x16xf32>
+  %d0 = linalg.fill ins(%zero : f32) outs(%de : tensor<32x16xf32>) -> tensor<32x16xf32>
+  %disp = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>,
+                                         affine_map<(m, n, k) -> (k, n)>,
+                                         affine_map<(m, n, k) -> (m, n)>]
+      ins(%m, %a : tensor<8x32xf32>, tensor<8x16xf32>) outs(%d0 : tensor<32x16xf32>) -> tensor<32x16xf32>
+  %d3 = tensor.expand_shape %disp [[4294967296, 1], [2]] output_shape [4, 8, 16] : tensor<32x16xf32> into tensor<4x8x16xf32>
+  %r = spmd.all_to_all %d3 over ["x"] split 0 concat 0 : tensor<4x8x16xf32> -> tensor<4x8x16xf32>
+  %e = tensor.empty() : tensor<4x8x16xf32>
+  %g = linalg.generic {indexing_maps = [#e3, #e3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%r : tensor<4x8x16xf32>) outs(%e : tensor<4x8x16xf32>) {
+  ^bb0(%x: f32, %unused: f32):
+    %y = math.exp %x : f32
+    linalg.yield %y : f32
+  } -> tensor<4x8x16xf32>
+  return %g : tensor<4x8x16xf32>
+}
+
+func.func @malformed_consumer(%d: tensor<4x8x16xf32>, %w: tensor<16x8xf32>) -> tensor<32x8xf32>
+    attributes {spmd.mesh = @mesh} {
+  %zero = arith.constant 0.0 : f32
+  %r = spmd.all_to_all %d over ["x"] split 0 concat 0 : tensor<4x8x16xf32> -> tensor<4x8x16xf32>
+  %flat = tensor.collapse_shape %r [[4294967296, 1], [2]] : tensor<4x8x16xf32> into tensor<32x16xf32>
+  %ye = tensor.empty() : tensor<32x8xf32>
+  %y0 = linalg.fill ins(%zero : f32) outs(%ye : tensor<32x8xf32>) -> tensor<32x8xf32>
+  %y = linalg.matmul ins(%flat, %w : tensor<32x16xf32>, tensor<16x8xf32>) outs(%y0 : tensor<32x8xf32>) -> tensor<32x8xf32>
+  return %y : tensor<32x8xf32>
+}

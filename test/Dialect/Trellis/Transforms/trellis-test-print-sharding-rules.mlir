@@ -63,6 +63,9 @@ func.func @rules(%a: tensor<2x8xf32>, %b: tensor<8x4xf32>, %c: tensor<2x4xf32>,
   %r = tensor.collapse_shape %x [[0, 1]] : tensor<4x6xf32> into tensor<24xf32>
   // expected-remark @below {{sharding rule: ([(i, j, k)]) -> ([i, j, k]) {i=2, j=3, k=4}}}
   %q = tensor.expand_shape %r [[0, 1, 2]] output_shape [2, 3, 4] : tensor<24xf32> into tensor<2x3x4xf32>
+  // A reassociation the verifier reads modulo 2^32 has no rule (no remark).
+  %bad = tensor.expand_shape %r [[4294967296, 1, 2]] output_shape [2, 3, 4] : tensor<24xf32> into tensor<2x3x4xf32>
+  %badc = tensor.collapse_shape %x [[4294967296, 1]] : tensor<4x6xf32> into tensor<24xf32>
   return
 }
 
