@@ -42,11 +42,12 @@ VARIANTS = [
 ]
 
 
-def generate(args, path):
+def generate(args, path, template="ffn.mlir.in"):
     x, y = args.mesh
     sizes = {"X": x, "Y": y, "B": args.B, "D": args.D, "F": args.F,
-             "BX": args.B // x, "DY": args.D // y, "FY": args.F // y}
-    with open(os.path.join(ROOT, "bench", "collective_matmul", "ffn.mlir.in")) as f:
+             "BX": args.B // x, "BY": args.B // y, "DY": args.D // y,
+             "FY": args.F // y}
+    with open(os.path.join(ROOT, "bench", "collective_matmul", template)) as f:
         text = f.read()
     # Longest names first: @BX@ before @B@.
     for key in sorted(sizes, key=len, reverse=True):

@@ -19,6 +19,12 @@ fastest over --repeat runs), with the spread (max - min) / median. A second
 table measures the naive and bidirectional programs at 1x on both cores,
 on one (taskset -c 0) and beside a busy loop.
 
+With --program fsdp the program is a fully sharded layer's weight gather
+instead (bench/collective_matmul/fsdp_gather.mlir.in: x[B@Y, D] @
+all_gather(W[D@Y, F]), the rhs-contracting form, no microbatched
+variants; its naive ring communication is (n - 1) (latency + chunk /
+bandwidth)).
+
 With --device NAME (a trellis-run device profile: matmuls at their
 roofline time, other compute scaled) the programs run as a dry run on that
 chip, the ratios are set the same way, and one more row uses the profile's
@@ -29,6 +35,7 @@ Usage (after scripts/build.sh; about 10 minutes on 2 cores, 3 with
   /usr/bin/python3 bench/virtual_time.py
   /usr/bin/python3 bench/virtual_time.py --device tpu-v5e --latency-us 1
   /usr/bin/python3 bench/virtual_time.py --quick     # smoke run
+  /usr/bin/python3 bench/virtual_time.py --program fsdp   # about 3 minutes
 """
 import argparse
 import json
@@ -104,8 +111,11 @@ def measure(args, configs):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
-    parser.add_argument("--B", type=int, default=512)
-    parser.add_argument("--D", type=int, default=8192)
+    parser.add_argument("--program", choices=("ffn", "fsdp"), default="ffn")
+    parser.add_argument("--B", type=int, default=0,
+                        help="default 512 (ffn), 4096 (fsdp)")
+    parser.add_argument("--D", type=int, default=0,
+                        help="default 8192 (ffn), 2048 (fsdp)")
     parser.add_argument("--F", type=int, default=2048)
     parser.add_argument("--latency-us", type=float, default=20.0)
     parser.add_argument("--ratios", default="0.25,0.5,1,2")
@@ -117,8 +127,15 @@ def main():
                         help="default: bench/results/virtual_time[_DEVICE].md")
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args()
+    fsdp = args.program == "fsdp"
+    args.B = args.B or (4096 if fsdp else 512)
+    args.D = args.D or (2048 if fsdp else 8192)
+    if fsdp:
+        del VARIANTS[3:]
     if args.quick:
         args.B, args.D, args.F, args.invocations = 128, 1024, 512, 2
+        if fsdp:
+            args.B, args.D = 1024, 512
         args.latency_us = 1.0
         for i in range(1, len(VARIANTS)):
             name, passes = VARIANTS[i]
@@ -127,16 +144,21 @@ def main():
     args.trellis_run = os.path.join(args.build_dir, "bin", "trellis-run")
     if not args.out:
         args.out = os.path.join(ROOT, "bench", "results", "virtual_time" +
+                                ("_fsdp" if fsdp else "") +
                                 (f"_{args.device}" if args.device else "") + ".md")
     args.mesh = (1, 8)
     n = 8
-    chunk = args.B * (args.D // n) * 4
+    # The bytes of one chunk, and how many chunks the naive program's rings
+    # send one after the other (all_gather and psum_scatter for the FFN).
+    chunk = (args.D // n) * (args.F if fsdp else args.B) * 4
+    steps = (n - 1) if fsdp else 2 * (n - 1)
     ratios = [float(r) for r in args.ratios.split(",")]
     started = time.time()
     with tempfile.TemporaryDirectory() as tmp:
         args.tmp = tmp
-        program = os.path.join(tmp, "ffn.mlir")
-        collective_matmul.generate(args, program)
+        program = os.path.join(tmp, args.program + ".mlir")
+        collective_matmul.generate(
+            args, program, "fsdp_gather.mlir.in" if fsdp else "ffn.mlir.in")
         nolink = measure(args, {name: (program, passes, None, ())
                                 for name, passes in VARIANTS})
         compute = nolink["naive"][0][0]
@@ -144,7 +166,7 @@ def main():
             f"{k} {v[0][0]:.4g} ms" for k, v in nolink.items()), flush=True)
         links = {}
         for r in ratios:
-            wire = r * compute * 1e3 / (2 * (n - 1)) - args.latency_us
+            wire = r * compute * 1e3 / steps - args.latency_us
             if wire <= 0:
                 sys.exit(f"ratio {r}: the latency alone exceeds the budget")
             links[r] = (args.latency_us, chunk / wire / 1e3)
@@ -171,10 +193,14 @@ def main():
 
     names = [name for name, _ in VARIANTS]
     lines = [
-        f"## Seed 003 FFN in virtual time, 1x8 mesh (B={args.B}, D={args.D}, F={args.F})"
+        (f"## A fully sharded layer's weight gather (FSDP) in virtual time, 1x8 "
+         f"mesh (x[B@Y, D] @ all_gather(W[D@Y, F]); B={args.B}, D={args.D}, "
+         f"F={args.F})" if fsdp else
+         f"## Seed 003 FFN in virtual time, 1x8 mesh (B={args.B}, D={args.D}, F={args.F})")
         + (f", on {args.device} (dry runs)" if args.device else ""),
         "",
         f"Regenerate: `/usr/bin/python3 bench/virtual_time.py"
+        f"{' --program fsdp' if fsdp else ''}"
         f"{' --quick' if args.quick else ''}"
         f"{f' --device {args.device} --latency-us {args.latency_us:g}' if args.device else ''}` (after "
         f"`scripts/build.sh`; took {elapsed:.0f} s). trellis-run "
