@@ -358,8 +358,11 @@ def SpmdChunkAllToAll : Pass<"spmd-chunk-all-to-all", "ModuleOp"> {
     chunk from elsewhere is sliced per chunk. The dimension with the
     most compute after it is chosen; an all_to_all that feeds no compute,
     has dynamic shapes, or moves fewer than `threshold-bytes` per device is
-    left alone. `chunks` is lowered to the largest count up to it that
-    divides the dimension.
+    left alone. `chunks=0` (the default) chooses the count per
+    all_to_all from the bytes it moves per device: one chunk per 64 KiB,
+    at least 2 and at most 8 (measured in virtual time, docs/Overlap.md).
+    The count is lowered to the largest one up to it that divides the
+    dimension.
 
     ```mlir
     %r = spmd.all_to_all %d over ["X"] split 0 concat 0 : tensor<4x8x16xf32> -> tensor<4x8x16xf32>
@@ -374,8 +377,9 @@ def SpmdChunkAllToAll : Pass<"spmd-chunk-all-to-all", "ModuleOp"> {
     "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"
   ];
   let options = [
-    Option<"chunks", "chunks", "int64_t", /*default=*/"4",
-           "How many chunks to split each all_to_all into">,
+    Option<"chunks", "chunks", "int64_t", /*default=*/"0",
+           "How many chunks to split each all_to_all into (0: one per 64 "
+           "KiB it moves per device, 2 to 8)">,
     Option<"thresholdBytes", "threshold-bytes", "int64_t",
            /*default=*/"1048576",
            "Chunk only all_to_alls whose operand has at least this many "
