@@ -10,6 +10,7 @@
 #include "trellis/Dialect/Spmd/IR/SpmdOps.h"
 #include "trellis/Dialect/Spmd/Transforms/Passes.h"
 #include "trellis/Dialect/Trellis/IR/TrellisOps.h"
+#include "trellis/Dialect/Trellis/Interfaces/SliceUtils.h"
 #include "trellis/Dialect/Trellis/Transforms/Passes.h"
 #include "trellis/Execution/Executor.h"
 #include "trellis/Pipelines/Pipelines.h"
@@ -279,6 +280,12 @@ partitionEntry(ModuleOp module, const ExecutorOptions &options) {
   while (eraseUnusedFunctions(module, entry))
     ;
   takeScalarsAsTensors(entry);
+  // A slice whose static numbers reach outside its tensor verifies (the
+  // tensor dialect adds them in wrapping arithmetic) but would read or
+  // write other memory when run.
+  if (failed(trellis::verifyStaticSliceBounds(module)))
+    return makeError("@" + entry.getSymName().str() +
+                     " slices outside a tensor (see the error above)");
   PassManager pm(module.getContext());
   if (options.reference)
     pm.addPass(trellis::createTrellisStripShardings());

@@ -10,6 +10,7 @@
 #include "trellis/Dialect/Trellis/Interfaces/ExternalModels.h"
 #include "trellis/Dialect/Trellis/Interfaces/ReshapeUtils.h"
 #include "trellis/Dialect/Trellis/Interfaces/ShardingRule.h"
+#include "trellis/Dialect/Trellis/Interfaces/SliceUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -175,6 +176,10 @@ bool isFullDim(OpFoldResult offset, OpFoldResult size, OpFoldResult stride,
 }
 
 FailureOr<ShardingRule> extractSliceRule(tensor::ExtractSliceOp op) {
+  // No rule for a slice outside its source (it verifies in wrapping
+  // arithmetic): a window's reads would be computed the same way.
+  if (staticSliceOutOfBounds(op))
+    return failure();
   ShardingRule rule;
   RankedTensorType source = op.getSourceType();
   RankedTensorType result = op.getType();
@@ -224,6 +229,8 @@ FailureOr<ShardingRule> extractSliceRule(tensor::ExtractSliceOp op) {
 }
 
 FailureOr<ShardingRule> insertSliceRule(tensor::InsertSliceOp op) {
+  if (staticSliceOutOfBounds(op))
+    return failure();
   ShardingRule rule;
   RankedTensorType source = op.getSourceType();
   RankedTensorType dest = op.getDestType();

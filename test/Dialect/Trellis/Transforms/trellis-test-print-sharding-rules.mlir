@@ -47,6 +47,11 @@ func.func @rules(%a: tensor<2x8xf32>, %b: tensor<8x4xf32>, %c: tensor<2x4xf32>,
   // sliced dimension must be whole.
   // expected-remark @below {{sharding rule: ([i, _]) -> ([i, j]) {i=4, j=3} window={#0.1=1*j+[2,2]}}}
   %sl = tensor.extract_slice %x[0, 2] [4, 3] [1, 1] : tensor<4x6xf32> to tensor<4x3xf32>
+  // A slice whose last index wraps around int64 (3 * 2^62 + 2 reads
+  // [2, 2 + 3 * 2^62) of 6 elements; the verifier wraps it to 2) and one
+  // that writes outside its destination have no rule (no remark).
+  %slw = tensor.extract_slice %x[0, 2] [4, 4] [1, 6148914691236517206] : tensor<4x6xf32> to tensor<4x4xf32>
+  %insw = tensor.insert_slice %slw into %x[0, 2] [4, 4] [1, 6148914691236517206] : tensor<4x4xf32> into tensor<4x6xf32>
   // expected-remark @below {{sharding rule: ([i, j], []) -> ([i]) {i=4, j=6} need_replication={j}}}
   %sl1 = tensor.extract_slice %x[0, %i] [4, 1] [1, 1] : tensor<4x6xf32> to tensor<4xf32>
   // expected-remark @below {{sharding rule: ([i, k], [i, j], []) -> ([i, j]) {i=4, j=6, k=3} need_replication={j, k}}}

@@ -1,0 +1,77 @@
+//===- SliceUtils.cpp - Bounds of static tensor slices --------------------===//
+
+#include "trellis/Dialect/Trellis/Interfaces/SliceUtils.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+
+namespace {
+/// The slicing op's offsets, sizes and strides and the type it slices.
+std::optional<std::pair<OffsetSizeAndStrideOpInterface, RankedTensorType>>
+sliceOf(Operation *op) {
+  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op))
+    return std::make_pair(cast<OffsetSizeAndStrideOpInterface>(op),
+                          slice.getSourceType());
+  if (auto insert = dyn_cast<tensor::InsertSliceOp>(op))
+    return std::make_pair(cast<OffsetSizeAndStrideOpInterface>(op),
+                          insert.getDestType());
+  if (auto insert = dyn_cast<tensor::ParallelInsertSliceOp>(op))
+    return std::make_pair(cast<OffsetSizeAndStrideOpInterface>(op),
+                          insert.getDestType());
+  return std::nullopt;
+}
+
+/// Whether indices offset, offset + stride, ..., offset + (size - 1) *
+/// stride all lie in [0, extent).
+bool inBounds(int64_t offset, int64_t size, int64_t stride, int64_t extent) {
+  if (size == 0)
+    return true;
+  if (size < 0 || offset < 0 || offset >= extent)
+    return false;
+  int64_t span, last;
+  if (llvm::MulOverflow(size - 1, stride, span) ||
+      llvm::AddOverflow(offset, span, last))
+    return false;
+  return last >= 0 && last < extent;
+}
+} // namespace
+
+std::optional<int64_t> mlir::trellis::staticSliceOutOfBounds(Operation *op) {
+  auto slice = sliceOf(op);
+  if (!slice)
+    return std::nullopt;
+  auto [iface, type] = *slice;
+  SmallVector<OpFoldResult> offsets = iface.getMixedOffsets(),
+                            sizes = iface.getMixedSizes(),
+                            strides = iface.getMixedStrides();
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    std::optional<int64_t> offset = getConstantIntValue(offsets[d]),
+                           size = getConstantIntValue(sizes[d]),
+                           stride = getConstantIntValue(strides[d]);
+    if (!offset || !size || !stride || type.isDynamicDim(d))
+      continue;
+    if (!inBounds(*offset, *size, *stride, type.getDimSize(d)))
+      return d;
+  }
+  return std::nullopt;
+}
+
+LogicalResult mlir::trellis::verifyStaticSliceBounds(Operation *root) {
+  bool failed = false;
+  root->walk([&](Operation *op) {
+    std::optional<int64_t> d = staticSliceOutOfBounds(op);
+    if (!d)
+      return;
+    auto iface = cast<OffsetSizeAndStrideOpInterface>(op);
+    op->emitError() << "dimension " << *d << " of the slice (offset "
+                    << iface.getStaticOffsets()[*d] << ", size "
+                    << iface.getStaticSizes()[*d] << ", stride "
+                    << iface.getStaticStrides()[*d]
+                    << ") reaches outside the tensor it slices";
+    failed = true;
+  });
+  return failure(failed);
+}
