@@ -41,6 +41,7 @@
 #include "llvm/ADT/SetVector.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace mlir::spmd {
 #define GEN_PASS_DEF_SPMDCHUNKALLTOALL
@@ -99,8 +100,23 @@ RankedTensorType shrink(Type type, int64_t dim, int64_t chunks) {
   return tensor.clone(shape);
 }
 
+/// The bytes of a static tensor, saturating at INT64_MAX (a huge tensor
+/// is above any threshold).
 int64_t bytesOf(RankedTensorType type) {
-  return type.getNumElements() * trellis::elementBytes(type.getElementType());
+  uint64_t bytes = trellis::elementBytes(type.getElementType());
+  for (int64_t size : type.getShape())
+    bytes = llvm::SaturatingMultiply<uint64_t>(bytes, size);
+  return static_cast<int64_t>(
+      std::min<uint64_t>(bytes, std::numeric_limits<int64_t>::max()));
+}
+
+/// Whether the pass can slice and rebuild values of `type`: static, with
+/// no dimension of size 0 (a slice at offset 0 of one does not verify),
+/// and no encoding other than device variance (a sharding in the type
+/// depends on the shape, which chunks change).
+bool chunkableTensor(RankedTensorType type) {
+  return type.hasStaticShape() && !llvm::is_contained(type.getShape(), 0) &&
+         (!type.getEncoding() || isa<VaryAttr>(type.getEncoding()));
 }
 
 /// The ops of `ops` that compute (linalg ops other than fills).
@@ -151,15 +167,16 @@ struct Region {
   }
 };
 
-/// Whether every tensor type `op` has is static and ranked, and a reshape's
-/// reassociation (which the rules index shapes by) is well formed.
+/// Whether every tensor type `op` has is ranked and chunkableTensor, and a
+/// reshape's reassociation (which the rules index shapes by) is well
+/// formed.
 bool staticTensors(Operation *op) {
   if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op) &&
       !trellis::hasWellFormedReassociation(op))
     return false;
   auto ok = [](Type t) {
     auto tensor = dyn_cast<RankedTensorType>(t);
-    return !isa<ShapedType>(t) || (tensor && tensor.hasStaticShape());
+    return !isa<ShapedType>(t) || (tensor && chunkableTensor(tensor));
   };
   return llvm::all_of(op->getOperandTypes(), ok) &&
          llvm::all_of(op->getResultTypes(), ok);
@@ -670,7 +687,7 @@ std::optional<Producer> analyzeProducer(AllToAllOp seed, int64_t dim,
     auto [use, t] = worklist.pop_back_val();
     Value v = use->get();
     auto type = dyn_cast<RankedTensorType>(v.getType());
-    if (!type || !type.hasStaticShape() || type.getDimSize(t.dim) % chunks)
+    if (!type || !chunkableTensor(type) || type.getDimSize(t.dim) % chunks)
       return std::nullopt;
     if (auto it = p.tracks.find(v); it != p.tracks.end()) {
       // A leaf read twice (a value in the region has one use).
@@ -896,8 +913,10 @@ void rewrite(Region &r, Producer *p) {
   // the region that uses it.
   if (r.end)
     b.setInsertionPoint(r.end);
-  else
+  else if (seed->getBlock()->mightHaveTerminator())
     b.setInsertionPoint(seed->getBlock()->getTerminator());
+  else
+    b.setInsertionPointToEnd(seed->getBlock());
   // Ops after a further all_to_all (the combine) of every chunk come after
   // the ops before it of all chunks, so that its wait can come late: phase
   // p holds the ops that p all_to_alls after the seed's feed.
@@ -1006,9 +1025,9 @@ struct ChunkAllToAllPass
   using SpmdChunkAllToAllBase::SpmdChunkAllToAllBase;
 
   void runOnOperation() override {
-    if (chunks != 0 && chunks < 2) {
+    if ((chunks != 0 && chunks < 2) || chunks > 64) {
       getOperation()->emitError("spmd-chunk-all-to-all: chunks must be 0 "
-                                "(chosen per all_to_all) or at least 2, not ")
+                                "(chosen per all_to_all) or 2 to 64, not ")
           << static_cast<int64_t>(chunks);
       return signalPassFailure();
     }
@@ -1022,7 +1041,7 @@ struct ChunkAllToAllPass
       if (erased.contains(seed))
         continue;
       auto type = seed.getOperand().getType();
-      if (!type.hasStaticShape() || !seed.getType().hasStaticShape() ||
+      if (!chunkableTensor(type) || !chunkableTensor(seed.getType()) ||
           bytesOf(type) < thresholdBytes)
         continue;
       int64_t wanted = chunks ? chunks : automaticChunks(bytesOf(type));

@@ -358,7 +358,9 @@ def SpmdChunkAllToAll : Pass<"spmd-chunk-all-to-all", "ModuleOp"> {
     chunk from elsewhere is sliced per chunk. The dimension with the
     most compute after it is chosen; an all_to_all that feeds no compute,
     has dynamic shapes, or moves fewer than `threshold-bytes` per device is
-    left alone. `chunks=0` (the default) chooses the count per
+    left alone, as are tensors with a dimension of size 0 or a sharding in
+    their type (chunks would change the shape it describes). `chunks=0`
+    (the default) chooses the count per
     all_to_all from the bytes it moves per device: one chunk per 64 KiB,
     at least 2 and at most 8 (measured in virtual time, docs/Overlap.md).
     The count is lowered to the largest one up to it that divides the
@@ -378,8 +380,8 @@ def SpmdChunkAllToAll : Pass<"spmd-chunk-all-to-all", "ModuleOp"> {
   ];
   let options = [
     Option<"chunks", "chunks", "int64_t", /*default=*/"0",
-           "How many chunks to split each all_to_all into (0: one per 64 "
-           "KiB it moves per device, 2 to 8)">,
+           "How many chunks to split each all_to_all into, 2 to 64 (0: one "
+           "per 64 KiB it moves per device, 2 to 8)">,
     Option<"thresholdBytes", "threshold-bytes", "int64_t",
            /*default=*/"1048576",
            "Chunk only all_to_alls whose operand has at least this many "
