@@ -1041,10 +1041,12 @@ struct ChunkAllToAllPass
       if (erased.contains(seed))
         continue;
       auto type = seed.getOperand().getType();
-      if (!chunkableTensor(type) || !chunkableTensor(seed.getType()) ||
-          bytesOf(type) < thresholdBytes)
+      if (!chunkableTensor(type) || !chunkableTensor(seed.getType()))
         continue;
-      int64_t wanted = chunks ? chunks : automaticChunks(bytesOf(type));
+      int64_t bytes = bytesOf(type);
+      if (bytes < thresholdBytes)
+        continue;
+      int64_t wanted = chunks ? chunks : automaticChunks(bytes);
       // The dimension whose region has the most compute (the first of
       // equals).
       std::optional<Region> best;

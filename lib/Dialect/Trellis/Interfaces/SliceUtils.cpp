@@ -4,24 +4,20 @@
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 
 namespace {
-/// The slicing op's offsets, sizes and strides and the type it slices.
-std::optional<std::pair<OffsetSizeAndStrideOpInterface, RankedTensorType>>
-sliceOf(Operation *op) {
-  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op))
-    return std::make_pair(cast<OffsetSizeAndStrideOpInterface>(op),
-                          slice.getSourceType());
-  if (auto insert = dyn_cast<tensor::InsertSliceOp>(op))
-    return std::make_pair(cast<OffsetSizeAndStrideOpInterface>(op),
-                          insert.getDestType());
-  if (auto insert = dyn_cast<tensor::ParallelInsertSliceOp>(op))
-    return std::make_pair(cast<OffsetSizeAndStrideOpInterface>(op),
-                          insert.getDestType());
-  return std::nullopt;
+/// The tensor a slicing op slices: the source of an extract, the
+/// destination of an insert; null for any other op.
+RankedTensorType slicedType(Operation *op) {
+  return TypeSwitch<Operation *, RankedTensorType>(op)
+      .Case([](tensor::ExtractSliceOp slice) { return slice.getSourceType(); })
+      .Case<tensor::InsertSliceOp, tensor::ParallelInsertSliceOp>(
+          [](auto insert) { return insert.getDestType(); })
+      .Default([](Operation *) { return RankedTensorType(); });
 }
 
 /// Whether indices offset, offset + stride, ..., offset + (size - 1) *
@@ -40,10 +36,10 @@ bool inBounds(int64_t offset, int64_t size, int64_t stride, int64_t extent) {
 } // namespace
 
 std::optional<int64_t> mlir::trellis::staticSliceOutOfBounds(Operation *op) {
-  auto slice = sliceOf(op);
-  if (!slice)
+  RankedTensorType type = slicedType(op);
+  if (!type)
     return std::nullopt;
-  auto [iface, type] = *slice;
+  auto iface = cast<OffsetSizeAndStrideOpInterface>(op);
   SmallVector<OpFoldResult> offsets = iface.getMixedOffsets(),
                             sizes = iface.getMixedSizes(),
                             strides = iface.getMixedStrides();
