@@ -17,6 +17,7 @@
 #include "trellis/Dialect/Spmd/Transforms/Transpose.h"
 #include "trellis/Dialect/Spmd/Transforms/VarianceInference.h"
 #include "trellis/Dialect/Trellis/IR/ShardingUtils.h"
+#include "trellis/Dialect/Trellis/Interfaces/SliceUtils.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -418,6 +419,10 @@ struct PartitionPass
         return signalPassFailure();
       }
       if (failed(checkEmbeddedShardMaps(func)))
+        return signalPassFailure();
+      // Such a slice verifies (wrapping arithmetic) and has no rule, so it
+      // would stay whole and read or write outside its tensor when run.
+      if (failed(verifyStaticSliceBounds(func)))
         return signalPassFailure();
       // The bodies it inlines take plain local blocks for their arguments;
       // device-variance types (checked above) would no longer match them.

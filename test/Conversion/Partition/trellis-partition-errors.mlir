@@ -190,3 +190,23 @@ trellis.mesh @n = <["x"=8]>
 func.func @f(%a: tensor<2x4xf32> {trellis.sharding = #trellis.sharding<@m, [{"x":(1)2}, {"x":(2)4}]>}) -> tensor<2x4xf32> {
   return %a : tensor<2x4xf32>
 }
+
+// -----
+
+// A slice whose last index wraps around int64 verifies; the partitioner has
+// no rule for it and would leave it whole, reading outside its tensor.
+trellis.mesh @m = <["x"=4]>
+func.func @slice_wraps(%a: tensor<64xf32> {trellis.sharding = #trellis.sharding<@m, [{"x"}]>}) -> tensor<4xf32> {
+  // expected-error @below {{dimension 0 of the slice (offset 40, size 4, stride 9223372036854775807) reaches outside the tensor it slices}}
+  %r = tensor.extract_slice %a[40] [4] [9223372036854775807] : tensor<64xf32> to tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+trellis.mesh @m = <["x"=4]>
+func.func @insert_wraps(%a: tensor<4x8xf32> {trellis.sharding = #trellis.sharding<@m, [{"x"}, {}]>}, %b: tensor<4x5xf32>) -> tensor<4x8xf32> {
+  // expected-error @below {{dimension 1 of the slice (offset 3, size 5, stride 4611686018427387904) reaches outside the tensor it slices}}
+  %r = tensor.insert_slice %b into %a[0, 3] [4, 5] [1, 4611686018427387904] : tensor<4x5xf32> into tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}
