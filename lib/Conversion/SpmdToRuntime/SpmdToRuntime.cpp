@@ -76,6 +76,14 @@ struct SpmdToRuntimePass
     });
     PatternRewriter rewriter(&getContext());
     for (Operation *op : ops) {
+      // The runtime's functions are declared in `module`; a call from
+      // inside a nested symbol table (a builtin.module in a function body,
+      // say) would not find them.
+      if (SymbolTable::getNearestSymbolTable(op) != module) {
+        op->emitOpError("is inside a nested symbol table; spmd-to-runtime "
+                        "lowers ops of the top-level module's functions only");
+        return signalPassFailure();
+      }
       rewriter.setInsertionPoint(op);
       if (succeeded(applicator.matchAndRewrite(op, rewriter)))
         continue;

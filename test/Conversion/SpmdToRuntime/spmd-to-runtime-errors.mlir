@@ -85,3 +85,18 @@ func.func @f(%b: tensor<8xf32>) -> index attributes {spmd.mesh = @mesh, spmd.man
   %i = spmd.axis_index over ["i"] : index
   return %i : index
 }
+
+// -----
+
+// A collective in a module nested in a device function would call runtime
+// functions declared outside that module's symbol table (found by fuzzing:
+// the pass succeeded on IR that then failed verification).
+trellis.mesh @mesh = <["x"=4]>
+func.func @g() attributes {spmd.mesh = @mesh} {
+  builtin.module {
+    %d = tensor.empty() : tensor<4x8xf32>
+    // expected-error @below {{is inside a nested symbol table; spmd-to-runtime lowers ops of the top-level module's functions only}}
+    %r = spmd.all_to_all %d over ["x"] split 0 concat 0 : tensor<4x8xf32> -> tensor<4x8xf32>
+  }
+  return
+}

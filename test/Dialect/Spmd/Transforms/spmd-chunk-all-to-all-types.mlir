@@ -101,3 +101,28 @@ func.func @shenc2(%d: !t3) -> !t2 attributes {spmd.mesh = @mesh} {
   } -> !t2
   return %g : !t2
 }
+
+// -----
+
+// A seed in a block without a terminator (a graph region): the chunks are
+// put at the end of the block.
+// CHECK-LABEL: func.func @g
+// CHECK-COUNT-2: spmd.all_to_all %{{.*}} : tensor<4x4xf32> -> tensor<4x4xf32>
+// CHECK-COUNT-2: math.exp %{{.*}} : tensor<4x4xf32>
+trellis.mesh @mesh = <["x"=4]>
+#id = affine_map<(a, b) -> (a, b)>
+func.func @g() attributes {spmd.mesh = @mesh} {
+  builtin.module {
+    %d = tensor.empty() : tensor<4x8xf32>
+    %r = spmd.all_to_all %d over ["x"] split 0 concat 0 : tensor<4x8xf32> -> tensor<4x8xf32>
+    %e = tensor.empty() : tensor<4x8xf32>
+    %g = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%r : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+    ^bb0(%x: f32, %o: f32):
+      %t = math.tanh %x : f32
+      linalg.yield %t : f32
+    } -> tensor<4x8xf32>
+    %h = math.exp %g : tensor<4x8xf32>
+  }
+  return
+}
