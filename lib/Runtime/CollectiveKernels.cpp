@@ -51,38 +51,57 @@ struct Min {
   }
 };
 
-/// Reduces in blocks that stay in L1: accumulate into `acc`, store into
-/// the first output at element `outOffset`, and copy that block, still in
-/// L1, into the other outputs (an all-reduce broadcasts its sum without
-/// reading it back from memory). `Op` is a template parameter so the
-/// inner loops vectorise.
+/// Reduces `len` elements at `start` (at most kStrip) in registers: every
+/// input's elements are combined before any output is stored, so an
+/// output may be one of the inputs. With a constant `len` the loops over
+/// `e` unroll into a few vector registers.
+template <int64_t kStrip, typename T, typename Acc, typename Op, typename Load,
+          typename Store>
+inline void reduceStrip(Op op, bool mean, const void *const *inputs, size_t n,
+                        int64_t start, int64_t len, void *const *outs,
+                        size_t numOuts, int64_t outStart, Load load,
+                        Store store) {
+  Acc acc[kStrip];
+  const T *first = static_cast<const T *>(inputs[0]) + start;
+  for (int64_t e = 0; e < len; ++e)
+    acc[e] = load(first[e]);
+  for (size_t k = 1; k < n; ++k) {
+    const T *src = static_cast<const T *>(inputs[k]) + start;
+    for (int64_t e = 0; e < len; ++e)
+      acc[e] = op(acc[e], load(src[e]));
+  }
+  if (mean)
+    for (int64_t e = 0; e < len; ++e)
+      acc[e] = acc[e] / static_cast<Acc>(n);
+  T result[kStrip];
+  for (int64_t e = 0; e < len; ++e)
+    result[e] = store(acc[e]);
+  for (size_t j = 0; j < numOuts; ++j) {
+    T *dst = static_cast<T *>(outs[j]) + outStart;
+    for (int64_t e = 0; e < len; ++e)
+      dst[e] = result[e];
+  }
+}
+
+/// Reduces strip by strip (512 bytes of accumulators, held in registers)
+/// and stores every strip into all outputs at element `outOffset`: an
+/// all-reduce broadcasts its sum without an accumulator array in memory
+/// or a second pass over it. `Op` is a template parameter so the inner
+/// loops vectorise.
 template <typename T, typename Acc, typename Op, typename Load, typename Store>
 void reduceWith(Op op, bool mean, const std::vector<const void *> &inputs,
                 int64_t offset, int64_t count, void *const *outs,
                 size_t numOuts, int64_t outOffset, Load load, Store store) {
-  constexpr int64_t kBlock = 2048;
-  alignas(64) Acc acc[kBlock];
+  constexpr int64_t kStrip = 512 / sizeof(Acc);
   const size_t n = inputs.size();
-  for (int64_t start = 0; start < count; start += kBlock) {
-    int64_t len = std::min(kBlock, count - start);
-    const T *first = static_cast<const T *>(inputs[0]) + offset + start;
-    for (int64_t e = 0; e < len; ++e)
-      acc[e] = load(first[e]);
-    for (size_t k = 1; k < n; ++k) {
-      const T *src = static_cast<const T *>(inputs[k]) + offset + start;
-      for (int64_t e = 0; e < len; ++e)
-        acc[e] = op(acc[e], load(src[e]));
-    }
-    if (mean)
-      for (int64_t e = 0; e < len; ++e)
-        acc[e] = acc[e] / static_cast<Acc>(n);
-    T *dst = static_cast<T *>(outs[0]) + outOffset + start;
-    for (int64_t e = 0; e < len; ++e)
-      dst[e] = store(acc[e]);
-    for (size_t j = 1; j < numOuts; ++j)
-      std::memcpy(static_cast<T *>(outs[j]) + outOffset + start, dst,
-                  len * sizeof(T));
-  }
+  int64_t e = 0;
+  for (; e + kStrip <= count; e += kStrip)
+    reduceStrip<kStrip, T, Acc>(op, mean, inputs.data(), n, offset + e, kStrip,
+                                outs, numOuts, outOffset + e, load, store);
+  if (e < count)
+    reduceStrip<kStrip, T, Acc>(op, mean, inputs.data(), n, offset + e,
+                                count - e, outs, numOuts, outOffset + e, load,
+                                store);
 }
 
 template <typename T, typename Acc, typename Load, typename Store>

@@ -24,9 +24,9 @@ void reduceBlocks(int32_t dtype, int32_t reduction,
                   int64_t count, void *out);
 
 /// reduceBlocks storing the same `count` results into each of `outs`, at
-/// the inputs' `offset` (outs[j][offset + e]), block by block while they
-/// are in L1. An output may be one of the inputs (every block is read
-/// before it is stored).
+/// the inputs' `offset` (outs[j][offset + e]), strip by strip while the
+/// strip is in registers. An output may be one of the inputs (every strip
+/// is read before it is stored).
 void reduceBlocksInto(int32_t dtype, int32_t reduction,
                       const std::vector<const void *> &inputs, int64_t offset,
                       int64_t count, const std::vector<void *> &outs);

@@ -61,7 +61,7 @@ void InProcessCommunicator::work(const Rendezvous &rv, int64_t task,
   switch (desc.kind) {
   case CollectiveKind::AllReduce: {
     // Reduce-scatter then all-gather, fused: the task sums its chunk and
-    // stores every L1 block of the sum into all members' outputs.
+    // stores every strip of the sum into all members' outputs.
     int64_t count = desc.geometry[0], tasks = rv.numTasks;
     int64_t lo = task * count / tasks, hi = (task + 1) * count / tasks;
     if (hi > lo)

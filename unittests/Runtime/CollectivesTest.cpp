@@ -569,8 +569,8 @@ TEST(ReduceKernels, MaxMinPropagateNaNFromAnyDevice) {
             -7);
 }
 
-// reduceBlocksInto stores each block of the result into every output
-// (the in-process all-reduce's broadcast): over several L1 blocks and a
+// reduceBlocksInto stores each strip of the result into every output
+// (the in-process all-reduce's broadcast): over several strips and a
 // partial one, from an offset, with one output aliasing an input.
 TEST(ReduceKernels, BlocksStoredIntoEveryOutput) {
   const int64_t offset = 3, count = 5000, n = 3;
@@ -605,6 +605,45 @@ TEST(ReduceKernels, BlocksStoredIntoEveryOutput) {
     ASSERT_EQ(bf16ToFloat(o1[e]), static_cast<float>(e % 17) + 0.5f);
     ASSERT_EQ(o1[e], o2[e]);
   }
+}
+
+// Every integer and float dtype under sum, max and min, over counts that
+// end inside a strip or on its edge, against a plain loop.
+template <typename T> void checkAgainstLoop(int32_t dtype) {
+  const int64_t n = 5;
+  for (int64_t count : {1, 63, 64, 127, 128, 129, 1000}) {
+    std::vector<std::vector<T>> in(n, std::vector<T>(count));
+    for (int64_t k = 0; k < n; ++k)
+      for (int64_t e = 0; e < count; ++e)
+        in[k][e] = static_cast<T>((e * 31 + k * 17) % 97 - 48);
+    std::vector<const void *> inputs;
+    for (auto &v : in)
+      inputs.push_back(v.data());
+    for (int32_t reduction : {TRELLIS_RT_SUM, TRELLIS_RT_MAX, TRELLIS_RT_MIN}) {
+      std::vector<T> a(count), b(count);
+      reduceBlocksInto(dtype, reduction, inputs, 0, count,
+                       {a.data(), b.data()});
+      for (int64_t e = 0; e < count; ++e) {
+        T want = in[0][e];
+        for (int64_t k = 1; k < n; ++k)
+          want = reduction == TRELLIS_RT_SUM   ? static_cast<T>(want + in[k][e])
+                 : reduction == TRELLIS_RT_MAX ? std::max(want, in[k][e])
+                                               : std::min(want, in[k][e]);
+        ASSERT_EQ(a[e], want) << "count " << count << " element " << e
+                              << " reduction " << reduction;
+        ASSERT_EQ(b[e], want);
+      }
+    }
+  }
+}
+
+TEST(ReduceKernels, EveryDtypeAgainstALoop) {
+  checkAgainstLoop<float>(TRELLIS_RT_F32);
+  checkAgainstLoop<double>(TRELLIS_RT_F64);
+  checkAgainstLoop<int32_t>(TRELLIS_RT_I32);
+  checkAgainstLoop<int64_t>(TRELLIS_RT_I64);
+  checkAgainstLoop<int16_t>(TRELLIS_RT_I16);
+  checkAgainstLoop<int8_t>(TRELLIS_RT_I8);
 }
 
 // f16 reductions accumulate in f32 and round once to nearest even, as
