@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/Execution/Error.h"
+#include "lib/Runtime/CompilerBuiltins.h"
 #include "trellis/Conversion/RuntimeABI.h"
 #include "trellis/Dialect/Spmd/IR/SpmdOps.h"
 #include "trellis/Dialect/Spmd/Transforms/Passes.h"
@@ -319,6 +320,10 @@ runtimeSymbols(llvm::orc::MangleAndInterner interner) {
       reinterpret_cast<void *>(&_mlir_memref_to_llvm_aligned_alloc));
   add("_mlir_memref_to_llvm_free",
       reinterpret_cast<void *>(&_mlir_memref_to_llvm_free));
+  // Soft-float conversions LLVM calls where the host has no bf16
+  // instructions; the process may not link a libgcc that has them.
+  add("__truncsfbf2", reinterpret_cast<void *>(&trellis_builtin_truncsfbf2));
+  add("__truncdfbf2", reinterpret_cast<void *>(&trellis_builtin_truncdfbf2));
   return symbols;
 }
 

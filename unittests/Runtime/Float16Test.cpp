@@ -9,9 +9,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/Runtime/Float16.h"
+#include "lib/Runtime/CompilerBuiltins.h"
 
 #include "llvm/ADT/APFloat.h"
 #include "gtest/gtest.h"
+
+#include <random>
 
 using namespace mlir::trellis::rt;
 
@@ -93,6 +96,59 @@ TEST(Float16, Bf16MatchesAPFloat) {
 
 TEST(Float16, HalfMatchesAPFloat) {
   checkFormat(llvm::APFloat::IEEEhalf(), halfToFloat, floatToHalf);
+}
+
+/// The bf16 bits APFloat rounds `d` to, once, to nearest even.
+uint16_t apfloatBf16(double d) {
+  llvm::APFloat v(d);
+  bool lost;
+  v.convert(llvm::APFloat::BFloat(), llvm::APFloat::rmNearestTiesToEven, &lost);
+  return static_cast<uint16_t>(v.bitcastToAPInt().getZExtValue());
+}
+
+uint16_t bitsOf(__bf16 b) {
+  uint16_t bits;
+  std::memcpy(&bits, &b, 2);
+  return bits;
+}
+
+void expectBf16FromDouble(double d) {
+  uint16_t got = bitsOf(trellis_builtin_truncdfbf2(d));
+  if (std::isnan(d)) {
+    EXPECT_EQ(got & 0x7fc0, 0x7fc0) << d << " gives no quiet NaN";
+    return;
+  }
+  EXPECT_EQ(got, apfloatBf16(d)) << "f64 " << d;
+}
+
+// The soft-float conversions the JIT calls on hosts without bf16
+// instructions: f32 as floatToBf16, f64 rounded once (through f32 it
+// would round twice: 1 + 2^-8 + 2^-30 is above the tie between 1 and
+// 1 + 2^-7, but its f32 rounding, 1 + 2^-8, is on it and goes to 1).
+TEST(Float16, JitBuiltinsRoundOnce) {
+  for (float f : {0.0f, -0.0f, 1.0f, 1.00390625f, 3.0e38f, -1e-40f, INFINITY})
+    EXPECT_EQ(bitsOf(trellis_builtin_truncsfbf2(f)), floatToBf16(f)) << f;
+  EXPECT_EQ(bitsOf(trellis_builtin_truncdfbf2(1.0 + 0x1p-8 + 0x1p-30)), 0x3f81);
+  EXPECT_EQ(bitsOf(trellis_builtin_truncdfbf2(-(1.0 + 0x1p-8 + 0x1p-30))),
+            0xbf81);
+  for (double d : {0.0, -0.0, 1.0 + 0x1p-8, 1.0 + 0x1p-8 - 0x1p-40,
+                   1.0 + 0x1p-7 + 0x1p-8, 1e300, -1e300, 3.3961e38, 3.3959e38,
+                   1e-320, -1e-320, 0x1p-133, 0x1p-134, 0x1p-134 + 0x1p-160,
+                   5e-324, HUGE_VAL, -HUGE_VAL, static_cast<double>(NAN)})
+    expectBf16FromDouble(d);
+  // Random patterns over the whole f64 range, and values near bf16 ties.
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 200000; ++i) {
+    uint64_t bits = rng();
+    double d;
+    std::memcpy(&d, &bits, 8);
+    expectBf16FromDouble(d);
+    double scale = std::ldexp(1.0, static_cast<int>(rng() % 260) - 130);
+    double tie = (1.0 + ((rng() % 128) * 2 + 1) * 0x1p-8) * scale;
+    expectBf16FromDouble(tie);
+    expectBf16FromDouble(std::nextafter(tie, 0.0));
+    expectBf16FromDouble(std::nextafter(tie, HUGE_VAL));
+  }
 }
 
 } // namespace
