@@ -101,16 +101,30 @@ void mlir::trellis::exec::printClockSummary(llvm::raw_ostream &os,
   range("idle", &rt::DeviceTimes::idleUs);
   os << llvm::format("; %.0f%% of communication hidden behind compute\n",
                      100 * hiddenFraction(shown));
+  int64_t reordered = 0, devices = 0;
+  for (const rt::DeviceTimes &t : shown) {
+    reordered += t.reorderedWaits;
+    devices += t.reorderedWaits > 0;
+  }
+  if (reordered > 0)
+    os << "trellis-run:   warning: " << reordered << " collective(s) on "
+       << devices
+       << " device(s) ran while one the device had started earlier was "
+          "outstanding; virtual time serialises a device's collectives in "
+          "the order they are waited for, not started, so these figures may "
+          "be off (docs/Overlap.md, Limits)\n";
 }
 
 static llvm::json::Value runJson(const RunClocks &run) {
   llvm::json::Array devices;
   for (const rt::DeviceTimes &t : run)
-    devices.push_back(llvm::json::Object{{"compute_us", t.computeUs},
-                                         {"comm_us", t.commUs},
-                                         {"idle_us", t.idleUs},
-                                         {"transfer_us", t.transferUs},
-                                         {"end_us", t.endUs}});
+    devices.push_back(
+        llvm::json::Object{{"compute_us", t.computeUs},
+                           {"comm_us", t.commUs},
+                           {"idle_us", t.idleUs},
+                           {"transfer_us", t.transferUs},
+                           {"end_us", t.endUs},
+                           {"reordered_waits", t.reorderedWaits}});
   return llvm::json::Object{{"makespan_us", makespanUs(run)},
                             {"hidden_fraction", hiddenFraction(run)},
                             {"devices", std::move(devices)}};

@@ -93,6 +93,18 @@ static bool describe(DeviceContext &device, CollectiveKind kind, int64_t site,
   return true;
 }
 
+/// On virtual clocks, counts a collective run while one the device
+/// started before `order` is outstanding (DeviceTimes::reorderedWaits).
+static void noteWaitOrder(DeviceContext &device, int64_t order) {
+  if (!device.virtualClock)
+    return;
+  for (const StartedCollective &other : device.startedCollectives)
+    if (other.live && other.order < order) {
+      ++device.times.reorderedWaits;
+      return;
+    }
+}
+
 static bool runCollective(CollectiveKind kind, int64_t site, int64_t axes,
                           int32_t dtype, int32_t reduction,
                           std::initializer_list<int64_t> geometry,
@@ -102,6 +114,9 @@ static bool runCollective(CollectiveKind kind, int64_t site, int64_t axes,
   if (!describe(device, kind, site, axes, dtype, reduction, geometry, count,
                 desc))
     return false;
+  // ppermutes book their own transfers, outside a device's collectives.
+  if (kind != CollectiveKind::Ppermute)
+    noteWaitOrder(device, device.collectivesStarted);
   double start = markComputeEnd(device);
   suspendCompute(device);
   bool ok =
@@ -361,6 +376,7 @@ int64_t trellis_rt_collective_start(int64_t site, int32_t kind, int64_t axes,
   started.generation =
       (started.generation + 1) & ((int64_t(1) << kGenerationBits) - 1);
   started.desc = desc;
+  started.order = device.collectivesStarted++;
   const int64_t bytes = elements * dtypeSize(dtype);
   started.input.assign(reinterpret_cast<const char *>(in),
                        reinterpret_cast<const char *>(in) + bytes);
@@ -389,6 +405,7 @@ void trellis_rt_collective_wait(int64_t handle, int64_t out) {
   }
   StartedCollective &started = device.startedCollectives[slot];
   started.live = false;
+  noteWaitOrder(device, started.order);
   double start = markComputeEnd(device);
   suspendCompute(device);
   if (!device.comm->execute(device, started.desc, started.input.data(),

@@ -113,6 +113,7 @@ struct StartedCollective {
   CollectiveDesc desc;
   std::vector<char> input;
   AsyncStart at;
+  int64_t order = 0; ///< how many collectives the device started before
   bool live = false;
   /// Bumped each time the slot is reused; part of the handle, so that a
   /// handle waited for twice does not name a later start in its slot.
@@ -135,6 +136,11 @@ struct DeviceTimes {
   /// the part hidden behind compute.
   double transferUs = 0;
   double endUs = 0; ///< the clock when the device's function returned
+  /// Collectives the device ran (a synchronous one, or the wait of an
+  /// asynchronous one) while a collective it had started earlier was
+  /// still outstanding: virtual time serialises them in that wait order,
+  /// where links would take the earlier start first (docs/Overlap.md).
+  int64_t reorderedWaits = 0;
 };
 
 /// What a simulated device computes like (trellis-run --device, with
@@ -204,6 +210,7 @@ struct DeviceContext {
   /// one collective at a time (they share its links): the next begins no
   /// earlier, even when it was started asynchronously before.
   double collectivesFreeUs = 0;
+  int64_t collectivesStarted = 0; ///< asynchronous starts so far
   double cpuMarkUs = 0; ///< the thread's CPU time at that call's end
   /// Of the runtime call under way: how long the device waited for a
   /// peer, ahead of its communication (traced as a wait).
