@@ -210,3 +210,15 @@ func.func @insert_wraps(%a: tensor<4x8xf32> {trellis.sharding = #trellis.shardin
   %r = tensor.insert_slice %b into %a[0, 3] [4, 5] [1, 4611686018427387904] : tensor<4x5xf32> into tensor<4x8xf32>
   return %r : tensor<4x8xf32>
 }
+
+// -----
+
+// Constant operands count as static numbers, and the error shows them.
+trellis.mesh @m = <["x"=4]>
+func.func @slice_wraps_constant(%a: tensor<64xf32> {trellis.sharding = #trellis.sharding<@m, [{"x"}]>}) -> tensor<4xf32> {
+  %o = arith.constant 40 : index
+  %s = arith.constant 9223372036854775807 : index
+  // expected-error @below {{dimension 0 of the slice (offset 40, size 4, stride 9223372036854775807) reaches outside the tensor it slices}}
+  %r = tensor.extract_slice %a[%o] [4] [%s] : tensor<64xf32> to tensor<4xf32>
+  return %r : tensor<4xf32>
+}

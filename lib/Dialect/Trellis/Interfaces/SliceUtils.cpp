@@ -61,11 +61,16 @@ LogicalResult mlir::trellis::verifyStaticSliceBounds(Operation *root) {
     std::optional<int64_t> d = staticSliceOutOfBounds(op);
     if (!d)
       return;
+    // The numbers checked: constants, whether written inline or as
+    // constant operands.
     auto iface = cast<OffsetSizeAndStrideOpInterface>(op);
+    auto at = [&](SmallVector<OpFoldResult> values) {
+      return *getConstantIntValue(values[*d]);
+    };
     op->emitError() << "dimension " << *d << " of the slice (offset "
-                    << iface.getStaticOffsets()[*d] << ", size "
-                    << iface.getStaticSizes()[*d] << ", stride "
-                    << iface.getStaticStrides()[*d]
+                    << at(iface.getMixedOffsets()) << ", size "
+                    << at(iface.getMixedSizes()) << ", stride "
+                    << at(iface.getMixedStrides())
                     << ") reaches outside the tensor it slices";
     failed = true;
   });
