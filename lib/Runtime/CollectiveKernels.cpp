@@ -83,11 +83,11 @@ inline void reduceStrip(Op op, bool mean, const void *const *inputs, size_t n,
   }
 }
 
-/// Reduces strip by strip (512 bytes of accumulators, held in registers)
-/// and stores every strip into all outputs at element `outOffset`: an
-/// all-reduce broadcasts its sum without an accumulator array in memory
-/// or a second pass over it. `Op` is a template parameter so the inner
-/// loops vectorise.
+/// Reduces strip by strip (512 bytes of accumulators: 8 AVX-512 registers;
+/// with AVX2 all 16, and some may spill) and stores every strip into all
+/// outputs at element `outOffset`: an all-reduce broadcasts its sum
+/// without an accumulator array in memory or a second pass over it. `Op`
+/// is a template parameter so the inner loops vectorise.
 template <typename T, typename Acc, typename Op, typename Load, typename Store>
 void reduceWith(Op op, bool mean, const std::vector<const void *> &inputs,
                 int64_t offset, int64_t count, void *const *outs,
