@@ -32,6 +32,24 @@ inline uint16_t floatToBf16(float f) {
   return static_cast<uint16_t>((bits + rounding) >> 16);
 }
 
+/// Rounded once, to nearest even (through f32 it would round twice).
+inline uint16_t doubleToBf16(double d) {
+  if (std::isnan(d))
+    return floatToBf16(static_cast<float>(d));
+  // Round to f32 toward zero, then mark an inexact result by setting its
+  // lowest bit (round to odd): f32 keeps 16 bits more than bf16, so the
+  // final rounding to nearest even sees the right side of every tie.
+  float f = static_cast<float>(d);
+  if (std::fabs(static_cast<double>(f)) > std::fabs(d))
+    f = std::nextafter(f, 0.0f);
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof(bits));
+  if (static_cast<double>(f) != d)
+    bits |= 1u;
+  std::memcpy(&f, &bits, sizeof(bits));
+  return floatToBf16(f);
+}
+
 inline float halfToFloat(uint16_t h) {
   const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
   const uint32_t exponent = (h >> 10) & 0x1fu, mantissa = h & 0x3ffu;

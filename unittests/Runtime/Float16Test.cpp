@@ -107,7 +107,7 @@ uint16_t apfloatBf16(double d) {
 }
 
 void expectBf16FromDouble(double d) {
-  uint16_t got = truncF64ToBf16Bits(d);
+  uint16_t got = doubleToBf16(d);
   if (std::isnan(d)) {
     EXPECT_EQ(got & 0x7fc0, 0x7fc0) << d << " gives no quiet NaN";
     return;
@@ -120,7 +120,9 @@ void expectBf16FromDouble(double d) {
 /// may convert one through __truncsfbf2, which is missing here (that is
 /// why the builtins exist); a float return comes back in xmm0 too.
 template <typename Arg> uint16_t viaXmm0(__bf16 (*builtin)(Arg), Arg a) {
-  auto asFloat = reinterpret_cast<float (*)(Arg)>(builtin);
+  // Through void (*)(): the cast is meant (-Wcast-function-type).
+  auto asFloat =
+      reinterpret_cast<float (*)(Arg)>(reinterpret_cast<void (*)()>(builtin));
   float f = asFloat(a);
   uint32_t bits;
   std::memcpy(&bits, &f, 4);
