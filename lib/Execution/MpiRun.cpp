@@ -79,16 +79,18 @@ void mlir::trellis::exec::mpiFatal(const std::string &message) {
 static std::vector<rt::DeviceTimes> gatherTimes(const Executor &exec, int rank,
                                                 int size) {
   rt::DeviceTimes mine = exec.deviceTimes()[rank];
-  double fields[6] = {mine.computeUs, mine.commUs,
-                      mine.idleUs,    mine.transferUs,
-                      mine.endUs,     static_cast<double>(mine.reorderedWaits)};
-  std::vector<double> all(rank == 0 ? 6 * size : 0);
-  MPI_Gather(fields, 6, MPI_DOUBLE, all.data(), 6, MPI_DOUBLE, 0,
+  constexpr int kFields = 6;
+  double fields[kFields] = {mine.computeUs, mine.commUs,
+                            mine.idleUs,    mine.transferUs,
+                            mine.endUs,     double(mine.reorderedWaits)};
+  std::vector<double> all(rank == 0 ? kFields * size : 0);
+  MPI_Gather(fields, kFields, MPI_DOUBLE, all.data(), kFields, MPI_DOUBLE, 0,
              MPI_COMM_WORLD);
   std::vector<rt::DeviceTimes> times;
-  for (int r = 0; rank == 0 && r < size; ++r)
-    times.push_back({all[6 * r], all[6 * r + 1], all[6 * r + 2], all[6 * r + 3],
-                     all[6 * r + 4], static_cast<int64_t>(all[6 * r + 5])});
+  for (int r = 0; rank == 0 && r < size; ++r) {
+    const double *f = &all[kFields * r];
+    times.push_back({f[0], f[1], f[2], f[3], f[4], static_cast<int64_t>(f[5])});
+  }
   return times;
 }
 

@@ -210,7 +210,8 @@ struct DeviceContext {
   /// one collective at a time (they share its links): the next begins no
   /// earlier, even when it was started asynchronously before.
   double collectivesFreeUs = 0;
-  int64_t collectivesStarted = 0; ///< asynchronous starts so far
+  /// Asynchronous collectives started so far (StartedCollective::order).
+  int64_t collectivesStarted = 0;
   double cpuMarkUs = 0; ///< the thread's CPU time at that call's end
   /// Of the runtime call under way: how long the device waited for a
   /// peer, ahead of its communication (traced as a wait).
