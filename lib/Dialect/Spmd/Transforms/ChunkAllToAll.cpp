@@ -718,16 +718,17 @@ std::optional<Producer> analyzeProducer(AllToAllOp seed, int64_t dim,
   return p;
 }
 
-/// The chunk count `chunks=0` asks for, for an all_to_all moving `bytes`
-/// per device: about 64 KiB each, at least 2 and at most 8. In virtual
-/// time (bench/moe_overlap.py, 8 devices, 20 us links at comm = compute)
-/// 4 chunks of 64 KiB beat 2 and 8 (1.65x over whole all_to_alls, against
-/// 1.49x and 1.49x), and 8 chunks of 128 KiB beat 4 (1.79x, 1.66x): below
-/// that size each chunk's latency and smaller matmuls cost more than the
-/// overlap gains, above it the unhidden first and last chunks shrink.
-int64_t automaticChunks(int64_t bytes) {
+/// The chunk count `chunks=0` asks for, for an all_to_all that sends
+/// `blockBytes` to each member of its group: about 64 KiB of each block per
+/// chunk, at least 2 and at most 8. In virtual time (bench/moe_overlap.py,
+/// 8 devices, 20 us links at comm = compute) 4 chunks of 64 KiB blocks
+/// beat 2 and 8 (1.65x over whole all_to_alls, against 1.49x and 1.49x),
+/// and 8 chunks of 128 KiB beat 4 (1.79x, 1.66x): below that size each
+/// chunk's latency and smaller matmuls cost more than the overlap gains,
+/// above it the unhidden first and last chunks shrink.
+int64_t automaticChunks(int64_t blockBytes) {
   constexpr int64_t kChunkBytes = 64 << 10, kMaxChunks = 8;
-  return std::clamp<int64_t>(bytes / kChunkBytes, 2, kMaxChunks);
+  return std::clamp<int64_t>(blockBytes / kChunkBytes, 2, kMaxChunks);
 }
 
 /// Chunks whose count divides `size`: the largest at most `chunks`.
@@ -1043,10 +1044,14 @@ struct ChunkAllToAllPass
       auto type = seed.getOperand().getType();
       if (!chunkableTensor(type) || !chunkableTensor(seed.getType()))
         continue;
-      int64_t bytes = bytesOf(type);
-      if (bytes < thresholdBytes)
+      // Counted by the block sent to each member, not the whole operand
+      // (a 2 MiB operand on 8 devices sends 256 KiB blocks, which take 4
+      // chunks): the transfers and their latencies scale with the block.
+      int64_t block =
+          bytesOf(type) / std::max<int64_t>(1, seed.getGroupSize());
+      if (block < thresholdBytes)
         continue;
-      int64_t wanted = chunks ? chunks : automaticChunks(bytes);
+      int64_t wanted = chunks ? chunks : automaticChunks(block);
       // The dimension whose region has the most compute (the first of
       // equals).
       std::optional<Region> best;

@@ -34,7 +34,8 @@ trellis.mesh @mesh = <["x"=4]>
 // CHECK-NOT: spmd.all_to_all
 // CHECK: return %[[I1]] : tensor<4x8x8xf32>
 //
-// Below 1 MiB (the default threshold) nothing changes.
+// Below the default threshold (blocks of 64 KiB per member) nothing
+// changes.
 // SMALL-LABEL: func.func @experts
 // SMALL-COUNT-2: spmd.all_to_all %{{.*}} : tensor<4x8x
 // SMALL-NOT: tensor.extract_slice

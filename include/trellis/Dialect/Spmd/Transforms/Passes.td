@@ -357,12 +357,13 @@ def SpmdChunkAllToAll : Pass<"spmd-chunk-all-to-all", "ModuleOp"> {
     chunk j leaves as soon as it is computed; what they read along the
     chunk from elsewhere is sliced per chunk. The dimension with the
     most compute after it is chosen; an all_to_all that feeds no compute,
-    has dynamic shapes, or moves fewer than `threshold-bytes` per device is
-    left alone, as are tensors with a dimension of size 0 or a sharding in
-    their type (chunks would change the shape it describes). `chunks=0`
-    (the default) chooses the count per
-    all_to_all from the bytes it moves per device: one chunk per 64 KiB,
-    at least 2 and at most 8 (measured in virtual time, docs/Overlap.md).
+    has dynamic shapes, or sends each member of its group a block (the
+    operand's bytes over the group size) of fewer than `threshold-bytes`
+    (64 KiB) is left alone, as are tensors with a dimension of size 0 or
+    a sharding in their type (chunks would change the shape it
+    describes). `chunks=0` (the default) chooses the count per all_to_all
+    from that block: one chunk per 64 KiB, at least 2 and at most 8
+    (measured in virtual time on 8 devices, docs/Overlap.md).
     The count is lowered to the largest one up to it that divides the
     dimension.
 
@@ -381,11 +382,11 @@ def SpmdChunkAllToAll : Pass<"spmd-chunk-all-to-all", "ModuleOp"> {
   let options = [
     Option<"chunks", "chunks", "int64_t", /*default=*/"0",
            "How many chunks to split each all_to_all into, 2 to 64 (0: one "
-           "per 64 KiB it moves per device, 2 to 8)">,
+           "per 64 KiB of the block sent to each member, 2 to 8)">,
     Option<"thresholdBytes", "threshold-bytes", "int64_t",
-           /*default=*/"1048576",
-           "Chunk only all_to_alls whose operand has at least this many "
-           "bytes">,
+           /*default=*/"65536",
+           "Chunk only all_to_alls that send each member of their group "
+           "at least this many bytes (measured: docs/Overlap.md)">,
   ];
 }
 
