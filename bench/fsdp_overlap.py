@@ -5,11 +5,12 @@ pipelined one layer ahead, in virtual time (issue 28, item 2).
 bench/overlap/fsdp.py's program on N devices (B rows each, D features, L
 layers). Compute C = the blocking program's virtual makespan with no link
 model; for each ratio r the link bandwidth is solved from the L gathers'
-ring time, L (n - 1) (latency + D/n D 4 / bandwidth) = r C. Three forms:
+ring time, L (n - 1) (latency + D/n D 4 / bandwidth) = r C. Four forms:
 blocking (as written), in-place (spmd-async-collectives{kinds=all}: the
 gather is split but each layer needs its own weights at once, so nothing
 overlaps) and pipelined (spmd-pipeline-collectives: layer l+1's gather
-runs during layer l). Bounds, from the modelled communication M = r C
+runs during layer l); --overlap is trellis-run's flag, which should find
+the pipelined form by itself. Bounds, from the modelled communication M = r C
 and each run's own compute C' (its busiest device's; the host's CPU time
 varies by a few percent between runs): max(M, C'), which the issue's
 target refers to, and the pipeline's own, g + (L - 1) max(g, c) + c with
@@ -50,6 +51,7 @@ FORMS = [
     ("blocking", ""),
     ("in-place", "spmd-async-collectives{kinds=all}"),
     ("pipelined", "spmd-pipeline-collectives"),
+    ("--overlap", ("--overlap",)),
 ]
 
 
@@ -124,11 +126,11 @@ def main():
         "",
         "| comm / compute | link GB/s | blocking ms | in-place ms | "
         "pipelined ms | max(M, C') | pipelined / max | pipeline bound "
-        "| pipelined hidden |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| pipelined hidden | --overlap ms |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in ratios:
-        b, i, p = (timed[(name, r)] for name, _ in FORMS)
+        b, i, p, o = (timed[(name, r)] for name, _ in FORMS)
         own = p[2]
         bound = max(r * compute, own)
         g, c = r * compute / L, own / L
@@ -138,7 +140,8 @@ def main():
             f"| {r:g}x | {links[r][1]:.3g} | {b[0][0]:.4g} ({100 * b[0][1]:.1f}%) | "
             f"{i[0][0]:.4g} ({100 * i[0][1]:.1f}%) | "
             f"{p[0][0]:.4g} ({100 * p[0][1]:.1f}%) | {bound:.4g} | "
-            f"{p[0][0] / bound:.3f} | {fill_text} | {100 * p[1]:.0f}% |")
+            f"{p[0][0] / bound:.3f} | {fill_text} | {100 * p[1]:.0f}% | "
+            f"{o[0][0]:.4g} ({100 * o[0][1]:.1f}%) |")
     text = "\n".join(lines) + "\n"
     with open(args.out, "w") as f:
         f.write(text)

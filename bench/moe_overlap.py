@@ -6,7 +6,9 @@ Both programs of bench/overlap/moe.py on 8 devices (T tokens per device,
 capacity T, D, F), and the all_to_all one rewritten by
 spmd-chunk-all-to-all{chunks=K} + spmd-async-collectives{kinds=all}
 ("chunked": K all_to_alls of capacity slices, each chunk's experts
-overlapping the next chunk's dispatch and the previous one's combine). Compute C = the all_to_all program's virtual makespan
+overlapping the next chunk's dispatch and the previous one's combine),
+and the same program with `trellis-run --overlap` (the pass's default
+threshold and chunk count). Compute C = the all_to_all program's virtual makespan
 with no link model; for each ratio r the link bandwidth is solved from its
 two all_to_alls' ring time, (n - 1) (2 latency + (C D + C F) 4 / bandwidth)
 = r C. The generic overlap bound (r C + C) / max(r C, C) assumes all
@@ -72,7 +74,8 @@ def main():
                    "spmd-async-collectives{kinds=all}" % args.chunks)
         variants = {"alltoall": (programs["alltoall"], ""),
                     "pipelined": (programs["pipelined"], ""),
-                    "chunked": (programs["alltoall"], chunked)}
+                    "chunked": (programs["alltoall"], chunked),
+                    "overlap": (programs["alltoall"], ("--overlap",))}
         nolink = virtual_time.measure(args, {k: (p, passes, None, ())
                                              for k, (p, passes) in variants.items()})
         compute = nolink["alltoall"][0][0]
@@ -109,12 +112,18 @@ def main():
         f"the dispatch {100 * dispatch_macs / all_macs:.0f}%, the combine "
         f"{100 * (all_macs - expert_macs - dispatch_macs) / all_macs:.0f}%. "
         f"pipelined: hand-written ppermute steps; chunked: the all_to_all "
-        f"program with `--passes='{chunked}'`.",
+        f"program with `--passes='{chunked}'`; --overlap: the all_to_all "
+        f"program with `trellis-run --overlap` (the pass's defaults: "
+        f"blocks of {T * D * 4 / 1024:g} KiB to each device "
+        + (f"take {min(8, max(2, T * D * 4 // 65536))} chunks, lowered to "
+           "a divisor of the capacity)." if T * D * 4 >= 65536 else
+           "are under the 64 KiB threshold: not chunked)."),
         "",
         "| comm / compute | link GB/s | all_to_all ms | pipelined ms | "
         "chunked ms | bound | chunk bound | pipelined speedup | "
-        "chunked speedup (of chunk bound) | chunked hidden |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "chunked speedup (of chunk bound) | chunked hidden | "
+        "--overlap ms | --overlap speedup |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     # The first chunk's dispatch and the last chunk's combine cannot
     # overlap communication.
@@ -123,7 +132,8 @@ def main():
         bound = (r * compute + compute) / max(r * compute, compute)
         attainable = (r * compute + compute) / max(compute,
                                                     r * compute + unhidden)
-        a, p, c = (timed[(k, r)] for k in ("alltoall", "pipelined", "chunked"))
+        a, p, c, o = (timed[(k, r)] for k in ("alltoall", "pipelined",
+                                               "chunked", "overlap"))
         lines.append(
             f"| {r:g}x | {links[r][1]:.3g} | {a[0][0]:.4g} ({100 * a[0][1]:.1f}%) | "
             f"{p[0][0]:.4g} ({100 * p[0][1]:.1f}%) | "
@@ -131,7 +141,8 @@ def main():
             f"{attainable:.2f}x | {a[0][0] / p[0][0]:.2f}x | "
             f"{a[0][0] / c[0][0]:.2f}x "
             f"({100 * a[0][0] / c[0][0] / attainable:.0f}%) | "
-            f"{100 * c[1]:.0f}% |")
+            f"{100 * c[1]:.0f}% | {o[0][0]:.4g} ({100 * o[0][1]:.1f}%) | "
+            f"{a[0][0] / o[0][0]:.2f}x |")
     text = "\n".join(lines) + "\n"
     with open(args.out, "w") as f:
         f.write(text)

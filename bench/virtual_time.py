@@ -70,7 +70,9 @@ def invoke(args, program, passes, link, prefix=()):
         cmd += ["--device", args.device, "--dry-run"]
     else:
         cmd += ["--output-dir", os.path.join(args.tmp, "out")]
-    if passes:
+    if isinstance(passes, tuple):
+        cmd += list(passes)  # trellis-run flags, e.g. ("--overlap",)
+    elif passes:
         cmd += ["--passes", passes]
     cmd += getattr(args, "extra", [])
     if link == "profile":

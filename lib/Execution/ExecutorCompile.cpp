@@ -576,6 +576,7 @@ Executor::Builder::lower(ModuleOp partitioned, bool manual) {
   }
   trellis::LowerToLLVMOptions lowering;
   lowering.asyncPpermute = options.asyncPpermute;
+  lowering.overlap = options.overlap;
   lowering.kernels = options.kernels;
   lowering.approximateMath = options.approximateMath;
   lowering.copyBeforeWrite = options.copyBeforeWrite;

@@ -148,6 +148,13 @@ struct RunOptions {
       cl::desc("Lower ppermute to asynchronous start/wait runtime calls, "
                "scheduled to overlap compute (default; =false: blocking)"),
       cl::init(true), cl::cat(category)};
+  cl::opt<bool> overlap{
+      "overlap",
+      cl::desc("Overlap communication with compute wherever the patterns "
+               "and size thresholds are met (trellis-overlap: pipelined "
+               "layer loops, chunked all_to_alls, collective matmuls, every "
+               "collective asynchronous), after --passes"),
+      cl::cat(category)};
   cl::opt<std::string> passes{
       "passes",
       cl::desc("Run this pass pipeline on the program before lowering it, "
@@ -167,11 +174,11 @@ struct RunOptions {
   cl::opt<bool> reference{
       "reference",
       cl::desc("Also run an oracle and compare each result: the program "
-               "with every sharding dropped and without --passes (on one "
-               "device, or on the mesh its shard_maps need), lowered without "
-               "kernels, in-place updates or optimised collectives; exactly "
-               "for integers, within --rtol/--atol for floats; exit 1 on a "
-               "mismatch"),
+               "with every sharding dropped and without --passes or --overlap "
+               "(on one device, or on the mesh its shard_maps need), lowered "
+               "without kernels, in-place updates or optimised collectives; "
+               "exactly for integers, within --rtol/--atol for floats; exit 1 "
+               "on a mismatch"),
       cl::cat(category)};
   cl::opt<double> relTol{
       "rtol",
@@ -397,6 +404,9 @@ std::optional<int> Driver::checkOptions() {
   if (opts.device != "cpu" && opts.noKernels)
     return failAll("--device times the matmul kernels by the profile's "
                    "roofline: it takes no --no-kernels");
+  if (opts.overlap && !opts.asyncPpermute)
+    return failAll("--overlap makes every collective asynchronous: it takes "
+                   "no --async-ppermute=false");
   if (opts.dryRun &&
       (opts.reference || !opts.outputDir.empty() || opts.printResults))
     return failAll("--dry-run computes no results: it takes no "
@@ -421,6 +431,7 @@ std::optional<int> Driver::checkOptions() {
 std::optional<int> Driver::compile() {
   options.entry = opts.entryName;
   options.asyncPpermute = opts.asyncPpermute;
+  options.overlap = opts.overlap;
   options.passes = opts.passes;
   options.kernels = !opts.noKernels;
   options.approximateMath = !opts.exactMath;
@@ -721,6 +732,7 @@ std::optional<int> Driver::checkAgainstReference() {
   refOptions.session.dryRun = false;
   refOptions.session.referenceCollectives = true;
   refOptions.asyncPpermute = false;
+  refOptions.overlap = false;
   refOptions.kernels = false;
   refOptions.approximateMath = false;
   refOptions.copyBeforeWrite = true;
@@ -742,7 +754,7 @@ std::optional<int> Driver::checkAgainstReference() {
                              std::to_string(ref->mesh().numDevices()) +
                              " devices its shard_maps need (partitioned "
                              "the same way)")
-               << ", without --passes, lowered simply (reference "
+               << ", without --passes or --overlap, lowered simply (reference "
                   "collectives, no kernels, no in-place updates, libm "
                   "math)\n";
   bool allMatch = true;

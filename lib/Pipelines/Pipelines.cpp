@@ -21,8 +21,22 @@ using namespace mlir;
 // text: an entry function named `@"a}b"` or an option value with a comma
 // cannot break them, and a misspelt pass is a compile error.
 
+void mlir::trellis::buildOverlapPipeline(OpPassManager &pm) {
+  // Layer loops first: a gather pipelined across iterations runs beside a
+  // whole layer with whole matmuls, where a collective matmul would split
+  // the layer's matmul into ring steps (and it no longer sees the gather).
+  pm.addPass(spmd::createSpmdPipelineCollectives());
+  pm.addPass(spmd::createSpmdChunkAllToAll());
+  pm.addPass(spmd::createSpmdCollectiveMatmul());
+  spmd::SpmdAsyncCollectivesOptions async;
+  async.kinds = "all";
+  pm.addPass(spmd::createSpmdAsyncCollectives(async));
+}
+
 void mlir::trellis::buildLowerToLLVMPipeline(
     OpPassManager &pm, const LowerToLLVMOptions &options) {
+  if (options.overlap)
+    buildOverlapPipeline(pm);
   pm.addPass(spmd::createSpmdEraseVariance());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -109,6 +123,12 @@ void mlir::trellis::registerTrellisPipelines() {
       "Partition global-view functions (auto, explicit or mixed) into one "
       "fully-manual spmd.shard_map each",
       [](OpPassManager &pm) { buildGlobalToManualPipeline(pm); });
+  PassPipelineRegistration<>(
+      "trellis-overlap",
+      "Overlap communication with compute where the patterns are: "
+      "pipelined layer loops, chunked all_to_alls, collective matmuls, then "
+      "every collective split into start/wait",
+      [](OpPassManager &pm) { buildOverlapPipeline(pm); });
   PassPipelineRegistration<LowerToLLVMOptions>(
       "trellis-pipeline",
       "The whole chain: global view to per-device LLVM dialect",

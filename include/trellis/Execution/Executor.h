@@ -35,6 +35,9 @@ struct ExecutorOptions {
   std::string entry;
   ::mlir::trellis::rt::SessionOptions session;
   bool asyncPpermute = true;
+  /// Run trellis-overlap on the device code before lowering it (after
+  /// `passes`).
+  bool overlap = false;
   /// A pass pipeline (trellis-opt syntax, e.g.
   /// "spmd-collective-matmul{force}") run on the program before it is
   /// outlined and lowered.

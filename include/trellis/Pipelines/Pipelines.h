@@ -15,6 +15,13 @@ struct LowerToLLVMOptions
       llvm::cl::desc("Split spmd.ppermute into start/wait calls scheduled to "
                      "overlap compute (spmd-async-collectives)"),
       llvm::cl::init(true)};
+  Option<bool> overlap{
+      *this, "overlap",
+      llvm::cl::desc("Rewrite collectives to overlap compute first "
+                     "(trellis-overlap: pipelined layer loops, chunked "
+                     "all_to_alls, collective matmuls, every collective "
+                     "asynchronous)"),
+      llvm::cl::init(false)};
   Option<bool> kernels{
       *this, "kernels",
       llvm::cl::desc("Lower matmul-like linalg ops to Eigen kernels"),
@@ -33,11 +40,18 @@ struct LowerToLLVMOptions
       llvm::cl::init(false)};
 };
 
+/// The overlap rewrites, each where its pattern is and its size threshold
+/// is met, in this order: spmd-pipeline-collectives (layer loops),
+/// spmd-chunk-all-to-all, spmd-collective-matmul, then
+/// spmd-async-collectives{kinds=all}. Registered as `trellis-overlap`
+/// (docs/Overlap.md).
+void buildOverlapPipeline(mlir::OpPassManager &pm);
+
 /// Device functions (per-device tensors, spmd collectives) to the LLVM
-/// dialect: erase variance types, ppermutes to scheduled start/wait pairs,
-/// collectives to runtime calls, One-Shot
-/// Bufferize with identity layouts at function boundaries, results to out
-/// parameters, buffer deallocation, contractions to Eigen kernels, the rest
+/// dialect (with `overlap`, trellis-overlap first): erase variance types,
+/// ppermutes to scheduled start/wait pairs, collectives to runtime calls,
+/// One-Shot Bufferize with identity layouts at function boundaries, results to
+/// out parameters, buffer deallocation, contractions to Eigen kernels, the rest
 /// to loops, then everything to LLVM.
 /// Registered as `trellis-lower-to-llvm`.
 void buildLowerToLLVMPipeline(mlir::OpPassManager &pm,
