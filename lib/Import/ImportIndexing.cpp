@@ -18,6 +18,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::trellis;
@@ -156,10 +157,33 @@ clampedStarts(OpBuilder &b, Operation *op, ValueRange starts,
     if (sizes[d] < 0 || sizes[d] > type.getDimSize(d))
       return op->emitError("size ")
              << sizes[d] << " does not fit dimension " << d << " of " << type;
+    int64_t bound = type.getDimSize(d) - sizes[d];
+    bool isUnsigned = wasUnsigned(op, firstStart + d);
+    // Offsets known at import are static: a slice taking a whole dimension
+    // starts at 0 whatever its index (JAX's scan slices its stacked inputs
+    // with a run-time index in the first dimension and zeros in the rest),
+    // and a constant index is clamped now. Propagation passes shardings
+    // through static offsets only; a dimension reached through a dynamic
+    // one would be gathered whole.
+    DenseIntElementsAttr constant;
+    if (bound == 0) {
+      offsets.push_back(b.getIndexAttr(0));
+      continue;
+    }
+    if (matchPattern(start, m_Constant(&constant))) {
+      APInt value = *constant.value_begin<APInt>();
+      int64_t offset;
+      if (isUnsigned)
+        offset = value.getActiveBits() > 63
+                     ? bound
+                     : std::min<int64_t>(value.getZExtValue(), bound);
+      else
+        offset = std::clamp<int64_t>(value.getSExtValue(), 0, bound);
+      offsets.push_back(b.getIndexAttr(offset));
+      continue;
+    }
     Value scalar = scalarOf(b, op->getLoc(), start);
-    offsets.push_back(clampedIndex(b, op->getLoc(), scalar,
-                                   type.getDimSize(d) - sizes[d],
-                                   wasUnsigned(op, firstStart + d)));
+    offsets.push_back(clampedIndex(b, op->getLoc(), scalar, bound, isUnsigned));
   }
   return offsets;
 }

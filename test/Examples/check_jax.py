@@ -101,6 +101,16 @@ def fori_loop_ring(d):
     close("out0", load(d, "out0"), np.tile(total, 4))
 
 
+def fsdp_scan(d):
+    x, ws = args(d, 2)
+    h = x.astype(np.float64)
+    for w in ws.astype(np.float64):
+        h = np.maximum(h @ w, 0.0)
+    # Four f32 layers grow the values to a few hundred: errors are
+    # relative to that scale, also where relu leaves a value near 0.
+    close("out0", load(d, "out0"), h, atol=1e-5 * np.abs(h).max())
+
+
 def embedding(d):
     table, _, w = args(d, 3)
     ids = load(d, "arg1").astype(np.int64)
@@ -179,7 +189,7 @@ ffn_shard_map_roundtrip = ffn_shard_map
 collective_matmul_gspmd = collective_matmul
 
 CHECKS = {"mlp": mlp, "mlp_gspmd": mlp_gspmd, "mlp_bf16": mlp_bf16,
-          "collective_matmul": collective_matmul, "embedding": embedding, "fori_loop_ring": fori_loop_ring, "moe_all_to_all": moe_all_to_all, "ffn_shard_map": ffn_shard_map,
+          "collective_matmul": collective_matmul, "embedding": embedding, "fori_loop_ring": fori_loop_ring, "fsdp_scan": fsdp_scan, "moe_all_to_all": moe_all_to_all, "ffn_shard_map": ffn_shard_map,
           "ffn_shard_map_gspmd": ffn_shard_map_gspmd, "moe_top_k": moe_top_k,
           "ffn_shard_map_roundtrip": ffn_shard_map_roundtrip,
           "collective_matmul_gspmd": collective_matmul_gspmd,
