@@ -125,13 +125,23 @@ FailureOr<SmallVector<Value>> Importer::importWhile(hlo::WhileOp op) {
     return SmallVector<Value>(loop->getResults());
   }
 
-  // for %iv = lower to upper step 1, carrying the other operands.
+  // for %iv = lower to upper step 1, carrying the other operands, except
+  // those the body returns unchanged (JAX's scan and fori_loop pass their
+  // constants and stacked inputs through the loop this way): the body
+  // reads them from outside, so propagation, autodiff and the overlap
+  // passes see loop-invariant values (trellis-grad would otherwise save
+  // one copy per iteration).
   unsigned k = counted->index;
   auto counterType = cast<RankedTensorType>(op.getOperand()[k].getType());
   Type counterElement = counterType.getElementType();
+  Block &old = op.getBody().front();
+  SmallVector<bool> carriedOperand;
+  for (auto [i, arg] : llvm::enumerate(old.getArguments()))
+    carriedOperand.push_back(i != k &&
+                             old.getTerminator()->getOperand(i) != arg);
   SmallVector<Value> inits;
   for (auto [i, operand] : llvm::enumerate(op.getOperand()))
-    if (i != k)
+    if (carriedOperand[i])
       inits.push_back(operand);
   auto index = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v).getResult();
@@ -141,7 +151,6 @@ FailureOr<SmallVector<Value>> Importer::importWhile(hlo::WhileOp op) {
   Block *body = loop.getBody();
   if (!body->empty())
     body->getTerminator()->erase();
-  Block &old = op.getBody().front();
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(body);
@@ -152,7 +161,9 @@ FailureOr<SmallVector<Value>> Importer::importWhile(hlo::WhileOp op) {
     unsigned carried = 0;
     for (auto [i, arg] : llvm::enumerate(old.getArguments()))
       arg.replaceAllUsesWith(i == k ? counter
-                                    : loop.getRegionIterArgs()[carried++]);
+                             : carriedOperand[i]
+                                 ? loop.getRegionIterArgs()[carried++]
+                                 : op.getOperand()[i]);
   }
   body->getOperations().splice(body->end(), old.getOperations());
   Operation *ret = body->getTerminator();
@@ -161,7 +172,7 @@ FailureOr<SmallVector<Value>> Importer::importWhile(hlo::WhileOp op) {
     b.setInsertionPoint(ret);
     SmallVector<Value> yielded;
     for (auto [i, v] : llvm::enumerate(ret->getOperands()))
-      if (i != k)
+      if (carriedOperand[i])
         yielded.push_back(v);
     scf::YieldOp::create(b, ret->getLoc(), yielded);
     ret->erase();
@@ -173,7 +184,8 @@ FailureOr<SmallVector<Value>> Importer::importWhile(hlo::WhileOp op) {
   unsigned carried = 0;
   for (unsigned i = 0, e = op->getNumResults(); i < e; ++i) {
     if (i != k) {
-      results.push_back(loop.getResult(carried++));
+      results.push_back(carriedOperand[i] ? loop.getResult(carried++)
+                                          : op.getOperand()[i]);
       continue;
     }
     // The counter leaves the loop at max(lower, upper).

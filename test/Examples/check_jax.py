@@ -111,6 +111,25 @@ def fsdp_scan(d):
     close("out0", load(d, "out0"), h, atol=1e-5 * np.abs(h).max())
 
 
+def fsdp_scan_grad(d):
+    # loss = sum(scan(relu(h @ w), x, ws) ** 2) and its gradient in x and
+    # ws, by hand.
+    x, ws = (a.astype(np.float64) for a in args(d, 2))
+    hs, zs = [x], []
+    for w in ws:
+        zs.append(hs[-1] @ w)
+        hs.append(np.maximum(zs[-1], 0.0))
+    g, dws = 2.0 * hs[-1], np.zeros_like(ws)
+    for layer in reversed(range(len(ws))):
+        gz = g * (zs[layer] > 0)
+        dws[layer] = hs[layer].T @ gz
+        g = gz @ ws[layer].T
+    loss = np.sum(hs[-1] ** 2)
+    close("out0", load(d, "out0"), np.array(loss), rtol=1e-4)
+    close("out1", load(d, "out1"), g, atol=1e-5 * np.abs(g).max())
+    close("out2", load(d, "out2"), dws, atol=1e-5 * np.abs(dws).max())
+
+
 def embedding(d):
     table, _, w = args(d, 3)
     ids = load(d, "arg1").astype(np.int64)
@@ -189,7 +208,7 @@ ffn_shard_map_roundtrip = ffn_shard_map
 collective_matmul_gspmd = collective_matmul
 
 CHECKS = {"mlp": mlp, "mlp_gspmd": mlp_gspmd, "mlp_bf16": mlp_bf16,
-          "collective_matmul": collective_matmul, "embedding": embedding, "fori_loop_ring": fori_loop_ring, "fsdp_scan": fsdp_scan, "moe_all_to_all": moe_all_to_all, "ffn_shard_map": ffn_shard_map,
+          "collective_matmul": collective_matmul, "embedding": embedding, "fori_loop_ring": fori_loop_ring, "fsdp_scan": fsdp_scan, "fsdp_scan_grad": fsdp_scan_grad, "moe_all_to_all": moe_all_to_all, "ffn_shard_map": ffn_shard_map,
           "ffn_shard_map_gspmd": ffn_shard_map_gspmd, "moe_top_k": moe_top_k,
           "ffn_shard_map_roundtrip": ffn_shard_map_roundtrip,
           "collective_matmul_gspmd": collective_matmul_gspmd,

@@ -32,6 +32,35 @@ func.func @fori(%a: tensor<4xf32>) -> (tensor<i32>, tensor<4xf32>) {
   return %0#0, %0#1 : tensor<i32>, tensor<4xf32>
 }
 
+// Operands the body returns unchanged (scan's stacked inputs, here the
+// weights %w, ahead of the counter as JAX orders them) are not carried:
+// the body and the loop's result read them from outside. A swapped pair
+// is carried.
+// CHECK-LABEL: func.func @scan_consts
+// CHECK-SAME: (%[[H:.*]]: tensor<2xf32>, %[[W:.*]]: tensor<3x2xf32>, %[[P:.*]]: tensor<2xf32>, %[[Q:.*]]: tensor<2xf32>)
+// CHECK: %[[FOR:.*]]:3 = scf.for %{{.*}} iter_args(%[[X:.*]] = %[[H]], %[[A:.*]] = %[[P]], %[[B:.*]] = %[[Q]]) -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) {
+// CHECK: tensor.extract_slice %[[W]]
+// CHECK: scf.yield %{{.*}}, %[[B]], %[[A]] : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>
+// CHECK: return %[[W]], %[[FOR]]#0, %[[FOR]]#1
+func.func @scan_consts(%h: tensor<2xf32>, %w: tensor<3x2xf32>, %p: tensor<2xf32>, %q: tensor<2xf32>) -> (tensor<3x2xf32>, tensor<2xf32>, tensor<2xf32>) {
+  %c = stablehlo.constant dense<0> : tensor<i32>
+  %0:5 = stablehlo.while(%iw = %w, %i = %c, %ih = %h, %ip = %p, %iq = %q) : tensor<3x2xf32>, tensor<i32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>
+   cond {
+    %c3 = stablehlo.constant dense<3> : tensor<i32>
+    %1 = stablehlo.compare  LT, %i, %c3,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %1 : tensor<i1>
+  } do {
+    %z = stablehlo.constant dense<0> : tensor<i32>
+    %s = stablehlo.dynamic_slice %iw, %i, %z, sizes = [1, 2] : (tensor<3x2xf32>, tensor<i32>, tensor<i32>) -> tensor<1x2xf32>
+    %r = stablehlo.reshape %s : (tensor<1x2xf32>) -> tensor<2xf32>
+    %n = stablehlo.add %ih, %r : tensor<2xf32>
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %j = stablehlo.add %i, %one : tensor<i32>
+    stablehlo.return %iw, %j, %n, %iq, %ip : tensor<3x2xf32>, tensor<i32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>
+  }
+  return %0#0, %0#2, %0#3 : tensor<3x2xf32>, tensor<2xf32>, tensor<2xf32>
+}
+
 // CHECK-LABEL: func.func @data_dependent
 func.func @data_dependent(%a: tensor<f32>) -> tensor<f32> {
   // CHECK: scf.while (%[[X:.*]] = %arg0) : (tensor<f32>) -> tensor<f32> {
