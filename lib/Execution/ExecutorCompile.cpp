@@ -10,6 +10,7 @@
 #include "trellis/Conversion/RuntimeABI.h"
 #include "trellis/Dialect/Spmd/IR/SpmdOps.h"
 #include "trellis/Dialect/Spmd/Transforms/Passes.h"
+#include "trellis/Dialect/Trellis/IR/ShardingUtils.h"
 #include "trellis/Dialect/Trellis/IR/TrellisOps.h"
 #include "trellis/Dialect/Trellis/Interfaces/SliceUtils.h"
 #include "trellis/Dialect/Trellis/Transforms/Passes.h"
@@ -577,12 +578,24 @@ Executor::Builder::lower(ModuleOp partitioned, bool manual) {
   trellis::LowerToLLVMOptions lowering;
   lowering.asyncPpermute = options.asyncPpermute;
   lowering.overlap = options.overlap;
+  lowering.overlapRemarks = options.overlap;
   lowering.kernels = options.kernels;
   lowering.approximateMath = options.approximateMath;
   lowering.copyBeforeWrite = options.copyBeforeWrite;
   trellis::buildLowerToLLVMPipeline(pm, lowering);
-  if (failed(pm.run(*module)))
-    return makeError("lowering @" + entryName + " to LLVM failed");
+  {
+    // The overlap passes report each rewrite as a remark; they are kept for
+    // trellis-run's summary, every other diagnostic goes on as before.
+    ScopedDiagnosticHandler remarks(ctx, [&](Diagnostic &diag) {
+      if (!options.overlap || diag.getSeverity() != DiagnosticSeverity::Remark)
+        return failure();
+      exec.overlapRemarks_.push_back(
+          trellis::formatShortLocation(diag.getLocation()) + ": " + diag.str());
+      return success();
+    });
+    if (failed(pm.run(*module)))
+      return makeError("lowering @" + entryName + " to LLVM failed");
+  }
   // The lowered module calls the runtime by the ABI it was lowered for;
   // the runtime linked into this process must implement that one.
   if (auto version = (*module)->getAttrOfType<IntegerAttr>(

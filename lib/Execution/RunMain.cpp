@@ -475,6 +475,19 @@ std::optional<int> Driver::compile() {
   if (!created)
     return failAll(llvm::toString(created.takeError()));
   exec = std::move(*created);
+  if (opts.overlap && !opts.quiet && mpiRank == 0) {
+    const std::vector<std::string> &remarks = exec->overlapRemarks();
+    if (remarks.empty())
+      llvm::errs() << "trellis-run: --overlap: no loop, all_to_all or "
+                      "matmul pattern met its threshold; every collective "
+                      "is asynchronous\n";
+    else
+      llvm::errs() << "trellis-run: --overlap made " << remarks.size()
+                   << " rewrite(s), then made every collective "
+                      "asynchronous:\n";
+    for (const std::string &remark : remarks)
+      llvm::errs() << "  " << remark << "\n";
+  }
   // One thread per device: far beyond this, thread creation fails mid-run.
   constexpr int64_t kMaxThreadDevices = 4096;
   if (!mpi && exec->mesh().numDevices() > kMaxThreadDevices)

@@ -21,13 +21,19 @@ using namespace mlir;
 // text: an entry function named `@"a}b"` or an option value with a comma
 // cannot break them, and a misspelt pass is a compile error.
 
-void mlir::trellis::buildOverlapPipeline(OpPassManager &pm) {
+void mlir::trellis::buildOverlapPipeline(OpPassManager &pm, bool remarks) {
   // Layer loops first: a gather pipelined across iterations runs beside a
   // whole layer with whole matmuls, where a collective matmul would split
   // the layer's matmul into ring steps (and it no longer sees the gather).
-  pm.addPass(spmd::createSpmdPipelineCollectives());
-  pm.addPass(spmd::createSpmdChunkAllToAll());
-  pm.addPass(spmd::createSpmdCollectiveMatmul());
+  spmd::SpmdPipelineCollectivesOptions pipeline;
+  pipeline.remarks = remarks;
+  pm.addPass(spmd::createSpmdPipelineCollectives(pipeline));
+  spmd::SpmdChunkAllToAllOptions chunk;
+  chunk.remarks = remarks;
+  pm.addPass(spmd::createSpmdChunkAllToAll(chunk));
+  spmd::SpmdCollectiveMatmulOptions matmul;
+  matmul.remarks = remarks;
+  pm.addPass(spmd::createSpmdCollectiveMatmul(matmul));
   spmd::SpmdAsyncCollectivesOptions async;
   async.kinds = "all";
   pm.addPass(spmd::createSpmdAsyncCollectives(async));
@@ -36,7 +42,7 @@ void mlir::trellis::buildOverlapPipeline(OpPassManager &pm) {
 void mlir::trellis::buildLowerToLLVMPipeline(
     OpPassManager &pm, const LowerToLLVMOptions &options) {
   if (options.overlap)
-    buildOverlapPipeline(pm);
+    buildOverlapPipeline(pm, options.overlapRemarks);
   pm.addPass(spmd::createSpmdEraseVariance());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

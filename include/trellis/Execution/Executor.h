@@ -117,6 +117,11 @@ public:
   const std::vector<::mlir::trellis::rt::SiteInfo> &sites() const {
     return sites_;
   }
+  /// With options.overlap: what trellis-overlap rewrote, one
+  /// "location: remark" line per rewritten collective.
+  const std::vector<std::string> &overlapRemarks() const {
+    return overlapRemarks_;
+  }
 
   /// Events of the last run, per device id (with options.session.trace).
   std::vector<std::vector<::mlir::trellis::rt::TraceEvent>> traces() const;
@@ -171,6 +176,7 @@ private:
   std::vector<std::vector<int64_t>> deviceResultShapes_;
   std::vector<int32_t> deviceResultTypes_;
   std::vector<::mlir::trellis::rt::SiteInfo> sites_;
+  std::vector<std::string> overlapRemarks_;
   std::unique_ptr<mlir::ExecutionEngine> engine_;
   ::mlir::trellis::rt::Session::Entry entryFn_ = nullptr;
   std::unique_ptr<::mlir::trellis::rt::Session> session_;

@@ -22,6 +22,10 @@ struct LowerToLLVMOptions
                      "all_to_alls, collective matmuls, every collective "
                      "asynchronous)"),
       llvm::cl::init(false)};
+  Option<bool> overlapRemarks{
+      *this, "overlap-remarks",
+      llvm::cl::desc("With overlap: report each rewrite as a remark"),
+      llvm::cl::init(false)};
   Option<bool> kernels{
       *this, "kernels",
       llvm::cl::desc("Lower matmul-like linalg ops to Eigen kernels"),
@@ -45,7 +49,9 @@ struct LowerToLLVMOptions
 /// spmd-chunk-all-to-all, spmd-collective-matmul, then
 /// spmd-async-collectives{kinds=all}. Registered as `trellis-overlap`
 /// (docs/Overlap.md).
-void buildOverlapPipeline(mlir::OpPassManager &pm);
+/// With `remarks`, each rewrite is reported as a remark at the collective
+/// it rewrote.
+void buildOverlapPipeline(mlir::OpPassManager &pm, bool remarks = false);
 
 /// Device functions (per-device tensors, spmd collectives) to the LLVM
 /// dialect (with `overlap`, trellis-overlap first): erase variance types,

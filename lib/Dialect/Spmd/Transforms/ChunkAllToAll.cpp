@@ -1076,6 +1076,18 @@ struct ChunkAllToAllPass
       // A later seed may be among the ops the rewrite erases (a combine).
       for (Operation *op : best->ops)
         erased.insert(op);
+      if (remarks) {
+        InFlightDiagnostic remark = seed.emitRemark();
+        remark << "split into " << best->chunks << " chunks along dimension "
+               << best->tracks.lookup(seed.getResult()).dim << " ("
+               << block / best->chunks << " bytes to each device per chunk)";
+        int64_t later = llvm::count_if(best->ops, [&](Operation *op) {
+          return op != seed && isa<AllToAllOp>(op);
+        });
+        if (later)
+          remark << " with the compute after it, down through " << later
+                 << " later all_to_all(s)";
+      }
       rewrite(*best, producer ? &*producer : nullptr);
     }
   }

@@ -295,8 +295,25 @@ struct CollectiveMatmulPass
                                         force, microbatches};
     RewritePatternSet patterns(&getContext());
     populateCollectiveMatmulPatterns(patterns, options);
+    // With `remarks`, each all_gather or psum_scatter a pattern replaces
+    // is reported as it is erased.
+    struct Reporter : RewriterBase::Listener {
+      void notifyOperationErased(Operation *op) override {
+        int64_t n = 0;
+        if (auto gather = dyn_cast<AllGatherOp>(op))
+          n = gather.getGroupSize();
+        else if (auto scatter = dyn_cast<PsumScatterOp>(op))
+          n = scatter.getGroupSize();
+        if (n)
+          op->emitRemark() << "rewritten as a collective matmul: a ring of "
+                           << n
+                           << " steps whose transfers overlap the chunk "
+                              "matmuls";
+      }
+    } reporter;
     // One walk, no folding: see "The patterns" above.
-    walkAndApplyPatterns(getOperation(), std::move(patterns));
+    walkAndApplyPatterns(getOperation(), std::move(patterns),
+                         remarks ? &reporter : nullptr);
   }
 };
 

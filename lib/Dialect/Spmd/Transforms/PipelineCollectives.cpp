@@ -454,8 +454,8 @@ std::optional<int64_t> evaluate(Value v, int depth = 6) {
 }
 
 /// Pipelines the collectives of `loop` that qualify; returns whether it
-/// did.
-bool pipeline(scf::ForOp loop) {
+/// did. With `remarks`, reports each one at its location.
+bool pipeline(scf::ForOp loop, bool remarks) {
   std::optional<int64_t> lb = evaluate(loop.getLowerBound());
   std::optional<int64_t> ub = evaluate(loop.getUpperBound());
   std::optional<int64_t> step = evaluate(loop.getStep());
@@ -486,6 +486,17 @@ bool pipeline(scf::ForOp loop) {
   int64_t after;
   if (llvm::AddOverflow(last, *step, after))
     return false;
+  if (remarks) {
+    int64_t iterations = (last - *lb) / *step + 1;
+    for (AllGatherOp gather : gathers)
+      gather.emitRemark() << "prefetched: iteration k starts iteration "
+                             "k + 1's all_gather ("
+                          << iterations << " iterations, the last peeled)";
+    for (Operation *op : deferral.collectives)
+      op->emitRemark() << "deferred: iteration k + 1 waits for iteration k's "
+                       << op->getName().stripDialect() << " (" << iterations
+                       << " iterations, the first peeled)";
+  }
   Pipeliner(loop, gathers, slices, std::move(deferral))
       .rewrite(*lb, *step, last);
   return true;
@@ -504,7 +515,7 @@ struct PipelineCollectivesPass
     // Inner loops first (the walk is post-order); a pipelined loop is
     // replaced, so outer loops are collected before any rewrite.
     for (scf::ForOp loop : loops)
-      pipeline(loop);
+      pipeline(loop, remarks);
   }
 };
 

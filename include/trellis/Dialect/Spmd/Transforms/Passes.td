@@ -264,6 +264,8 @@ def SpmdCollectiveMatmul : Pass<"spmd-collective-matmul", "ModuleOp"> {
            "Split an all_gather -> matmul -> elementwise -> matmul -> "
            "psum_scatter chain into this many row blocks and interleave "
            "their unrolled steps (see docs/CollectiveMatmul.md)">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Report each rewrite as a remark at the collective it rewrote">,
   ];
 }
 
@@ -387,6 +389,8 @@ def SpmdChunkAllToAll : Pass<"spmd-chunk-all-to-all", "ModuleOp"> {
            /*default=*/"65536",
            "Chunk only all_to_alls that send each member of their group "
            "at least this many bytes (measured: docs/Overlap.md)">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Report each rewrite as a remark at the collective it rewrote">,
   ];
 }
 
@@ -429,6 +433,10 @@ def SpmdPipelineCollectives : Pass<"spmd-pipeline-collectives", "ModuleOp"> {
     writes them, is folded). Other collectives keep their places; run
     `spmd-async-collectives{kinds=all}` afterwards to overlap them too.
   }];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Report each rewrite as a remark at the collective it rewrote">,
+  ];
 }
 
 #endif // SPMD_TRANSFORMS_PASSES_TD
