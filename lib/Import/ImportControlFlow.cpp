@@ -103,6 +103,12 @@ LogicalResult checkTerminators(Operation *op) {
 FailureOr<SmallVector<Value>> Importer::importWhile(hlo::WhileOp op) {
   if (failed(checkTerminators(op)))
     return failure();
+  for (Region &region : op->getRegions())
+    if (region.front().getNumArguments() != op->getNumOperands())
+      return op.emitError("each region must take one argument per operand");
+  if (op.getBody().front().getTerminator()->getNumOperands() !=
+      op->getNumOperands())
+    return op.emitError("the body must return one value per operand");
   Location loc = op.getLoc();
   std::optional<CountedLoop> counted = matchCountedLoop(op);
   if (!counted) {

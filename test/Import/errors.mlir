@@ -489,3 +489,21 @@ func.func @main(%a: tensor<8xf32>) -> tensor<8xf32> {
   %0 = sdy.propagation_barrier %a allowed_direction=BOTH : tensor<8xf32>
   return %0 : tensor<8xf32>
 }
+
+// -----
+
+func.func @while_returns_too_few(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %c = stablehlo.constant dense<0> : tensor<i32>
+  // expected-error @below {{the body must return one value per operand}}
+  %0:2 = stablehlo.while(%i = %c, %x = %a) : tensor<i32>, tensor<4xf32>
+   cond {
+    %c3 = stablehlo.constant dense<3> : tensor<i32>
+    %1 = stablehlo.compare  LT, %i, %c3,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %1 : tensor<i1>
+  } do {
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %j = stablehlo.add %i, %one : tensor<i32>
+    stablehlo.return %j : tensor<i32>
+  }
+  return %0#1 : tensor<4xf32>
+}
