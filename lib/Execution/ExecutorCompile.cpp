@@ -575,27 +575,35 @@ Executor::Builder::lower(ModuleOp partitioned, bool manual) {
       copy.setArgAttr(i, "bufferization.writable", BoolAttr::get(ctx, false));
     eraseUnusedFunctions(*module, copy);
   }
+  if (failed(pm.run(*module)))
+    return makeError("lowering @" + entryName + " to LLVM failed");
+  if (options.overlap) {
+    // The overlap passes report each rewrite as a remark, kept for
+    // trellis-run's summary (only theirs: this handler sees no other pass).
+    PassManager overlap(ctx);
+    trellis::buildOverlapPipeline(overlap, /*remarks=*/true);
+    ScopedDiagnosticHandler remarks(ctx, [&](Diagnostic &diag) {
+      if (diag.getSeverity() != DiagnosticSeverity::Remark)
+        return failure();
+      Location where = diag.getLocation();
+      if (auto file = where->findInstanceOf<FileLineColLoc>())
+        where = file;
+      exec.overlapRemarks_.push_back(trellis::formatShortLocation(where) +
+                                     ": " + diag.str());
+      return success();
+    });
+    if (failed(overlap.run(*module)))
+      return makeError("lowering @" + entryName + " to LLVM failed");
+  }
   trellis::LowerToLLVMOptions lowering;
   lowering.asyncPpermute = options.asyncPpermute;
-  lowering.overlap = options.overlap;
-  lowering.overlapRemarks = options.overlap;
   lowering.kernels = options.kernels;
   lowering.approximateMath = options.approximateMath;
   lowering.copyBeforeWrite = options.copyBeforeWrite;
-  trellis::buildLowerToLLVMPipeline(pm, lowering);
-  {
-    // The overlap passes report each rewrite as a remark; they are kept for
-    // trellis-run's summary, every other diagnostic goes on as before.
-    ScopedDiagnosticHandler remarks(ctx, [&](Diagnostic &diag) {
-      if (!options.overlap || diag.getSeverity() != DiagnosticSeverity::Remark)
-        return failure();
-      exec.overlapRemarks_.push_back(
-          trellis::formatShortLocation(diag.getLocation()) + ": " + diag.str());
-      return success();
-    });
-    if (failed(pm.run(*module)))
-      return makeError("lowering @" + entryName + " to LLVM failed");
-  }
+  PassManager lower(ctx);
+  trellis::buildLowerToLLVMPipeline(lower, lowering);
+  if (failed(lower.run(*module)))
+    return makeError("lowering @" + entryName + " to LLVM failed");
   // The lowered module calls the runtime by the ABI it was lowered for;
   // the runtime linked into this process must implement that one.
   if (auto version = (*module)->getAttrOfType<IntegerAttr>(

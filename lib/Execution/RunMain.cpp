@@ -482,9 +482,8 @@ std::optional<int> Driver::compile() {
                       "matmul pattern met its threshold; every collective "
                       "is asynchronous\n";
     else
-      llvm::errs() << "trellis-run: --overlap made " << remarks.size()
-                   << " rewrite(s), then made every collective "
-                      "asynchronous:\n";
+      llvm::errs() << "trellis-run: --overlap rewrote these patterns, then "
+                      "made every collective asynchronous:\n";
     for (const std::string &remark : remarks)
       llvm::errs() << "  " << remark << "\n";
   }
