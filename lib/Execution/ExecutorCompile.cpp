@@ -575,8 +575,11 @@ Executor::Builder::lower(ModuleOp partitioned, bool manual) {
       copy.setArgAttr(i, "bufferization.writable", BoolAttr::get(ctx, false));
     eraseUnusedFunctions(*module, copy);
   }
-  if (failed(pm.run(*module)))
+  auto failedToLower = [&] {
     return makeError("lowering @" + entryName + " to LLVM failed");
+  };
+  if (failed(pm.run(*module)))
+    return failedToLower();
   if (options.overlap) {
     // The overlap passes report each rewrite as a remark, kept for
     // trellis-run's summary (only theirs: this handler sees no other pass).
@@ -593,7 +596,7 @@ Executor::Builder::lower(ModuleOp partitioned, bool manual) {
       return success();
     });
     if (failed(overlap.run(*module)))
-      return makeError("lowering @" + entryName + " to LLVM failed");
+      return failedToLower();
   }
   trellis::LowerToLLVMOptions lowering;
   lowering.asyncPpermute = options.asyncPpermute;
@@ -603,7 +606,7 @@ Executor::Builder::lower(ModuleOp partitioned, bool manual) {
   PassManager lower(ctx);
   trellis::buildLowerToLLVMPipeline(lower, lowering);
   if (failed(lower.run(*module)))
-    return makeError("lowering @" + entryName + " to LLVM failed");
+    return failedToLower();
   // The lowered module calls the runtime by the ABI it was lowered for;
   // the runtime linked into this process must implement that one.
   if (auto version = (*module)->getAttrOfType<IntegerAttr>(

@@ -165,11 +165,11 @@ clampedStarts(OpBuilder &b, Operation *op, ValueRange starts,
     // and a constant index is clamped now. Propagation passes shardings
     // through static offsets only; a dimension reached through a dynamic
     // one would be gathered whole.
-    DenseIntElementsAttr constant;
     if (bound == 0) {
       offsets.push_back(b.getIndexAttr(0));
       continue;
     }
+    DenseIntElementsAttr constant;
     if (matchPattern(start, m_Constant(&constant))) {
       APInt value = *constant.value_begin<APInt>();
       int64_t offset;

@@ -42,7 +42,7 @@ void mlir::trellis::buildOverlapPipeline(OpPassManager &pm, bool remarks) {
 void mlir::trellis::buildLowerToLLVMPipeline(
     OpPassManager &pm, const LowerToLLVMOptions &options) {
   if (options.overlap)
-    buildOverlapPipeline(pm, options.overlapRemarks);
+    buildOverlapPipeline(pm);
   pm.addPass(spmd::createSpmdEraseVariance());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -118,7 +118,7 @@ public:
     return sites_;
   }
   /// With options.overlap: what trellis-overlap rewrote, one
-  /// "location: remark" line per rewritten collective.
+  /// "location: remark" line per rewritten pattern.
   const std::vector<std::string> &overlapRemarks() const {
     return overlapRemarks_;
   }

@@ -22,10 +22,6 @@ struct LowerToLLVMOptions
                      "all_to_alls, collective matmuls, every collective "
                      "asynchronous)"),
       llvm::cl::init(false)};
-  Option<bool> overlapRemarks{
-      *this, "overlap-remarks",
-      llvm::cl::desc("With overlap: report each rewrite as a remark"),
-      llvm::cl::init(false)};
   Option<bool> kernels{
       *this, "kernels",
       llvm::cl::desc("Lower matmul-like linalg ops to Eigen kernels"),

@@ -1047,8 +1047,7 @@ struct ChunkAllToAllPass
       // Counted by the block sent to each member, not the whole operand
       // (a 2 MiB operand on 8 devices sends 256 KiB blocks, which take 4
       // chunks): the transfers and their latencies scale with the block.
-      int64_t block =
-          bytesOf(type) / std::max<int64_t>(1, seed.getGroupSize());
+      int64_t block = bytesOf(type) / std::max<int64_t>(1, seed.getGroupSize());
       if (block < thresholdBytes)
         continue;
       int64_t wanted = chunks ? chunks : automaticChunks(block);
