@@ -100,6 +100,56 @@ LogicalResult checkTerminators(Operation *op) {
 
 } // namespace
 
+/// A while that is not a counted loop becomes an scf.while that carries
+/// the operands the body changes; those it returns unchanged are read from
+/// outside in both regions (as in the counted case below).
+FailureOr<SmallVector<Value>> Importer::importGeneralWhile(hlo::WhileOp op) {
+  Location loc = op.getLoc();
+  Block &cond = op.getCond().front(), &body = op.getBody().front();
+  Operation *bodyRet = body.getTerminator();
+  SmallVector<bool> carriedOperand;
+  SmallVector<Value> inits;
+  SmallVector<Type> types;
+  for (auto [i, operand] : llvm::enumerate(op.getOperand())) {
+    carriedOperand.push_back(bodyRet->getOperand(i) != body.getArgument(i));
+    if (!carriedOperand.back())
+      continue;
+    inits.push_back(operand);
+    types.push_back(operand.getType());
+  }
+  // Invariant operands: every use in either region reads the operand, and
+  // their block arguments and returned values go.
+  for (int i = op->getNumOperands() - 1; i >= 0; --i) {
+    if (carriedOperand[i])
+      continue;
+    cond.getArgument(i).replaceAllUsesWith(op.getOperand()[i]);
+    body.getArgument(i).replaceAllUsesWith(op.getOperand()[i]);
+    cond.eraseArgument(i);
+    body.eraseArgument(i);
+    bodyRet->eraseOperand(i);
+  }
+  auto loop = scf::WhileOp::create(b, loc, types, inits);
+  loop.getBefore().takeBody(op.getCond());
+  loop.getAfter().takeBody(op.getBody());
+  Block &before = loop.getBefore().front();
+  Operation *ret = before.getTerminator();
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ret);
+    Value condition = tensor::ExtractOp::create(
+        b, ret->getLoc(), ret->getOperand(0), ValueRange());
+    scf::ConditionOp::create(b, ret->getLoc(), condition,
+                             before.getArguments());
+    ret->erase();
+  }
+  yieldInstead(b, loop.getAfter());
+  SmallVector<Value> results;
+  unsigned carried = 0;
+  for (auto [i, operand] : llvm::enumerate(op.getOperand()))
+    results.push_back(carriedOperand[i] ? loop.getResult(carried++) : operand);
+  return results;
+}
+
 FailureOr<SmallVector<Value>> Importer::importWhile(hlo::WhileOp op) {
   if (failed(checkTerminators(op)))
     return failure();
@@ -111,25 +161,8 @@ FailureOr<SmallVector<Value>> Importer::importWhile(hlo::WhileOp op) {
     return op.emitError("the body must return one value per operand");
   Location loc = op.getLoc();
   std::optional<CountedLoop> counted = matchCountedLoop(op);
-  if (!counted) {
-    auto loop =
-        scf::WhileOp::create(b, loc, op->getResultTypes(), op.getOperand());
-    loop.getBefore().takeBody(op.getCond());
-    loop.getAfter().takeBody(op.getBody());
-    Block &before = loop.getBefore().front();
-    Operation *ret = before.getTerminator();
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPoint(ret);
-      Value condition = tensor::ExtractOp::create(
-          b, ret->getLoc(), ret->getOperand(0), ValueRange());
-      scf::ConditionOp::create(b, ret->getLoc(), condition,
-                               before.getArguments());
-      ret->erase();
-    }
-    yieldInstead(b, loop.getAfter());
-    return SmallVector<Value>(loop->getResults());
-  }
+  if (!counted)
+    return importGeneralWhile(op);
 
   // for %iv = lower to upper step 1, carrying the other operands, except
   // those the body returns unchanged (JAX's scan and fori_loop pass their

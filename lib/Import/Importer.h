@@ -125,6 +125,7 @@ private:
   FailureOr<Value> importDynamicSlice(hlo::DynamicSliceOp op);
   FailureOr<Value> importDynamicUpdateSlice(hlo::DynamicUpdateSliceOp op);
   FailureOr<SmallVector<Value>> importWhile(hlo::WhileOp op);
+  FailureOr<SmallVector<Value>> importGeneralWhile(hlo::WhileOp op);
   FailureOr<SmallVector<Value>> importIf(hlo::IfOp op);
   FailureOr<SmallVector<Value>> importCase(hlo::CaseOp op);
 

@@ -81,6 +81,34 @@ func.func @data_dependent(%a: tensor<f32>) -> tensor<f32> {
   return %0 : tensor<f32>
 }
 
+// A while that is not counted carries only what its body changes: the
+// limit and the step, returned unchanged, are read from outside in the
+// condition and the body, and the while's results for them are its
+// operands.
+// CHECK-LABEL: func.func @data_dependent_invariants
+// CHECK-SAME: (%[[A:.*]]: tensor<f32>, %[[LIM:.*]]: tensor<f32>, %[[W:.*]]: tensor<4xf32>)
+func.func @data_dependent_invariants(%a: tensor<f32>, %lim: tensor<f32>, %w: tensor<4xf32>) -> (tensor<4xf32>, tensor<f32>, tensor<f32>) {
+  // CHECK: %[[R:.*]] = scf.while (%[[X:.*]] = %[[A]]) : (tensor<f32>) -> tensor<f32> {
+  // CHECK: arith.cmpf olt, %[[X]], %[[LIM]] : tensor<f32>
+  // CHECK: scf.condition(%{{.*}}) %[[X]] : tensor<f32>
+  // CHECK: } do {
+  // CHECK: ^bb0(%[[Y:.*]]: tensor<f32>):
+  // CHECK: tensor.extract_slice %[[W]]
+  // CHECK: scf.yield %{{.*}} : tensor<f32>
+  // CHECK: return %[[W]], %[[R]], %[[LIM]]
+  %0:3 = stablehlo.while(%iw = %w, %ix = %a, %il = %lim) : tensor<4xf32>, tensor<f32>, tensor<f32>
+   cond {
+    %1 = stablehlo.compare  LT, %ix, %il,  FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %1 : tensor<i1>
+  } do {
+    %s = stablehlo.slice %iw [1:2] : (tensor<4xf32>) -> tensor<1xf32>
+    %r = stablehlo.reshape %s : (tensor<1xf32>) -> tensor<f32>
+    %1 = stablehlo.add %ix, %r : tensor<f32>
+    stablehlo.return %iw, %1, %il : tensor<4xf32>, tensor<f32>, tensor<f32>
+  }
+  return %0#0, %0#1, %0#2 : tensor<4xf32>, tensor<f32>, tensor<f32>
+}
+
 // CHECK-LABEL: func.func @switch
 func.func @switch(%i: tensor<i32>, %a: tensor<4xf32>) -> tensor<4xf32> {
   // CHECK: %[[I:.*]] = tensor.extract %arg0[] : tensor<i32>
