@@ -83,6 +83,11 @@ FEATURES = {
     "canonicalize": "trellis-run --passes=canonicalize on a third of the "
                     "programs (folds of collectives; the reference runs "
                     "without them)",
+    "overlap": "trellis-run --overlap on a third of the programs: every "
+               "collective asynchronous (the size-gated rewrites rarely "
+               "match programs this small); on half of those --passes also "
+               "forces all_to_all chunking and collective matmul whatever "
+               "the size (the reference runs without either)",
 }
 
 ELTS = {
@@ -1203,6 +1208,14 @@ def check_program(args, i, seed, stats, rng_self):
     if "canonicalize" in feats and random.Random(f"{seed}-{i}-passes").random() < 1 / 3:
         extra.append("--passes=canonicalize")
         stats["canonicalize"] = stats.get("canonicalize", 0) + 1
+    draw = random.Random(f"{seed}-{i}-overlap").random()
+    if "overlap" in feats and draw < 1 / 3:
+        extra.append("--overlap")
+        stats["overlap"] = stats.get("overlap", 0) + 1
+        if draw < 1 / 6 and not any(e.startswith("--passes") for e in extra):
+            extra.append("--passes=spmd-chunk-all-to-all{chunks=2 threshold-bytes=0},"
+                         "spmd-collective-matmul{force}")
+            stats["overlap-forced"] = stats.get("overlap-forced", 0) + 1
     cmd, rc, out, err, outdir = run_trellis(args.trellis_run, path, pdir, inputs, args.timeout, extra)
     both = (out or "") + (err or "")
     with open(os.path.join(pdir, "command.txt"), "w") as f:
