@@ -107,12 +107,10 @@ void mlir::trellis::exec::printClockSummary(llvm::raw_ostream &os,
     devices += t.reorderedWaits > 0;
   }
   if (reordered > 0)
-    os << "trellis-run:   warning: " << reordered << " collective(s) on "
-       << devices
-       << " device(s) ran while one the device had started earlier was "
-          "outstanding; virtual time serialises a device's collectives in "
-          "the order they are waited for, not started, so these figures may "
-          "be off (docs/Overlap.md, Limits)\n";
+    os << "trellis-run:   " << reordered << " collective(s) on " << devices
+       << " device(s) completed ahead of their wait: a collective started "
+          "later ran first, and links serve a device's collectives in the "
+          "order they were started (docs/Overlap.md)\n";
 }
 
 static llvm::json::Value runJson(const RunClocks &run) {

@@ -115,6 +115,11 @@ struct StartedCollective {
   AsyncStart at;
   int64_t order = 0; ///< how many collectives the device started before
   bool live = false;
+  /// On virtual clocks, set when the collective was completed ahead of its
+  /// wait, into `result` (its wait copies it out): a device completes its
+  /// collectives in the order it started them.
+  bool completed = false;
+  std::vector<char> result;
   /// Bumped each time the slot is reused; part of the handle, so that a
   /// handle waited for twice does not name a later start in its slot.
   int64_t generation = 0;
@@ -136,10 +141,10 @@ struct DeviceTimes {
   /// the part hidden behind compute.
   double transferUs = 0;
   double endUs = 0; ///< the clock when the device's function returned
-  /// Collectives the device ran (a synchronous one, or the wait of an
-  /// asynchronous one) while a collective it had started earlier was
-  /// still outstanding: virtual time serialises them in that wait order,
-  /// where links would take the earlier start first (docs/Overlap.md).
+  /// Asynchronous collectives virtual time completed ahead of their wait:
+  /// the device ran a later-started collective (a synchronous one, or the
+  /// wait of an asynchronous one) while they were outstanding, and links
+  /// take the earlier start first (docs/Overlap.md).
   int64_t reorderedWaits = 0;
 };
 
