@@ -42,6 +42,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <functional>
 
@@ -296,15 +297,21 @@ struct CollectiveMatmulPass
     RewritePatternSet patterns(&getContext());
     populateCollectiveMatmulPatterns(patterns, options);
     // With `remarks`, each all_gather or psum_scatter a pattern replaces
-    // is reported as it is erased.
+    // is reported as it is erased, once: a chain split into microbatches
+    // erases one copy per row block, all at the collective's location.
     struct Reporter : RewriterBase::Listener {
+      llvm::DenseSet<std::pair<Location, unsigned>> reported;
       void notifyOperationErased(Operation *op) override {
         int64_t n = 0;
         if (auto gather = dyn_cast<AllGatherOp>(op))
           n = gather.getGroupSize();
         else if (auto scatter = dyn_cast<PsumScatterOp>(op))
           n = scatter.getGroupSize();
-        if (n)
+        // (Without locations there is nothing to tell copies apart by.)
+        if (n &&
+            (isa<UnknownLoc>(op->getLoc()) ||
+             reported.insert({op->getLoc(), unsigned(isa<AllGatherOp>(op))})
+                 .second))
           op->emitRemark() << "rewritten as a collective matmul: a ring of "
                            << n
                            << " steps whose transfers overlap the chunk "

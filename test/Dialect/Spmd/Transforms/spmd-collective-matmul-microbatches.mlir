@@ -3,6 +3,11 @@
 // RUN: trellis-opt %s --spmd-collective-matmul="force microbatches=2" --split-input-file | FileCheck %s --check-prefix=DIRS
 // RUN: trellis-opt %s --spmd-collective-matmul="force microbatches=3" --split-input-file | FileCheck %s --check-prefix=ODD
 // RUN: trellis-opt %s --spmd-collective-matmul="microbatches=2" --split-input-file | FileCheck %s --check-prefix=THRESHOLD
+// With remarks, each all_gather and psum_scatter of a chain is reported
+// once, not once per row block (8 in this file).
+// RUN: trellis-opt %s --spmd-collective-matmul="force microbatches=2 remarks" --split-input-file -o /dev/null 2>&1 | grep 'remark: rewritten as a collective matmul' | sort | uniq -d | count 0
+// RUN: trellis-opt %s --spmd-collective-matmul="force microbatches=2 remarks" --split-input-file -o /dev/null 2>&1 | grep -c 'remark: rewritten as a collective matmul' | FileCheck %s --check-prefix=REMARKS
+// REMARKS: {{^8$}}
 
 trellis.mesh @mesh = <["i"=4]>
 
