@@ -98,6 +98,17 @@ LogicalResult checkTerminators(Operation *op) {
   return success();
 }
 
+/// Per operand of `op`, whether its body changes it (returns anything but
+/// its own argument); the others are loop-invariant.
+SmallVector<bool> changedOperands(hlo::WhileOp op) {
+  Block &body = op.getBody().front();
+  SmallVector<bool> changed;
+  for (auto [arg, returned] :
+       llvm::zip(body.getArguments(), body.getTerminator()->getOperands()))
+    changed.push_back(returned != arg);
+  return changed;
+}
+
 } // namespace
 
 /// A while that is not a counted loop becomes an scf.while that carries
@@ -107,12 +118,11 @@ FailureOr<SmallVector<Value>> Importer::importGeneralWhile(hlo::WhileOp op) {
   Location loc = op.getLoc();
   Block &cond = op.getCond().front(), &body = op.getBody().front();
   Operation *bodyRet = body.getTerminator();
-  SmallVector<bool> carriedOperand;
+  SmallVector<bool> carriedOperand = changedOperands(op);
   SmallVector<Value> inits;
   SmallVector<Type> types;
   for (auto [i, operand] : llvm::enumerate(op.getOperand())) {
-    carriedOperand.push_back(bodyRet->getOperand(i) != body.getArgument(i));
-    if (!carriedOperand.back())
+    if (!carriedOperand[i])
       continue;
     inits.push_back(operand);
     types.push_back(operand.getType());
@@ -174,10 +184,8 @@ FailureOr<SmallVector<Value>> Importer::importWhile(hlo::WhileOp op) {
   auto counterType = cast<RankedTensorType>(op.getOperand()[k].getType());
   Type counterElement = counterType.getElementType();
   Block &old = op.getBody().front();
-  SmallVector<bool> carriedOperand;
-  for (auto [i, arg] : llvm::enumerate(old.getArguments()))
-    carriedOperand.push_back(i != k &&
-                             old.getTerminator()->getOperand(i) != arg);
+  SmallVector<bool> carriedOperand = changedOperands(op);
+  carriedOperand[k] = false; // the induction variable
   SmallVector<Value> inits;
   for (auto [i, operand] : llvm::enumerate(op.getOperand()))
     if (carriedOperand[i])

@@ -102,6 +102,20 @@ static int64_t resultBytes(const DeviceContext &device,
              : desc.bytes;
 }
 
+/// Runs the started collective `started` into `out` (the device's compute
+/// suspended since `start`) and releases what its start held.
+static bool runStarted(DeviceContext &device, StartedCollective &started,
+                       void *out, double start) {
+  if (!device.comm->execute(device, started.desc, started.input.data(), out,
+                            &started.at))
+    return false;
+  ++device.collectives;
+  recordSpan(device, started.desc.site, "wait", start, started.desc.bytes);
+  started.at.pending.reset();
+  std::vector<char>().swap(started.input);
+  return true;
+}
+
 /// On virtual clocks, before the device runs a collective it started as
 /// its `order`-th (a synchronous one: the count so far), completes those
 /// it started earlier and has not waited for, in start order, into their
@@ -122,15 +136,9 @@ static bool completeEarlierStarts(DeviceContext &device, int64_t order) {
       return true;
     ++device.times.reorderedWaits;
     first->result.resize(resultBytes(device, first->desc));
-    double start = device.clockUs;
-    if (!device.comm->execute(device, first->desc, first->input.data(),
-                              first->result.data(), &first->at))
+    if (!runStarted(device, *first, first->result.data(), device.clockUs))
       return false;
     first->completed = true;
-    ++device.collectives;
-    recordSpan(device, first->desc.site, "wait", start, first->desc.bytes);
-    first->at.pending.reset();
-    std::vector<char>().swap(first->input);
   }
 }
 
@@ -451,16 +459,11 @@ void trellis_rt_collective_wait(int64_t handle, int64_t out) {
     started.completed = false;
     std::vector<char>().swap(started.result);
     recordSpan(device, started.desc.site, "wait", start, 0);
-  } else {
-    if (!device.comm->execute(device, started.desc, started.input.data(),
-                              reinterpret_cast<void *>(out), &started.at))
-      abortDevice();
-    ++device.collectives;
-    recordSpan(device, started.desc.site, "wait", start, started.desc.bytes);
+  } else if (!runStarted(device, started, reinterpret_cast<void *>(out),
+                         start)) {
+    abortDevice();
   }
   resumeCompute(device);
-  started.at.pending.reset();
-  std::vector<char>().swap(started.input);
   device.freeStartedSlots.push_back(slot);
 }
 
