@@ -66,13 +66,14 @@ LogicalResult contractionRule(Operation *operation, JvpState &state,
     Value t = state.tangent(input->get());
     if (!t)
       continue;
-    Operation *term = cloneWith(b, op, [&](Value v) -> Value {
-      if (v == input->get())
-        return t;
-      if (v == init)
-        return zerosOf(b, loc, init.getType());
-      return state.primal(v);
-    });
+    // The tangent replaces this operand position only: `matmul(x, x)` has
+    // the terms matmul(dx, x) and matmul(x, dx), so nothing here may be
+    // keyed by the operand's value.
+    Value zeros = zerosOf(b, loc, init.getType());
+    Operation *term =
+        cloneWith(b, op, [&](Value v) -> Value { return state.primal(v); });
+    term->setOperand(input->getOperandNumber(), t);
+    term->setOperand(op.getDpsInitOperand(0)->getOperandNumber(), zeros);
     total = addTangents(b, loc, total, term->getResult(0));
   }
   total = addTangents(b, loc, total, state.tangent(init));
