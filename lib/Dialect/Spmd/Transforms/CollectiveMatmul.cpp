@@ -227,6 +227,9 @@ struct GatherMatmulPattern : OpRewritePattern<linalg::MatmulOp> {
 
   LogicalResult matchAndRewrite(linalg::MatmulOp matmul,
                                 PatternRewriter &rewriter) const override {
+    // A matmul on buffers has no result; manual regions hold tensors.
+    if (!matmul.hasPureTensorSemantics())
+      return rewriter.notifyMatchFailure(matmul, "not on tensors");
     Value result = matmul->getResult(0);
     if (result.hasOneUse() && isa<PsumScatterOp>(*result.getUsers().begin()))
       return rewriter.notifyMatchFailure(
