@@ -17,7 +17,10 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <condition_variable>
 #include <cstdio>
+#include <mutex>
+#include <thread>
 
 using namespace mlir::trellis::exec;
 namespace rt = mlir::trellis::rt;
@@ -29,8 +32,29 @@ static int worldRank() {
 }
 
 llvm::Error mlir::trellis::exec::mpiInit(int *argc, char ***argv, int &rank,
-                                         int &size) {
+                                         int &size, double timeoutSeconds) {
   int provided = 0;
+  // MPI_Init waits for every process of the job; one that is not an MPI
+  // program (or never starts) would keep this rank waiting forever.
+  std::mutex mutex;
+  std::condition_variable initialised;
+  bool done = false;
+  std::thread watchdog;
+  if (timeoutSeconds > 0 && timeoutSeconds < 1e9)
+    watchdog = std::thread([&] {
+      std::unique_lock<std::mutex> lock(mutex);
+      if (initialised.wait_for(lock,
+                               std::chrono::duration<double>(timeoutSeconds),
+                               [&] { return done; }))
+        return;
+      std::fprintf(stderr,
+                   "trellis-run: error: MPI start-up (MPI_Init) did not "
+                   "complete within --timeout %g s: is every process of the "
+                   "job a trellis-run that reaches it?\n",
+                   timeoutSeconds);
+      std::fflush(stderr);
+      std::_Exit(1);
+    });
 #ifdef TRELLIS_HAVE_LSAN
   // What MPI allocates while starting is its own (and partly lost in
   // plugins it loads and unloads again): not Trellis's leaks to report.
@@ -40,6 +64,14 @@ llvm::Error mlir::trellis::exec::mpiInit(int *argc, char ***argv, int &rank,
 #ifdef TRELLIS_HAVE_LSAN
   __lsan_enable();
 #endif
+  if (watchdog.joinable()) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      done = true;
+    }
+    initialised.notify_all();
+    watchdog.join();
+  }
   if (status != MPI_SUCCESS)
     return makeError("MPI_Init_thread failed");
   // The device runs on a thread of its own while the main thread watches

@@ -18,8 +18,10 @@
 namespace mlir::trellis::exec {
 
 /// MPI_Init_thread (serialized); fails if MPI cannot give the thread
-/// support the runtime needs.
-llvm::Error mpiInit(int *argc, char ***argv, int &rank, int &size);
+/// support the runtime needs. Ends the process with an error when MPI_Init
+/// takes longer than `timeoutSeconds` (0: no limit).
+llvm::Error mpiInit(int *argc, char ***argv, int &rank, int &size,
+                    double timeoutSeconds);
 void mpiFinalize();
 /// Gives every rank rank 0's `value`.
 void mpiBroadcastFromRank0(double &value);

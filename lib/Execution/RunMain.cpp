@@ -9,6 +9,7 @@
 #include "trellis/Execution/Executor.h"
 #ifdef TRELLIS_HAVE_MPI
 #include "lib/Execution/MpiRun.h"
+#include "lib/Execution/MpiStartup.h"
 #endif
 #include "trellis/Import/Passes.h"
 #include "trellis/Import/Registration.h"
@@ -25,6 +26,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
 #include <algorithm>
 #include <chrono>
@@ -250,6 +252,41 @@ int fail(const std::string &message) {
 
 namespace {
 
+/// What diagnostics print to. Under MPI it holds them back until the ranks
+/// agree at start-up (MpiStartup.h): an error every rank meets alike is
+/// then printed once, and one that only some ranks meet by those ranks.
+class HeldStream final : public llvm::raw_ostream {
+public:
+  explicit HeldStream(llvm::raw_ostream &target) : target(&target) {
+    SetUnbuffered();
+  }
+  /// From now on, keeps what is written (or, with false, writes it to
+  /// `to`).
+  void hold(bool on, llvm::raw_ostream *to = nullptr) {
+    holding = on;
+    if (to)
+      target = to;
+  }
+  bool isHolding() const { return holding; }
+  /// What was held back, emptied.
+  std::string take() { return std::exchange(held, std::string()); }
+
+private:
+  void write_impl(const char *ptr, size_t size) override {
+    if (holding)
+      held.append(ptr, size);
+    else
+      target->write(ptr, size);
+    pos += size;
+  }
+  uint64_t current_pos() const override { return pos; }
+
+  llvm::raw_ostream *target;
+  std::string held;
+  bool holding = false;
+  uint64_t pos = 0;
+};
+
 /// One trellis-run: the program, its compiled form, inputs and outputs.
 /// Each step returns std::nullopt to go on, or the exit status to return
 /// (with MPI finalized).
@@ -264,7 +301,15 @@ public:
 private:
   std::optional<int> loadProgram();
   std::optional<int> checkOptions();
+  std::optional<int> resolveDevice();
   std::optional<int> compile();
+  /// With MPI: the agreement point `stage` (MpiStartup.h), reached with
+  /// this rank's `status` so far; returns the exit status to stop with.
+  std::optional<int> agree(const char *stage, std::optional<int> status);
+  /// A fingerprint of the program and of the options every rank must share.
+  uint64_t programFingerprint();
+  /// A line naming the program (file, entry, meshes).
+  std::string programSummary();
   std::optional<int> runOnRanks();
   std::optional<int> readInputs();
   std::optional<int> runTimed();
@@ -275,16 +320,21 @@ private:
   void reportTimes();
   std::optional<int> showLayouts();
 
+  /// Ends MPI, except before the ranks agree: a rank that fails then still
+  /// goes to the agreement (run()).
   int finish(int status) {
 #ifdef TRELLIS_HAVE_MPI
-    if (mpi)
+    if (mpi && !errs.isHolding())
       mpiFinalize();
 #endif
     return status;
   }
-  /// For errors every MPI rank detects alike: printed by rank 0 only.
+  /// For errors every MPI rank detects alike: printed by rank 0 only (held
+  /// back until the ranks agree, when every rank's are).
   int failAll(const std::string &message) {
-    if (mpiRank == 0)
+    if (errs.isHolding())
+      errs << "trellis-run: error: " << message << "\n";
+    else if (mpiRank == 0)
       fail(message);
     return finish(1);
   }
@@ -292,12 +342,18 @@ private:
   const RunOptions &opts;
   const bool mpi;
   const int mpiRank;
+  /// Where diagnostics go (held back under MPI until the ranks agree).
+  HeldStream errs{llvm::errs()};
+  /// The fingerprint the ranks agreed on at start-up.
+  uint64_t startFingerprint = 0;
   std::unique_ptr<MLIRContext> context;
   /// The program's text, which diagnostics point into until the end.
   std::shared_ptr<llvm::SourceMgr> sourceMgr;
   std::unique_ptr<SourceMgrDiagnosticHandler> diagnostics;
   OwningOpRef<ModuleOp> module;
   ExecutorOptions options;
+  /// The --device row (when not cpu).
+  std::optional<DeviceRow> device;
   std::unique_ptr<Executor> exec;
   std::vector<HostArray> inputs, outputs;
   std::vector<double> times;
@@ -321,10 +377,36 @@ private:
 } // namespace
 
 int Driver::run() {
-  for (auto step :
-       {&Driver::loadProgram, &Driver::checkOptions, &Driver::compile,
-        &Driver::showLayouts, &Driver::runOnRanks, &Driver::readInputs,
-        &Driver::runTimed, &Driver::writeResults})
+  // Under MPI every rank goes to each agreement point, whether its own
+  // steps before it succeeded or not, so that no rank waits for one that
+  // stopped.
+  errs.hold(mpi);
+  std::optional<int> status;
+  for (auto step : {&Driver::loadProgram, &Driver::checkOptions,
+                    &Driver::resolveDevice})
+    if ((status = (this->*step)()))
+      break;
+  llvm::raw_ostream &rankErrs = mpiRank == 0 ? llvm::errs() : llvm::nulls();
+  if (mpi) {
+    status = agree("start-up", status);
+    if (status) {
+      errs.hold(false, &rankErrs);
+      return finish(*status);
+    }
+  }
+  if (!status) {
+    startFingerprint = programFingerprint();
+    status = compile();
+  }
+  if (mpi) {
+    status = agree("compile", status);
+    errs.hold(false, &rankErrs);
+  }
+  if (status)
+    return finish(*status);
+  for (auto step : {&Driver::showLayouts, &Driver::runOnRanks,
+                    &Driver::readInputs, &Driver::runTimed,
+                    &Driver::writeResults})
     if (std::optional<int> status = (this->*step)())
       return *status;
   printResults();
@@ -354,8 +436,9 @@ std::optional<int> Driver::loadProgram() {
     return failAll(errorMessage);
   sourceMgr = std::make_shared<llvm::SourceMgr>();
   sourceMgr->AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  diagnostics = std::make_unique<SourceMgrDiagnosticHandler>(
-      *sourceMgr, context.get(), mpiRank == 0 ? llvm::errs() : llvm::nulls());
+  diagnostics =
+      std::make_unique<SourceMgrDiagnosticHandler>(*sourceMgr, context.get(),
+                                                   errs);
   module = parseSourceFile<ModuleOp>(sourceMgr, context.get());
   if (!module)
     return finish(1);
@@ -427,6 +510,93 @@ std::optional<int> Driver::checkOptions() {
   return std::nullopt;
 }
 
+/// Finds the --device profile (before the ranks agree: a table one rank
+/// cannot read stops every rank).
+std::optional<int> Driver::resolveDevice() {
+  if (opts.device == "cpu")
+    return std::nullopt;
+  llvm::Expected<DeviceRow> row = findDevice(opts.device, opts.deviceTable);
+  if (!row)
+    return failAll(llvm::toString(row.takeError()));
+  device = *row;
+  options.session.profile = row->profile;
+  return std::nullopt;
+}
+
+uint64_t Driver::programFingerprint() {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  // Locations and comments may differ between the ranks' copies.
+  module->print(os, OpPrintingFlags().enableDebugInfo(false));
+  // The options that change what runs or how the ranks' collectives meet
+  // (not file names: ranks may read their own copies of the inputs).
+  os << "\n" << opts.entryName << "|" << opts.passes << "|" << opts.overlap
+     << "|" << opts.asyncPpermute << "|" << opts.noKernels << "|"
+     << opts.exactMath << "|" << opts.iota << "|" << opts.randomSeed << "|"
+     << opts.repeat << "|" << opts.warmup << "|" << opts.clock << "|"
+     << opts.device << "|" << opts.latencyUs << "|" << opts.bandwidthGBps
+     << "|" << opts.mpiCheck << "|" << opts.dryRun;
+  if (exec) {
+    os << "|@" << exec->entryName();
+    for (int64_t size : exec->mesh().axisSizes)
+      os << "x" << size;
+    for (int64_t id : exec->mesh().deviceIds)
+      os << "," << id;
+  }
+  return llvm::xxh3_64bits(text);
+}
+
+std::string Driver::programSummary() {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::sys::path::filename(opts.inputFile);
+  if (exec) {
+    os << " @" << exec->entryName() << " on a mesh of ";
+    llvm::interleave(exec->mesh().axisSizes, os, "x");
+  } else {
+    os << (opts.entryName.empty() ? std::string(" (default entry)")
+                                  : " @" + opts.entryName);
+    // The meshes the program declares, as written.
+    module->walk([&](Operation *op) {
+      if (op->getName().getStringRef() != "trellis.mesh")
+        return;
+      std::string mesh;
+      llvm::raw_string_ostream ms(mesh);
+      op->print(ms, OpPrintingFlags().enableDebugInfo(false));
+      os << ", " << llvm::StringRef(mesh).trim();
+    });
+  }
+  if (text.size() > 200)
+    text = text.substr(0, 197) + "...";
+  return text;
+}
+
+std::optional<int> Driver::agree(const char *stage,
+                                 std::optional<int> status) {
+#ifdef TRELLIS_HAVE_MPI
+  MpiStartRecord mine;
+  mine.ok = !status;
+  if (mine.ok) {
+    mine.program = std::string(stage) == "start-up"
+                       ? programFingerprint()
+                       : llvm::xxh3_64bits(std::to_string(startFingerprint) +
+                                           std::to_string(programFingerprint()));
+    mine.summary = programSummary();
+  }
+  mine.errors = errs.take();
+  if (mpiAgree(stage, mine, opts.timeoutSeconds)) {
+    // Warnings and remarks: every rank has the same program, so rank 0's.
+    if (mpiRank == 0)
+      llvm::errs() << mine.errors;
+    return std::nullopt;
+  }
+  return 1;
+#else
+  (void)stage;
+  return status;
+#endif
+}
+
 /// Compiles the program for the options given.
 std::optional<int> Driver::compile() {
   options.entry = opts.entryName;
@@ -453,21 +623,18 @@ std::optional<int> Driver::compile() {
           ? 1
           : opts.computeSlots.getValue();
   options.session.virtualClock = virtualClock();
-  if (opts.device != "cpu") {
-    llvm::Expected<DeviceRow> row = findDevice(opts.device, opts.deviceTable);
-    if (!row)
-      return failAll(llvm::toString(row.takeError()));
-    options.session.profile = row->profile;
+  if (device) {
 #ifdef TRELLIS_HAVE_MPI
     // One scale for every rank: each measured its own at the same moment.
+    // (Every rank is here: they agreed at start-up.)
     if (mpi)
       mpiBroadcastFromRank0(options.session.profile.hostScale);
 #endif
     options.session.dryRun = opts.dryRun;
     if (!opts.latencyUs.getNumOccurrences())
-      options.session.link.latencyUs = row->link.latencyUs;
+      options.session.link.latencyUs = device->link.latencyUs;
     if (!opts.bandwidthGBps.getNumOccurrences())
-      options.session.link.bandwidthGBps = row->link.bandwidthGBps;
+      options.session.link.bandwidthGBps = device->link.bandwidthGBps;
   }
 
   llvm::Expected<std::unique_ptr<Executor>> created =
@@ -862,7 +1029,8 @@ int mlir::trellis::exec::runMain(int argc, char **argv) {
 #ifdef TRELLIS_HAVE_MPI
   int mpiSize = 1;
   if (mpi)
-    if (llvm::Error error = mpiInit(&argc, &argv, mpiRank, mpiSize))
+    if (llvm::Error error =
+            mpiInit(&argc, &argv, mpiRank, mpiSize, opts.timeoutSeconds))
       return fail(llvm::toString(std::move(error)));
 #else
   if (mpi)
