@@ -33,10 +33,12 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 using namespace mlir;
@@ -87,10 +89,31 @@ rt::Spec toSpec(trellis::SpecAttr spec, trellis::MeshOp mesh) {
   return out;
 }
 
-/// This machine's physical memory in bytes (0 if unknown).
+/// The memory this process may use, in bytes (0 if unknown): this
+/// machine's physical memory, or less under an address-space or data limit
+/// (ulimit -v, -d) or a cgroup's memory.max, which would otherwise end a
+/// run that passes this check in an out-of-memory abort.
 int64_t physicalMemoryBytes() {
-  return std::max<int64_t>(0, static_cast<int64_t>(sysconf(_SC_PHYS_PAGES)) *
-                                  sysconf(_SC_PAGE_SIZE));
+  int64_t bytes = std::max<int64_t>(
+      0, static_cast<int64_t>(sysconf(_SC_PHYS_PAGES)) *
+             sysconf(_SC_PAGE_SIZE));
+  auto lower = [&](int64_t limit) {
+    if (limit > 0 && (bytes == 0 || limit < bytes))
+      bytes = limit;
+  };
+  for (int resource : {RLIMIT_AS, RLIMIT_DATA}) {
+    struct rlimit limit;
+    if (getrlimit(resource, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+      lower(static_cast<int64_t>(
+          std::min<rlim_t>(limit.rlim_cur, std::numeric_limits<int64_t>::max())));
+  }
+  if (FILE *f = std::fopen("/sys/fs/cgroup/memory.max", "r")) {
+    long long limit = 0;
+    if (std::fscanf(f, "%lld", &limit) == 1) // "max" reads as no number
+      lower(limit);
+    std::fclose(f);
+  }
+  return bytes;
 }
 
 llvm::Expected<TensorInfo> toTensorInfo(Type type, std::string name) {
@@ -126,7 +149,7 @@ llvm::Expected<TensorInfo> toTensorInfo(Type type, std::string name) {
                      (bytes == std::numeric_limits<int64_t>::max()
                           ? std::string("more than 2^63 bytes")
                           : std::to_string(bytes) + " bytes") +
-                     ", more than this machine's memory (" +
+                     ", more than the memory this process may use (" +
                      std::to_string(memory) + " bytes)");
   }
   TensorInfo info;
@@ -382,8 +405,8 @@ llvm::Error Executor::Builder::describeSignature(func::FuncOp entry) {
   if (memory > 0 && total > memory)
     return makeError("the arguments and results of @" + entryName + " need " +
                      std::to_string(total) +
-                     " bytes together, more than this "
-                     "machine's memory (" +
+                     " bytes together, more than the memory this "
+                     "process may use (" +
                      std::to_string(memory) + " bytes)");
   return llvm::Error::success();
 }

@@ -34,8 +34,8 @@
 // REPEAT: trellis-run: error: --repeat must be 1 or more
 // WARMUP: trellis-run: error: --warmup must be 0 or more, got -1
 // LINK: trellis-run: error: --link-latency-us and --link-bandwidth-gbps must be finite and not negative
-// BIGARG: trellis-run: error: argument arg0 has type tensor<1152921504606846976xf32>: 4611686018427387904 bytes, more than this machine's memory
-// BIGARG2: trellis-run: error: argument arg0 has type tensor<4294967296x4294967296xf32>: more than 2^63 bytes, more than this machine's memory
+// BIGARG: trellis-run: error: argument arg0 has type tensor<1152921504606846976xf32>: 4611686018427387904 bytes, more than the memory this process may use
+// BIGARG2: trellis-run: error: argument arg0 has type tensor<4294967296x4294967296xf32>: more than 2^63 bytes, more than the memory this process may use
 // DEVICES: trellis-run: error: the mesh has 65536 devices; the threads backend simulates at most 4096 (one thread each): use --backend=mpi
 
 func.func @main(%x: tensor<4xf32> {trellis.name = "x"}) -> tensor<4xf32> {
