@@ -48,11 +48,17 @@ def TrellisLinalgToKernels : Pass<"trellis-linalg-to-kernels", "ModuleOp"> {
   let summary = "Lower matmul-like linalg ops on buffers to Eigen kernels";
   let description = [{
     Replaces `linalg.matmul`, `linalg.batch_matmul` and every `linalg`
-    contraction on memrefs with one batch dimension at most and one M, N and
-    K dimension each (any operand layout, including transposed operands) by a
-    call to `trellis_rt_matmul`, which runs Eigen's GEMM on strided views.
-    Element types must agree and be f32, f64, i32 or i64; anything else stays
-    for the loop lowering.
+    contraction on memrefs (any operand layout, including transposed
+    operands) by a call to `trellis_rt_matmul`, which runs Eigen's GEMM on
+    strided views with one batch, M, N and K dimension each. A contraction
+    with other dimensions is brought to that form: unit dimensions drop out;
+    several dimensions of one class (batch, M, N or K) that lie nested in
+    memory alike in every operand merge into one (`bsd,df->bsf` is one GEMM
+    of (b*s) rows); the others become `scf.for` loops around the call, and
+    a missing class is a dimension of size 1. Element types must agree and be
+    f32, f64, i32 or i64 (or bf16/f16 into f32, below); anything else stays
+    for the loop lowering, and a contraction of at least 64^3 multiply-adds
+    left to loops is reported with a remark at its location.
 
     A matmul whose output buffer was just zeroed calls
     `trellis_rt_matmul_overwrite` (C = A * B) instead, and the zeroing goes:
@@ -69,7 +75,7 @@ def TrellisLinalgToKernels : Pass<"trellis-linalg-to-kernels", "ModuleOp"> {
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
-    "::mlir::memref::MemRefDialect"
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"
   ];
 }
 

@@ -8,8 +8,12 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
 
 namespace mlir::trellis {
 #define GEN_PASS_DEF_TRELLISLINALGTOKERNELS
@@ -19,6 +23,10 @@ namespace mlir::trellis {
 using namespace mlir;
 
 namespace {
+
+/// Contractions of at least this many multiply-adds (64^3) that stay loops
+/// are reported.
+constexpr int64_t kLoopRemarkWork = 64 * 64 * 64;
 
 /// Position of loop dimension `dim` among the results of `map`, if any.
 std::optional<unsigned> resultPosition(AffineMap map, unsigned dim) {
@@ -147,6 +155,16 @@ struct Operand {
   }
 };
 
+/// A dimension of the kernel call, or a loop around it: the loop dimension
+/// whose strides the operands use, and its size (several merged
+/// dimensions' product when `merged` > 1).
+struct KernelDim {
+  unsigned dim;
+  int64_t size;
+  int64_t merged;
+  bool reduction;
+};
+
 struct LinalgToKernelsPass
     : mlir::trellis::impl::TrellisLinalgToKernelsBase<LinalgToKernelsPass> {
   void runOnOperation() override {
@@ -162,8 +180,24 @@ struct LinalgToKernelsPass
         candidates.push_back(op);
     });
     llvm::SetVector<Value> zeroSources;
-    for (linalg::LinalgOp op : candidates)
-      (void)lower(module, op, zeroSources);
+    for (linalg::LinalgOp op : candidates) {
+      std::string why;
+      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+      int64_t work = 1;
+      for (int64_t r : ranges)
+        work = ShapedType::isDynamic(r) || llvm::MulOverflow(work, r, work)
+                   ? std::numeric_limits<int64_t>::max()
+                   : work;
+      Location loc = op.getLoc();
+      if (succeeded(lower(module, op, zeroSources, why)) ||
+          work < kLoopRemarkWork)
+        continue;
+      // A large contraction left to scalar loops runs orders of magnitude
+      // below the kernels: say so, where the user can see it.
+      emitRemark(loc) << "a contraction of " << work
+                      << " multiply-adds runs as loops, not a matmul kernel: "
+                      << why;
+    }
     // A zero-filled buffer that was only copied into accumulators which now
     // start by overwriting is dead.
     for (Value source : zeroSources)
@@ -213,15 +247,21 @@ struct LinalgToKernelsPass
     return (x == in0 && y == in1) || (x == in1 && y == in0);
   }
 
-  LogicalResult lower(ModuleOp module, linalg::LinalgOp op,
-                      llvm::SetVector<Value> &zeroSources) {
+  /// Lowers `op` to a kernel call, or fails with the reason (for the
+  /// remark on contractions left to loops).
+  FailureOr<bool> lower(ModuleOp module, linalg::LinalgOp op,
+                        llvm::SetVector<Value> &zeroSources,
+                        std::string &why) {
     FailureOr<linalg::ContractionDimensions> dims =
         linalg::inferContractionDims(op);
-    if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
-        dims->k.size() != 1 || dims->batch.size() > 1)
+    if (failed(dims)) {
+      why = "its dimensions are not those of a contraction";
       return failure();
-    if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+    }
+    if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1) {
+      why = "it does not have two inputs and one output";
       return failure();
+    }
     SmallVector<Value> operands = {op.getDpsInputOperand(0)->get(),
                                    op.getDpsInputOperand(1)->get(),
                                    op.getDpsInitOperand(0)->get()};
@@ -237,40 +277,108 @@ struct LinalgToKernelsPass
       elementType = elementOf(operands[0]);
     else
       for (Value v : operands)
-        if (elementOf(v) != elementType)
+        if (elementOf(v) != elementType) {
+          why = "its operands' element types differ";
           return failure();
+        }
     std::optional<int32_t> dtype = trellis::getRuntimeDtype(elementType);
     if (!dtype || !(widening || elementType.isF32() || elementType.isF64() ||
-                    elementType.isInteger(32) || elementType.isInteger(64)))
+                    elementType.isInteger(32) || elementType.isInteger(64))) {
+      why = "the kernels do not take its element type";
       return failure();
+    }
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
     for (AffineMap map : maps)
-      if (!map.isProjectedPermutation())
+      if (!map.isProjectedPermutation()) {
+        why = "an operand is indexed by more than loop dimensions";
         return failure();
+      }
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-    if (llvm::any_of(ranges, ShapedType::isDynamic))
+    if (llvm::any_of(ranges, ShapedType::isDynamic)) {
+      why = "it has dynamic sizes";
       return failure();
-    // A holds m and k, B holds k and n, C holds m and n.
-    unsigned m = dims->m[0], n = dims->n[0], k = dims->k[0];
-    std::optional<unsigned> batch;
-    if (!dims->batch.empty())
-      batch = dims->batch[0];
-    if (!resultPosition(maps[0], m) || !resultPosition(maps[0], k) ||
-        !resultPosition(maps[1], k) || !resultPosition(maps[1], n) ||
-        !resultPosition(maps[2], m) || !resultPosition(maps[2], n) ||
-        (batch && !resultPosition(maps[2], *batch)))
+    }
+    // Every loop must be a batch, M, N or K dimension: one the kernel does
+    // not know (a parallel one only C has, say) would be left out.
+    unsigned classified = dims->batch.size() + dims->m.size() +
+                          dims->n.size() + dims->k.size();
+    if (classified != ranges.size()) {
+      why = "a loop dimension is none of batch, M, N and K";
       return failure();
-    // Nothing else: a dimension the kernel does not know (a parallel one
-    // only C has, say) would be left out of the call.
-    unsigned rank = batch ? 3 : 2;
-    if (llvm::any_of(
-            maps, [&](AffineMap map) { return map.getNumResults() != rank; }))
-      return failure();
+    }
 
-    // The output's dimensions are all M, N or batch, so the matmul writes
-    // each of its elements: a zeroing right before it can go.
-    Operation *zeroing = zeroingBefore(op, operands[2]);
+    SmallVector<SmallVector<int64_t>> staticStrides;
+    for (Value value : operands) {
+      SmallVector<int64_t> strides;
+      int64_t offset;
+      auto type = cast<MemRefType>(value.getType());
+      if (failed(type.getStridesAndOffset(strides, offset)))
+        strides.assign(type.getRank(), ShapedType::kDynamic);
+      staticStrides.push_back(strides);
+    }
+    // The static stride of loop `dim` in operand `o` (0: the operand does
+    // not have it), or kDynamic.
+    auto staticStride = [&](unsigned o, unsigned dim) -> int64_t {
+      std::optional<unsigned> pos = resultPosition(maps[o], dim);
+      return pos ? staticStrides[o][*pos] : 0;
+    };
 
+    // Each class of dimensions becomes one kernel dimension: unit ones
+    // drop out, ones that lie nested in memory alike in every operand
+    // merge (m1 x m2 with stride(m1) = size(m2) * stride(m2)), and the rest
+    // but the innermost become loops around the call.
+    SmallVector<KernelDim> loops;
+    auto reduce = [&](ArrayRef<unsigned> group, unsigned reference,
+                      bool reduction) -> std::optional<KernelDim> {
+      SmallVector<unsigned> kept;
+      for (unsigned d : group)
+        if (ranges[d] != 1)
+          kept.push_back(d);
+      if (kept.empty())
+        return std::nullopt;
+      // Outermost first, by the reference operand's static strides (when
+      // they are all known), else in loop order.
+      bool known = llvm::all_of(kept, [&](unsigned d) {
+        return staticStride(reference, d) != ShapedType::kDynamic;
+      });
+      if (known)
+        llvm::stable_sort(kept, [&](unsigned x, unsigned y) {
+          return staticStride(reference, x) > staticStride(reference, y);
+        });
+      KernelDim inner = {kept.back(), ranges[kept.back()], 1, reduction};
+      for (int i = static_cast<int>(kept.size()) - 2; i >= 0; --i) {
+        unsigned outer = kept[i];
+        bool nested = known;
+        for (unsigned o = 0; o < 3 && nested; ++o) {
+          int64_t so = staticStride(o, outer), si = staticStride(o, inner.dim);
+          bool has = resultPosition(maps[o], outer).has_value();
+          if (!has)
+            continue;
+          nested = so != ShapedType::kDynamic && si != ShapedType::kDynamic &&
+                   so == si * inner.size;
+        }
+        if (nested) {
+          inner.size *= ranges[outer];
+          inner.merged *= ranges[outer];
+          continue;
+        }
+        loops.push_back({outer, ranges[outer], 1, reduction});
+      }
+      return inner;
+    };
+    std::optional<KernelDim> batch = reduce(dims->batch, 2, false);
+    std::optional<KernelDim> m = reduce(dims->m, 2, false);
+    std::optional<KernelDim> n = reduce(dims->n, 2, false);
+    std::optional<KernelDim> k = reduce(dims->k, 0, true);
+
+    // Overwriting needs the call (or calls) to write each element of C
+    // once: not when K is split into loops around it.
+    bool kLoops = llvm::any_of(loops, [](const KernelDim &l) {
+      return l.reduction;
+    });
+    Operation *zeroing = kLoops ? nullptr : zeroingBefore(op, operands[2]);
+
+    // (After the zeroing is found: these read the buffers too.)
     OpBuilder b(op);
     Location loc = op.getLoc();
     SmallVector<Operand> views;
@@ -280,18 +388,50 @@ struct LinalgToKernelsPass
       view.address = trellis::bufferAddress(b, loc, value, &view.strides);
       views.push_back(view);
     }
+
+    // The loops around the call, each moving the addresses of the operands
+    // that have its dimension.
+    int64_t elementBytes =
+        llvm::divideCeil(elementOf(operands[0]).getIntOrFloatBitWidth(), 8);
+    int64_t cBytes =
+        llvm::divideCeil(elementOf(operands[2]).getIntOrFloatBitWidth(), 8);
+    SmallVector<Value> addresses = {views[0].address, views[1].address,
+                                    views[2].address};
+    OpBuilder::InsertionGuard guard(b);
+    for (const KernelDim &l : loops) {
+      Value lb = arith::ConstantIndexOp::create(b, loc, 0);
+      Value ub = arith::ConstantIndexOp::create(b, loc, l.size);
+      Value one = arith::ConstantIndexOp::create(b, loc, 1);
+      auto loop = scf::ForOp::create(b, loc, lb, ub, one);
+      b.setInsertionPointToStart(loop.getBody());
+      Value iv = arith::IndexCastOp::create(b, loc, b.getI64Type(),
+                                            loop.getInductionVar());
+      for (unsigned o = 0; o < 3; ++o) {
+        if (!resultPosition(maps[o], l.dim))
+          continue;
+        Value stride = views[o].stride(b, loc, l.dim);
+        Value bytes = trellis::i64Const(b, loc, o == 2 ? cBytes : elementBytes);
+        Value step = arith::MulIOp::create(
+            b, loc, arith::MulIOp::create(b, loc, iv, stride), bytes);
+        addresses[o] = arith::AddIOp::create(b, loc, addresses[o], step);
+      }
+    }
+
     auto c64 = [&](int64_t v) { return trellis::i64Const(b, loc, v); };
+    auto size = [&](const std::optional<KernelDim> &d) {
+      return c64(d ? d->size : 1);
+    };
+    auto stride = [&](unsigned o, const std::optional<KernelDim> &d) {
+      return views[o].stride(b, loc, d ? std::optional<unsigned>(d->dim)
+                                       : std::nullopt);
+    };
     SmallVector<Value> args = {trellis::i32Const(b, loc, *dtype)};
     if (widening)
       args.push_back(trellis::i32Const(b, loc, zeroing ? 1 : 0));
-    args.append({c64(batch ? ranges[*batch] : 1), c64(ranges[m]),
-                 c64(ranges[n]), c64(ranges[k]), views[0].address,
-                 views[0].stride(b, loc, batch), views[0].stride(b, loc, m),
-                 views[0].stride(b, loc, k), views[1].address,
-                 views[1].stride(b, loc, batch), views[1].stride(b, loc, k),
-                 views[1].stride(b, loc, n), views[2].address,
-                 views[2].stride(b, loc, batch), views[2].stride(b, loc, m),
-                 views[2].stride(b, loc, n)});
+    args.append({size(batch), size(m), size(n), size(k), addresses[0],
+                 stride(0, batch), stride(0, m), stride(0, k), addresses[1],
+                 stride(1, batch), stride(1, k), stride(1, n), addresses[2],
+                 stride(2, batch), stride(2, m), stride(2, n)});
     trellis::callRuntime(b, loc, module,
                          widening  ? trellis::RuntimeFunc::matmul_widening
                          : zeroing ? trellis::RuntimeFunc::matmul_overwrite
@@ -303,7 +443,7 @@ struct LinalgToKernelsPass
         zeroSources.insert(copy.getSource());
       zeroing->erase();
     }
-    return success();
+    return true;
   }
 };
 

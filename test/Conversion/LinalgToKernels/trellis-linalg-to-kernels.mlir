@@ -64,28 +64,15 @@ func.func @widening(%a: memref<2x3xbf16>, %b: memref<3x4xbf16>, %c: memref<2x4xf
   return
 }
 
-// Mixed element types the kernels do not take (bf16 into f64), two M
-// dimensions, and a bf16 product extended after the multiplication (it
-// rounds each product to bf16, which the widening kernel would not) stay
-// for the loop lowering.
+// Mixed element types the kernels do not take (bf16 into f64) and a bf16
+// product extended after the multiplication (it rounds each product to
+// bf16, which the widening kernel would not) stay for the loop lowering.
 // CHECK-LABEL: func.func @unsupported
 // CHECK: linalg.matmul
 // CHECK: linalg.generic
-// CHECK: linalg.generic
 func.func @unsupported(%a: memref<2x3xbf16>, %b: memref<3x4xbf16>, %c: memref<2x4xf64>,
-                       %x: memref<2x3x5xf32>, %y: memref<5x4xf32>, %z: memref<2x3x4xf32>,
                        %w: memref<2x4xf32>) {
   linalg.matmul ins(%a, %b : memref<2x3xbf16>, memref<3x4xbf16>) outs(%c : memref<2x4xf64>)
-  linalg.generic {indexing_maps = [affine_map<(i, j, n, k) -> (i, j, k)>,
-                                   affine_map<(i, j, n, k) -> (k, n)>,
-                                   affine_map<(i, j, n, k) -> (i, j, n)>],
-                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
-      ins(%x, %y : memref<2x3x5xf32>, memref<5x4xf32>) outs(%z : memref<2x3x4xf32>) {
-  ^bb0(%p: f32, %q: f32, %acc: f32):
-    %m = arith.mulf %p, %q : f32
-    %s = arith.addf %acc, %m : f32
-    linalg.yield %s : f32
-  }
   linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
                                    affine_map<(m, n, k) -> (k, n)>,
                                    affine_map<(m, n, k) -> (m, n)>],
@@ -373,5 +360,71 @@ func.func @extra_output_dim(%a: memref<2x3xf32>, %b: memref<3x4xf32>, %out: memr
     linalg.yield %s : f32
   }
   memref.copy %c, %out : memref<2x4x5xf32> to memref<2x4x5xf32>
+  return
+}
+
+// Two M dimensions nested alike in A and C (bsd,df->bsf) merge into one of
+// 3 * 5 = 15 rows: one call, no loop.
+// CHECK-LABEL: func.func @merged_rows
+// CHECK-DAG: %[[ROWS:.*]] = arith.constant 15 : i64
+// CHECK-NOT: scf.for
+// CHECK: call @trellis_rt_matmul_overwrite(%{{.*}}, %{{.*}}, %[[ROWS]],
+// CHECK-NOT: linalg.generic
+func.func @merged_rows(%a: memref<3x5x4xf32>, %b: memref<4x6xf32>) -> memref<3x5x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<3x5x6xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<3x5x6xf32>)
+  linalg.generic {indexing_maps = [affine_map<(b, s, f, d) -> (b, s, d)>,
+                                   affine_map<(b, s, f, d) -> (d, f)>,
+                                   affine_map<(b, s, f, d) -> (b, s, f)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<3x5x4xf32>, memref<4x6xf32>) outs(%c : memref<3x5x6xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return %c : memref<3x5x6xf32>
+}
+
+// Two K dimensions nested differently in A (d, h) and B (h, d): a loop over
+// d around a call over h. The calls accumulate, so the zero fill stays.
+// CHECK-LABEL: func.func @looped_reduction
+// CHECK: linalg.fill
+// CHECK: scf.for
+// CHECK: call @trellis_rt_matmul(
+// CHECK-NOT: linalg.generic
+func.func @looped_reduction(%a: memref<5x4x3xf32>, %b: memref<3x4x6xf32>) -> memref<5x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<5x6xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<5x6xf32>)
+  linalg.generic {indexing_maps = [affine_map<(m, n, d, h) -> (m, d, h)>,
+                                   affine_map<(m, n, d, h) -> (h, d, n)>,
+                                   affine_map<(m, n, d, h) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%a, %b : memref<5x4x3xf32>, memref<3x4x6xf32>) outs(%c : memref<5x6xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return %c : memref<5x6xf32>
+}
+
+// Unit dimensions drop out: a plain 4x6x8 matmul.
+// CHECK-LABEL: func.func @unit_dims
+// CHECK-NOT: scf.for
+// CHECK: call @trellis_rt_matmul(
+func.func @unit_dims(%a: memref<4x1x1x8xf32>, %b: memref<8x1x6xf32>, %c: memref<4x1x1x6xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, x, y, n, k) -> (m, x, y, k)>,
+                                   affine_map<(m, x, y, n, k) -> (k, y, n)>,
+                                   affine_map<(m, x, y, n, k) -> (m, x, y, n)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<4x1x1x8xf32>, memref<8x1x6xf32>) outs(%c : memref<4x1x1x6xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
   return
 }
