@@ -15,6 +15,7 @@
 
 #include <Eigen/Core>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -149,6 +150,62 @@ void batchedGemm(int64_t batch, int64_t m, int64_t n, int64_t k, int64_t a,
             cp + i * cbs, crs, ccs, overwrite);
 }
 
+/// The oracle's GEMM (trellis-run --reference): plain loops over strided
+/// operands, sharing no code with Eigen or oneDNN. Each row of C is summed
+/// in a row buffer, K outermost, so the inner loop runs along B's row and
+/// the compiler vectorises it when B's rows are contiguous; `Wide` widens
+/// 16-bit floats. Accumulates in T, in K order.
+template <typename T, typename In = T>
+void referenceGemm(int64_t batch, int64_t m, int64_t n, int64_t k,
+                   const In *a, int64_t abs, int64_t ars, int64_t acs,
+                   const In *b, int64_t bbs, int64_t brs, int64_t bcs, T *c,
+                   int64_t cbs, int64_t crs, int64_t ccs, bool overwrite,
+                   T (*read)(In)) {
+  constexpr int64_t kBlock = 512; // columns of C per pass: a row in L1
+  std::vector<T> row(static_cast<size_t>(std::min(n, kBlock)));
+  std::vector<T> bRow(row.size());
+  for (int64_t p = 0; p < batch; ++p)
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j0 = 0; j0 < n; j0 += kBlock) {
+        int64_t width = std::min(kBlock, n - j0);
+        T *cRow = c + p * cbs + i * crs + j0 * ccs;
+        for (int64_t j = 0; j < width; ++j)
+          row[j] = overwrite ? T(0) : cRow[j * ccs];
+        for (int64_t q = 0; q < k; ++q) {
+          T x = read(a[p * abs + i * ars + q * acs]);
+          const In *bq = b + p * bbs + q * brs + j0 * bcs;
+          for (int64_t j = 0; j < width; ++j)
+            bRow[j] = read(bq[j * bcs]);
+          for (int64_t j = 0; j < width; ++j)
+            row[j] += x * bRow[j];
+        }
+        for (int64_t j = 0; j < width; ++j)
+          cRow[j * ccs] = row[j];
+      }
+}
+
+template <typename T> T same(T v) { return v; }
+float readBf16(uint16_t v) { return mlir::trellis::rt::bf16ToFloat(v); }
+float readHalf(uint16_t v) { return mlir::trellis::rt::halfToFloat(v); }
+
+/// Whether the calling device runs the oracle's kernels.
+bool referenceKernels() {
+  mlir::trellis::rt::DeviceContext *device = mlir::trellis::rt::currentDevice();
+  return device && device->referenceKernels;
+}
+
+template <typename T>
+void referenceBatched(int64_t batch, int64_t m, int64_t n, int64_t k,
+                      int64_t a, int64_t abs, int64_t ars, int64_t acs,
+                      int64_t b, int64_t bbs, int64_t brs, int64_t bcs,
+                      int64_t c, int64_t cbs, int64_t crs, int64_t ccs,
+                      bool overwrite) {
+  referenceGemm<T>(batch, m, n, k, reinterpret_cast<const T *>(a), abs, ars,
+                   acs, reinterpret_cast<const T *>(b), bbs, brs, bcs,
+                   reinterpret_cast<T *>(c), cbs, crs, ccs, overwrite,
+                   &same<T>);
+}
+
 /// A 16-bit float (bf16 or f16) read as f32.
 float widen(int32_t dtype, uint16_t v) {
   return dtype == TRELLIS_RT_BF16 ? mlir::trellis::rt::bf16ToFloat(v)
@@ -271,6 +328,19 @@ void runMatmul(int32_t dtype, int64_t batch, int64_t m, int64_t n, int64_t k,
                       mlir::trellis::rt::dtypeSize(dtype), overwrite);
     return;
   }
+  if (referenceKernels()) {
+    auto run = dtype == TRELLIS_RT_F32   ? &referenceBatched<float>
+               : dtype == TRELLIS_RT_F64 ? &referenceBatched<double>
+               : dtype == TRELLIS_RT_I32 ? &referenceBatched<uint32_t>
+               : dtype == TRELLIS_RT_I64 ? &referenceBatched<uint64_t>
+                                         : nullptr;
+    if (run) {
+      run(batch, m, n, k, a, aBatchStride, aRowStride, aColStride, b,
+          bBatchStride, bRowStride, bColStride, c, cBatchStride, cRowStride,
+          cColStride, overwrite);
+      return;
+    }
+  }
   switch (dtype) {
   case TRELLIS_RT_F32:
     batchedGemm<float>(batch, m, n, k, a, aBatchStride, aRowStride, aColStride,
@@ -342,6 +412,15 @@ extern "C" void trellis_rt_matmul_widening(
                  "operands, got %s\n",
                  mlir::trellis::rt::dtypeName(dtype));
     std::abort();
+  }
+  if (referenceKernels()) {
+    referenceGemm<float, uint16_t>(
+        batch, m, n, k, reinterpret_cast<const uint16_t *>(a), aBatchStride,
+        aRowStride, aColStride, reinterpret_cast<const uint16_t *>(b),
+        bBatchStride, bRowStride, bColStride, reinterpret_cast<float *>(c),
+        cBatchStride, cRowStride, cColStride, overwrite != 0,
+        dtype == TRELLIS_RT_BF16 ? &readBf16 : &readHalf);
+    return;
   }
   double start = kernelStartUs();
   mlir::trellis::rt::DeviceContext *modelled = beginModelledKernel();

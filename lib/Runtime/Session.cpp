@@ -83,6 +83,7 @@ double Session::createDevices(Communicator *comm, ComputeSlots *slots) {
     device->sites = &sites_;
     device->tracing = options_.trace;
     device->virtualClock = options_.virtualClock;
+    device->referenceKernels = options_.referenceKernels;
     device->originUs = options_.virtualClock ? 0 : origin;
     if (options_.virtualClock && !options_.profile.name.empty()) {
       device->profile = &options_.profile;

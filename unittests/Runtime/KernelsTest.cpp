@@ -1,10 +1,13 @@
 //===- KernelsTest.cpp - trellis_rt_matmul and its overwriting form -------===//
 
+#include "trellis/Runtime/Runtime.h"
 #include "trellis/Runtime/TrellisRuntime.h"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
+#include <random>
 #include <tuple>
 #include <vector>
 
@@ -119,6 +122,81 @@ TEST(MatmulKernel, WideningTakesBf16AndF16IntoF32) {
                                address(a.data()), 0, 3, 1, address(bt.data()),
                                0, 1, 3, address(c.data()), 0, 2, 1);
     EXPECT_EQ(c[0], static_cast<float>(2 * (e * e + 5))) << dtype;
+  }
+}
+
+/// The oracle's kernels (SessionOptions::referenceKernels) against the
+/// optimised ones on random sizes and layouts: row- or column-major and
+/// padded operands, transposed and strided results, batches, accumulating
+/// and overwriting, f32, f64 and integers. The oracle of --reference is
+/// only worth what it agrees with.
+TEST(MatmulKernel, ReferenceLoopsAgreeWithTheKernels) {
+  std::mt19937_64 rng(7);
+  auto pick = [&](int lo, int hi) {
+    return std::uniform_int_distribution<int>(lo, hi)(rng);
+  };
+  mlir::trellis::rt::DeviceContext device;
+  device.referenceKernels = true;
+  for (int round = 0; round < 200; ++round) {
+    int64_t batch = pick(1, 3), m = pick(1, 40), n = pick(1, 700),
+            k = pick(0, 40);
+    bool overwrite = pick(0, 1);
+    // Per operand: rows x cols with a padded, possibly transposed layout.
+    auto layout = [&](int64_t rows, int64_t cols, int64_t &rs, int64_t &cs,
+                      int64_t &bs) {
+      int64_t pad = pick(0, 3);
+      if (pick(0, 1)) {
+        cs = 1;
+        rs = cols + pad;
+        bs = rows * rs;
+      } else {
+        rs = 1;
+        cs = rows + pad;
+        bs = cols * cs;
+      }
+      return bs * batch;
+    };
+    int64_t ars, acs, abs, brs, bcs, bbs, crs, ccs, cbs;
+    std::vector<double> a(layout(m, k, ars, acs, abs) + 1),
+        b(layout(k, n, brs, bcs, bbs) + 1), c(layout(m, n, crs, ccs, cbs) + 1);
+    std::uniform_real_distribution<double> value(-1, 1);
+    for (double &x : a)
+      x = value(rng);
+    for (double &x : b)
+      x = value(rng);
+    for (double &x : c)
+      x = value(rng);
+    auto address = [](auto &v) { return reinterpret_cast<int64_t>(v.data()); };
+    auto run = [&](auto tag, bool reference) {
+      using T = decltype(tag);
+      std::vector<T> ta(a.begin(), a.end()), tb(b.begin(), b.end()),
+          tc(c.begin(), c.end());
+      if constexpr (std::is_integral_v<T>) {
+        for (size_t i = 0; i < a.size(); ++i)
+          ta[i] = static_cast<T>(std::lround(a[i] * 8));
+        for (size_t i = 0; i < b.size(); ++i)
+          tb[i] = static_cast<T>(std::lround(b[i] * 8));
+        for (size_t i = 0; i < c.size(); ++i)
+          tc[i] = static_cast<T>(std::lround(c[i] * 8));
+      }
+      int32_t dtype = std::is_same_v<T, float>    ? TRELLIS_RT_F32
+                      : std::is_same_v<T, double> ? TRELLIS_RT_F64
+                                                  : TRELLIS_RT_I64;
+      mlir::trellis::rt::setCurrentDevice(reference ? &device : nullptr);
+      (overwrite ? trellis_rt_matmul_overwrite : trellis_rt_matmul)(
+          dtype, batch, m, n, k, address(ta), abs, ars, acs, address(tb), bbs,
+          brs, bcs, address(tc), cbs, crs, ccs);
+      mlir::trellis::rt::setCurrentDevice(nullptr);
+      return tc;
+    };
+    std::vector<double> fast = run(double(), false),
+                        slow = run(double(), true);
+    for (size_t i = 0; i < c.size(); ++i)
+      ASSERT_NEAR(fast[i], slow[i], 1e-12 * (k + 1)) << "round " << round;
+    std::vector<float> fastF = run(float(), false), slowF = run(float(), true);
+    for (size_t i = 0; i < c.size(); ++i)
+      ASSERT_NEAR(fastF[i], slowF[i], 1e-5f * (k + 1)) << "round " << round;
+    EXPECT_EQ(run(int64_t(), false), run(int64_t(), true)) << round;
   }
 }
 

@@ -232,6 +232,8 @@ struct DeviceContext {
   const DeviceProfile *profile = nullptr;
   /// ... and, in a dry run, its matmul kernels only advance the clock.
   bool dryRun = false;
+  /// Matmul kernels run as the oracle's plain loops (referenceKernels).
+  bool referenceKernels = false;
   std::vector<TraceEvent> events;
   std::atomic<int64_t> collectives{0}; ///< collectives completed
   ComputeSlots *slots = nullptr;       ///< null: no limit
@@ -410,6 +412,11 @@ struct SessionOptions {
   /// Run collectives through createReferenceCommunicator: blocking, plain
   /// loops, the oracle of trellis-run --reference.
   bool referenceCollectives = false;
+  /// Run matmul kernels as plain loops that share no code with Eigen or
+  /// oneDNN (the oracle of trellis-run --reference): far faster than the
+  /// scalar loops of the loop lowering, still independent of the kernels
+  /// the checked run uses.
+  bool referenceKernels = false;
 };
 
 /// Runs a device entry point on one thread per device of a mesh, collectives
