@@ -4,7 +4,11 @@
 # `// -----`) plus the small corpus of interesting inputs in test/Fuzz/corpus.
 # Needs the sanitizer tree: scripts/build.sh --sanitize.
 #
-#   scripts/fuzz.sh [--time SECONDS] [--jobs J] [--advisory]
+#   scripts/fuzz.sh [--time SECONDS] [--jobs J] [--advisory] [--seeds DIR]...
+#
+# --seeds DIR adds every .mlir under DIR to the seeds (e.g. StableHLO's own
+# test programs in ../shared/peer-tests/stablehlo/cases for a long
+# campaign); they are read, never copied into the repository.
 #
 # Every seed and corpus input is first replayed once; a failure there is a
 # regression and always fails this script. Then libFuzzer explores for
@@ -29,8 +33,10 @@ FUZZ="$BUILD_DIR/bin/trellis-fuzz"
 SECONDS_LIMIT=300
 JOBS=1
 ADVISORY=0
+EXTRA_SEEDS=()
 while [ $# -gt 0 ]; do
   case "$1" in
+    --seeds) EXTRA_SEEDS+=("$2"); shift 2 ;;
     --time) SECONDS_LIMIT="$2"; shift 2 ;;
     --jobs) JOBS="$2"; shift 2 ;;
     --advisory) ADVISORY=1; shift ;;
@@ -47,13 +53,15 @@ ARTIFACTS="$BUILD_DIR/fuzz-artifacts"
 LOG="$BUILD_DIR/fuzz.log"
 rm -rf "$SEEDS" "$ARTIFACTS"
 mkdir -p "$SEEDS" "$WORK" "$ARTIFACTS"
-/usr/bin/python3 - "$SEEDS" <<'PY'
+/usr/bin/python3 - "$SEEDS" "${EXTRA_SEEDS[@]}" <<'PY'
 import hashlib, pathlib, sys
 out = pathlib.Path(sys.argv[1])
 count = 0
-for path in sorted(pathlib.Path(".").glob("**/*.mlir")):
-    if any(part.startswith("build") for part in path.parts):
-        continue
+paths = [p for p in sorted(pathlib.Path(".").glob("**/*.mlir"))
+         if not any(part.startswith("build") for part in p.parts)]
+for extra in sys.argv[2:]:
+    paths += sorted(pathlib.Path(extra).glob("**/*.mlir"))
+for path in paths:
     for piece in path.read_text(errors="replace").split("// -----"):
         data = piece.encode()
         if 0 < len(data) <= 16384:
