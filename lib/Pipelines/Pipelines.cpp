@@ -54,6 +54,7 @@ void mlir::trellis::buildLowerToLLVMPipeline(
   // Aggregates (linalg.softmax) as the structured ops they stand for,
   // whose sums the next pass widens.
   pm.addNestedPass<func::FuncOp>(createTrellisDecomposeAggregates());
+  pm.addNestedPass<func::FuncOp>(createTrellisNormalizeSlices());
   // bf16/f16 sums and contractions accumulate in f32 (docs/Precision.md).
   pm.addPass(createTrellisWidenAccumulation());
   // Elementwise arith/math on tensors become linalg so they bufferize.

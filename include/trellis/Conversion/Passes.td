@@ -123,6 +123,26 @@ def TrellisDecomposeAggregates
                            "arith::ArithDialect", "math::MathDialect"];
 }
 
+def TrellisNormalizeSlices
+    : Pass<"trellis-normalize-slices", "func::FuncOp"> {
+  let summary = "Give slice dimensions of size 1 the stride 1";
+  let description = [{
+    The stride of a `tensor.extract_slice` or `tensor.insert_slice`
+    dimension of size 1 does not change what is read or written, but it
+    shapes the strided layout of the subview bufferization makes: a
+    rank-reducing slice that drops a unit dimension with another stride
+    gave a subview upstream's `expand-strided-metadata` crashed on. Such
+    strides become 1, before bufferization.
+
+    ```mlir
+    %s = tensor.extract_slice %x[0, 1] [1, 1] [2, 1] : tensor<4x4xf64> to tensor<1xf64>
+    // becomes
+    %s = tensor.extract_slice %x[0, 1] [1, 1] [1, 1] : tensor<4x4xf64> to tensor<1xf64>
+    ```
+  }];
+  let dependentDialects = ["tensor::TensorDialect"];
+}
+
 def TrellisCopyRepeatedResults
     : Pass<"trellis-copy-repeated-results", "func::FuncOp"> {
   let summary = "Give each returned tensor its own value before bufferization";
