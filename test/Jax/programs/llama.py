@@ -154,3 +154,9 @@ reg("decoder_layer_tp_2x4_long", decoder_layer,
     lambda r: (init(r, dm=1024, hq=16, hkv=8, hd=64, dff=4096), normal(r, (8, 256, 1024)),
                np.arange(256, dtype=np.int32)),
     "2x4", (tp_specs(), P("data"), P()), long=True)
+
+reg("dot_product_attention_2x4_long",
+    lambda q, k, v: jax.nn.dot_product_attention(q, k, v, is_causal=True),
+    lambda r: (normal(r, (8, 1024, 16, 64)), normal(r, (8, 1024, 16, 64)),
+               normal(r, (8, 1024, 16, 64))),
+    "2x4", (P("data", None, "model"),) * 3, long=True)

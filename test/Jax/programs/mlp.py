@@ -90,8 +90,8 @@ def train_step_sgd(params, x, y):
     return jax.tree.map(lambda p, g: p - 0.1 * g, params, grads), loss
 
 
-def make_train(name, strategy, mesh_name, opt, b=16, din=32, dh=64, dout=16):
-    @program(name, "mlp_train")
+def make_train(name, strategy, mesh_name, opt, b=16, din=32, dh=64, dout=16, long=False):
+    @program(name, "mlp_train", long=long)
     def build():
         r = rng(name)
         m = mesh(*MESHES[mesh_name])
@@ -142,3 +142,7 @@ for n, s, mn, b, din, dh, dout in make_forward_long:
             return Prog(jit(mlp, m, (ps, xs)), (init(r, din, dh, dout),
                                                 normal(r, (b, din))))
     _reg()
+
+
+make_train("mlp_train_adam_dptp_2x4_long", "dptp", "2x4", "adam", 512, 1024, 4096, 1024,
+           long=True)

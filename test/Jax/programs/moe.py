@@ -59,8 +59,9 @@ def moe_dropless(p, x, k=2):
     return jnp.zeros_like(x).at[tok].add(ys)
 
 
-def reg(name, f, make_args, mesh_name=None, in_specs=None, out_specs=None, note=""):
-    @program(name, "moe", note=note)
+def reg(name, f, make_args, mesh_name=None, in_specs=None, out_specs=None, note="",
+        long=False):
+    @program(name, "moe", note=note, long=long)
     def build():
         r = rng(name)
         m = mesh(*MESHES[mesh_name]) if mesh_name else None
@@ -119,3 +120,8 @@ for mn, ax in [("8", "data"), ("2x4", "model")]:
             p = init(r, e=n)
             return Prog(jit(ep_all_to_all(m, ax)), (p, normal(r, (8 * n, D))))
     _r()
+
+
+reg("moe_capacity_2x4_long", lambda p, x: moe_capacity(p, x, cap=512),
+    lambda r: (init(r, d=512, f=2048), normal(r, (2048, 512))), "2x4", (EP, P("data")),
+    long=True)

@@ -27,8 +27,8 @@ def sm(m, f, in_specs, out_specs, vma=True, axis_names=frozenset()):
 
 
 def simple(name, mesh_name, body, in_specs, out_specs, shapes, vma=True,
-           axis_names=frozenset(), note=""):
-    @program(name, "shard_map", note=note)
+           axis_names=frozenset(), note="", long=False):
+    @program(name, "shard_map", note=note, long=long)
     def build():
         r = rng(name)
         m = mesh(*MESHES[mesh_name])
@@ -201,3 +201,22 @@ def _():
     def f(x, w):
         return jnp.tanh(inner(jnp.exp(x * 0.1), w)) + x.sum()
     return Prog(jit(f, m, (P("data"), P())), (x, w))
+
+
+# Realistic sizes (>= 1 GFLOP per device): generate.py --long.
+simple("sm_collective_matmul_1x8_long", "1x8", collective_matmul,
+       (P("model"), P(None, "model")), P(None, "model"), [(4096, 2048), (2048, 4096)],
+       long=True)
+simple("sm_ring_attention_8_long", "8", ring_attention,
+       (P("data"), P("data"), P("data")), P("data"), [(8192, 128)] * 3, long=True)
+
+
+@program("sm_gpipe_4_long", "shard_map", long=True)
+def _():
+    name = "sm_gpipe_4_long"
+    r = rng(name)
+    m = mesh((4, 2), ("data", "model"))
+    params = normal(r, (4, 1024, 1024), scale=1024 ** -0.5)
+    x = normal(r, (16, 128, 1024))
+    f = jit(sm(m, gpipe, (P("data"), P()), P(), axis_names={"data"}))
+    return Prog(f, (params, x))
