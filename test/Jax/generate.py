@@ -16,6 +16,7 @@ committed: regenerate it; the inputs are seeded by each program's name).
 """
 
 import argparse
+import contextlib
 import glob
 import importlib
 import json
@@ -46,8 +47,26 @@ def load_families():
             importlib.import_module(mod)
 
 
+def print_module(form, fn, args):
+    if form in ("shardy", "gspmd"):
+        return fn.lower(*args).as_text()
+    if form == "export":
+        structs = jax.tree.map(
+            lambda a: jax.ShapeDtypeStruct(np.shape(a), np.asarray(a).dtype
+                                           if not hasattr(a, "sharding") else a.dtype,
+                                           sharding=getattr(a, "sharding", None)), args)
+        return jax.export.export(fn)(*structs).mlir_module()
+    if form == "roundtrip":
+        from jax._src.lib import _jax
+        text = fn.lower(*args).as_text()
+        comp = _jax.mlir.mlir_module_to_xla_computation(
+            text, use_tuple_args=False, return_tuple=False)
+        return _jax.mlir.xla_computation_to_mlir_module(comp)
+    raise ValueError(form)
+
+
 def main_arg_count(text):
-    m = re.search(r"func\.func public @main\((.*?)\)\s*(->|\{)", text, re.S)
+    m = re.search(r"func\.func (?:public )?@main\((.*?)\)\s*(->|\{)", text, re.S)
     if not m:
         return None
     return len(re.findall(r"%arg\d+:", m.group(1)))
@@ -100,15 +119,11 @@ def generate(entry, out_dir):
     leaves = jax.tree.leaves(prog.args)
     call_args = prog.call_args if prog.call_args is not None else prog.args
     prev = jax.config.jax_use_shardy_partitioner
-    if entry.gspmd:
+    if entry.form == "gspmd":
         jax.config.update("jax_use_shardy_partitioner", False)
     try:
-        if prog.ctx is not None:
-            with prog.ctx:
-                text = prog.fn.lower(*call_args).as_text()
-                outs = prog.fn(*call_args)
-        else:
-            text = prog.fn.lower(*call_args).as_text()
+        with prog.ctx if prog.ctx is not None else contextlib.nullcontext():
+            text = print_module(entry.form, prog.fn, call_args)
             outs = prog.fn(*call_args)
     finally:
         jax.config.update("jax_use_shardy_partitioner", prev)
@@ -138,7 +153,7 @@ def generate(entry, out_dir):
     meta = {
         "name": entry.name,
         "family": entry.family,
-        "form": "gspmd" if entry.gspmd else "shardy",
+        "form": entry.form,
         "long": entry.long,
         "jax": jax.__version__,
         "inputs": [describe(np.asarray(a)) for a in leaves],

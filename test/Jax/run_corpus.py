@@ -4,6 +4,7 @@ results with JAX's (test/Jax/data/NAME/outN.npy, written by generate.py).
 
     test/Jax/run_corpus.py [--trellis-run build/bin/trellis-run] [-j 2]
                            [-k REGEX] [--long] [--keep DIR] [--self-test]
+                           [--mpi 'mpiexec --oversubscribe' --sample 4]
 
 Needs only numpy (Debian's python3), not JAX. One line per program:
 
@@ -135,7 +136,14 @@ def run_one(name, args, work):
     out = os.path.join(work, name)
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
-    cmd = [args.trellis_run, os.path.join(d, "program.mlir")]
+    prog = os.path.join(d, "program.mlir")
+    cmd = [args.trellis_run, prog]
+    if args.mpi:
+        with open(prog) as f:
+            m = re.search(r"mhlo\.num_partitions = (\d+)", f.read())
+        ndev = int(m.group(1)) if m else 1
+        cmd = args.mpi.split() + ["-np", str(ndev), args.trellis_run,
+                                  "--backend=mpi", prog]
     cmd += [f"--input=arg{i}={os.path.join(d, f'in{i}.npy')}" for i in range(nin)]
     cmd += ["--output-dir", out, "--quiet", "--timeout", str(args.timeout)]
     cmd += args.extra
@@ -217,7 +225,9 @@ def main():
                          "build/bin/trellis-run, PATH)")
     ap.add_argument("--data", default=None, help="corpus directory")
     ap.add_argument("--long", action="store_true", help="run test/Jax/data-long")
-    ap.add_argument("--xfail", default=os.path.join(HERE, "xfail.txt"))
+    ap.add_argument("--xfail", default=None,
+                    help="expected failures (default: xfail.txt, with --long "
+                         "xfail-long.txt)")
     ap.add_argument("-k", default=None, help="regex: only matching names")
     ap.add_argument("-j", type=int, default=1, help="programs run at once")
     ap.add_argument("--timeout", type=int, default=60,
@@ -225,6 +235,12 @@ def main():
     ap.add_argument("--keep", default=None, help="keep outputs in DIR")
     ap.add_argument("--self-test", action="store_true",
                     help="also check that perturbed expected outputs fail")
+    ap.add_argument("--mpi", default=None, metavar="MPIRUN",
+                    help="run each program under this mpirun command line "
+                         "(e.g. 'mpiexec --oversubscribe --bind-to none'), "
+                         "-np the module's mhlo.num_partitions, --backend=mpi")
+    ap.add_argument("--sample", type=int, default=1, metavar="N",
+                    help="run every Nth program (in name order)")
     ap.add_argument("-v", action="store_true", help="print times")
     ap.add_argument("extra", nargs="*", help="more trellis-run options (after --)")
     args = ap.parse_args()
@@ -234,12 +250,16 @@ def main():
     if not args.trellis_run:
         sys.exit("run_corpus: no trellis-run (use --trellis-run)")
     args.data = args.data or os.path.join(HERE, "data-long" if args.long else "data")
+    args.xfail = args.xfail or os.path.join(
+        HERE, "xfail-long.txt" if args.long else "xfail.txt")
     names = sorted(n for n in os.listdir(args.data)
                    if os.path.exists(os.path.join(args.data, n, "meta.json")))
     if args.k:
         names = [n for n in names if re.search(args.k, n)]
+    subset = bool(args.k) or args.sample > 1
+    names = names[::max(1, args.sample)]
     xfail = read_xfail(args.xfail)
-    unknown = [n for n in xfail if n not in names and not args.k]
+    unknown = [n for n in xfail if n not in names and not subset]
     work = args.keep or tempfile.mkdtemp(prefix="trellis-jax-")
     os.makedirs(work, exist_ok=True)
     passed = failed = xfailed = 0

@@ -42,15 +42,32 @@ class Entry:
     # for the dtype is too tight for a legitimate reason (say why in note).
     tol: Optional[dict] = None
     note: str = ""
-    gspmd: bool = False  # lower with jax_use_shardy_partitioner=False
+    # How the module is printed: "shardy" (jax.jit(f).lower(...).as_text()),
+    # "gspmd" (the same with jax_use_shardy_partitioner=False: GSPMD
+    # strings, shard_map as a manual region), "roundtrip" (the Shardy module
+    # converted to HLO and back, as XLA's dumps print it: Shardy in
+    # round-trip strings, `dot` for dot_general, no `public`) or "export"
+    # (jax.export's module: locations, default attributes left out).
+    form: str = "shardy"
 
 
-def program(name, family, long=False, tol=None, note="", gspmd=False):
+def program(name, family, long=False, tol=None, note="", gspmd=False,
+            form=None):
     def deco(build):
         assert name not in REGISTRY, name
-        REGISTRY[name] = Entry(name, family, build, long, tol, note, gspmd)
+        REGISTRY[name] = Entry(name, family, build, long, tol, note,
+                               form or ("gspmd" if gspmd else "shardy"))
         return build
     return deco
+
+
+def variant(base, form, family=None):
+    """Registers BASE_FORM: the program BASE printed in another form."""
+    e = REGISTRY[base]
+    name = f"{base}_{form}"
+    assert name not in REGISTRY, name
+    REGISTRY[name] = Entry(name, family or form, e.build, e.long, e.tol,
+                           e.note, form)
 
 
 def rng(name):

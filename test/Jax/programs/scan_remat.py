@@ -55,3 +55,23 @@ reg("scan_stack_noremat_grad_2x2x2", jax.grad(lambda p, x: loss(p, x, remat=Fals
      P(("data", "fsdp"))))
 reg("scan_stack_remat_grad_2x4_long", jax.value_and_grad(loss), "2x4", TP, b=2048, long=True,
     l=4, d=1024, h=4096)
+
+
+def remat_mlp(w1, w2, x):
+    f = jax.checkpoint(lambda h: jnp.tanh(jnp.tanh(h @ w1) @ w2))
+    return jnp.sum(f(f(x)) ** 2)
+
+
+@program("remat_nested_grad_2x4", "scan_remat")
+def _():
+    r = rng("remat_nested_grad_2x4")
+    m = mesh(*MESHES["2x4"])
+    f = jit(jax.grad(remat_mlp, argnums=(0, 1)), m, (P(None, "model"), P("model"), P("data")))
+    return Prog(f, (normal(r, (16, 16), scale=0.3), normal(r, (16, 16), scale=0.3),
+                    normal(r, (8, 16))))
+
+
+reg("scan_stack_unroll2_grad_8", jax.grad(lambda p, x: jnp.mean(
+    lax.scan(lambda c, q: layer(c, q), x, p, unroll=2)[0] ** 2)), "8", DP)
+reg("scan_stack_save_names_2x4", jax.grad(lambda p, x: loss(
+    p, x, policy=jax.checkpoint_policies.nothing_saveable)), "2x4", TP)

@@ -137,3 +137,32 @@ _gspmd_shard_map("gspmd_shard_map_ppermute_8", "8",
 _gspmd_shard_map("gspmd_shard_map_all_gather_novma", "2x4",
                  lambda x: lax.all_gather(x, "model", axis=0, tiled=True) * 2,
                  (P("model"),), P(), [(16, 4)], vma=False)
+
+
+@program("two_meshes_one_module", "sharding", note="two sdy.mesh ops over the same 8 devices")
+def _():
+    r = rng("two_meshes_one_module")
+    m1 = jax.make_mesh((8,), ("x",))
+    m2 = jax.make_mesh((2, 4), ("a", "b"))
+    f = jax.jit(lambda x, y: (jnp.tanh(x) * 2, y.sum(0) + 1), keep_unused=True,
+                in_shardings=(NamedSharding(m1, P("x")), NamedSharding(m2, P("a", "b"))))
+    return Prog(f, (normal(r, (8, 4)), normal(r, (8, 4))))
+
+
+@program("mesh_4x2_device_order", "sharding", note="a mesh with a non-iota device order")
+def _():
+    r = rng("mesh_4x2_device_order")
+    devs = np.array(jax.devices())[[0, 2, 4, 6, 1, 3, 5, 7]].reshape(4, 2)
+    m = jax.sharding.Mesh(devs, ("data", "model"))
+    f = jax.jit(lambda x, w: jax.nn.relu(x @ w), keep_unused=True,
+                in_shardings=(NamedSharding(m, P("data")), NamedSharding(m, P(None, "model"))))
+    return Prog(f, (normal(r, (8, 16)), normal(r, (16, 8))))
+
+
+explicit("explicit_auto_axes_2x4",
+         lambda x, w: jax.sharding.auto_axes(lambda a, b: jnp.tanh(a @ b), out_sharding=P("data"))(x, w),
+         lambda r: (normal(r, (8, 16)), normal(r, (16, 8))), "2x4", (P("data"), P(None, "model")))
+explicit("explicit_reshard_chain_2x2x2",
+         lambda x: jax.sharding.reshard(jax.sharding.reshard(x * 2, P("model", "data")) + 1,
+                                        P(None, ("data", "fsdp"))),
+         lambda r: (normal(r, (8, 8)),), "2x2x2", (P(("data", "fsdp")),))
