@@ -128,6 +128,23 @@ def compare(got_path, want_path, tol):
             f"worst at {list(map(int, i))}: {got[i]!r} vs JAX {want[i]!r}")
 
 
+def device_count(path):
+    """The devices a module runs on: mhlo.num_partitions, else the size of
+    its first mesh (sdy.mesh, or in Shardy's round-trip strings), else 1."""
+    with open(path) as f:
+        text = f.read()
+    m = re.search(r"mhlo\.num_partitions = (\d+)", text)
+    if m:
+        return int(m.group(1))
+    m = re.search(r"sdy\.mesh[^<]*<\[([^\]]*)\]", text)
+    if m:
+        n = 1
+        for size in re.findall(r"=\s*(\d+)", m.group(1)):
+            n *= int(size)
+        return n
+    return 1
+
+
 def run_one(name, args, work):
     d = os.path.join(args.data, name)
     with open(os.path.join(d, "meta.json")) as f:
@@ -139,9 +156,7 @@ def run_one(name, args, work):
     prog = os.path.join(d, "program.mlir")
     cmd = [args.trellis_run, prog]
     if args.mpi:
-        with open(prog) as f:
-            m = re.search(r"mhlo\.num_partitions = (\d+)", f.read())
-        ndev = int(m.group(1)) if m else 1
+        ndev = meta.get("devices") or device_count(prog)
         cmd = args.mpi.split() + ["-np", str(ndev), args.trellis_run,
                                   "--backend=mpi", prog]
     cmd += [f"--input=arg{i}={os.path.join(d, f'in{i}.npy')}" for i in range(nin)]

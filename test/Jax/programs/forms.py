@@ -21,3 +21,6 @@ for base in ["mlp_train_adam_dp_2x4", "decoder_layer_tp_2x2x2", "sm_pmax_2x4",
              "while_newton_8", "gather_rows_2x4", "one_hot_argmax_2x4", "sm_inside_jit_2x4",
              "sm_axis_index_2x4", "sm_psum_scatter_2x4"]:
     variant(base, "gspmd")
+
+variant("sm_axis_index_psum_2x4", "gspmd")
+variant("sm_axis_index_psum_2x4", "roundtrip")

@@ -138,3 +138,20 @@ reg("convert_round_trip", "precision",
     lambda x: (x.astype(jnp.bfloat16).astype(jnp.float32), x.astype(jnp.float16),
                x.astype(jnp.int32), (x * 100).astype(jnp.int8)),
     lambda r: (normal(r, (32,), scale=4.0),))
+
+
+# --- 64-bit (jax.enable_x64) ---------------------------------------------
+def x64(name, f, make_args, mesh_name=None, in_specs=None):
+    @program(name, "precision")
+    def build():
+        r = rng(name)
+        m = mesh(*MESHES[mesh_name]) if mesh_name else None
+        return Prog(jit(f, m, in_specs), make_args(r), ctx=jax.enable_x64(True))
+
+
+x64("f64_mlp_2x4", lambda x, w1, w2: (jnp.tanh(x @ w1) @ w2, jnp.sum(x * x)),
+    lambda r: (r.standard_normal((8, 16)), r.standard_normal((16, 32)) * 0.25,
+               r.standard_normal((32, 8)) * 0.2), "2x4", (P("data"), P(None, "model"), P("model")))
+x64("int64_arith", lambda a, b: (a * b + (1 << 40), a // 7, jnp.cumsum(a), a.astype(jnp.int32),
+                                 (a > b).sum()),
+    lambda r: (r.integers(-2 ** 40, 2 ** 40, (16,)), r.integers(-2 ** 20, 2 ** 20, (16,))))

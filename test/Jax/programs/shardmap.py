@@ -220,3 +220,8 @@ def _():
     x = normal(r, (16, 128, 1024))
     f = jit(sm(m, gpipe, (P("data"), P()), P(), axis_names={"data"}))
     return Prog(f, (params, x))
+
+simple("sm_axis_index_psum_2x4", "2x4",
+       lambda x: lax.psum(x * (1.0 + lax.axis_index("model").astype(jnp.float32)), "model"),
+       (P("data", "model"),), P("data"), [(8, 16)],
+       note="a value made from axis_index(model), reduced over model only")
