@@ -99,6 +99,33 @@ def _(x):
             np.minimum.accumulate(x, 0), np.cumsum(x.astype(np.int32), 0)]
 
 
+@check("sm_psum_scatter_2x4")
+def _(x):
+    # Each device holds its data block, replicated over model; psum_scatter
+    # over model sums four equal blocks and hands chunk m to device (d, m).
+    return [4 * x]
+
+
+@check("f64_mlp_2x4")
+def _(x, w1, w2):
+    return [np.tanh(x @ w1) @ w2, np.sum(x * x)]
+
+
+@check("int64_arith")
+def _(a, b):
+    return [a * b + (1 << 40), a // 7, np.cumsum(a), a.astype(np.int32), np.sum(a > b)]
+
+
+@check("while_newton_unsharded")
+def _(x):
+    x = x.astype(np.float32)
+    y, i = np.ones_like(x), 0
+    while i < 50 and np.max(np.abs(y * y - x)) > np.float32(1e-5):
+        y = np.float32(0.5) * (y + x / y)
+        i += 1
+    return [np.int32(i), y]
+
+
 def conv_nhwc_same(x, w):
     n, h, wd, c = x.shape
     kh, kw, ci, co = w.shape

@@ -164,3 +164,14 @@ def while_sharded_cond(x):
 reg("while_sharded_cond_2x4", while_sharded_cond, lambda r: (np.abs(normal(r, (8, 16))),),
     "2x4", (P("data", "model"),),
     note="condition reads a reduction of a sharded value (issue 48 defect)")
+
+reg("fori_loop_4x2", fori_f, lambda r: (normal(r, (8, 16)), normal(r, (16, 16), scale=0.3)),
+    "4x2", (P("data"), P(None, "model")))
+reg("scan_rnn_2x2x2", rnn_scan,
+    lambda r: (normal(r, (8, 16)), normal(r, (5, 8, 8)), normal(r, (16, 16), scale=0.3),
+               normal(r, (8, 16), scale=0.3)),
+    "2x2x2", (P(("data", "fsdp")), P(None, ("data", "fsdp")), P(None, "model"), P()))
+reg("cond_1x8", cond_f, lambda r: (normal(r, (8, 16)), normal(r, (8, 16))),
+    "1x8", (P(None, "model"), P(None, "model")))
+reg("while_newton_2x2x2", while_newton, lambda r: (np.abs(normal(r, (8, 8))) + 0.5,),
+    "2x2x2", (P(("data", "fsdp"), "model"),))

@@ -125,3 +125,10 @@ for mn, ax in [("8", "data"), ("2x4", "model")]:
 reg("moe_capacity_2x4_long", lambda p, x: moe_capacity(p, x, cap=512),
     lambda r: (init(r, d=512, f=2048), normal(r, (2048, 512))), "2x4", (EP, P("data")),
     long=True)
+
+reg("moe_capacity_4x2", moe_capacity, lambda r: (init(r), normal(r, (16, D))), "4x2",
+    (EP, P("data")))
+reg("moe_capacity_2x2x2", moe_capacity, lambda r: (init(r), normal(r, (16, D))), "2x2x2",
+    (EP, P(("data", "fsdp"))))
+reg("moe_router_top2_1x8", lambda p, x: router(p, x, 2), lambda r: (init(r), normal(r, (16, D))),
+    "1x8", ({"router": P(None, "model"), "w1": P(), "w2": P()}, P()))

@@ -225,3 +225,12 @@ simple("sm_axis_index_psum_2x4", "2x4",
        lambda x: lax.psum(x * (1.0 + lax.axis_index("model").astype(jnp.float32)), "model"),
        (P("data", "model"),), P("data"), [(8, 16)],
        note="a value made from axis_index(model), reduced over model only")
+simple("sm_psum_scatter_4x2", "4x2",
+       lambda x: lax.psum_scatter(x, "data", scatter_dimension=1, tiled=True),
+       (P(None, "model"),), P(None, ("model", "data")), [(8, 16)])
+simple("sm_all_to_all_4x2", "4x2",
+       lambda x: lax.all_to_all(x, "data", 1, 0, tiled=True),
+       (P("data", "model"),), P(None, ("model", "data")), [(16, 8)])
+simple("sm_ppermute_2x2x2", "2x2x2",
+       lambda x: lax.ppermute(x, ("data", "model"), [(0, 3), (3, 0), (1, 2), (2, 1)]),
+       (P(("data", "model"), "fsdp"),), P(("data", "model"), "fsdp"), [(8, 8)])
