@@ -156,7 +156,7 @@ Verdict mlir::trellis::exec::referee(const HostArray &expected,
       ++verdict.expectedClose;
     if (close(a, x))
       ++verdict.actualClose;
-    else if (std::isfinite(a) && std::fabs(a - x) <= verdict.oracleError)
+    else if (std::isfinite(a) && std::fabs(a - x) <= 2 * verdict.oracleError)
       ++verdict.actualAsGood;
     else if (verdict.firstWrong < 0)
       verdict.firstWrong = i;

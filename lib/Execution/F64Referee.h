@@ -31,13 +31,14 @@ HostArray widenArray(const HostArray &array);
 /// How the elements where `actual` and `expected` differ (beyond `rtol`
 /// and `atol`) compare with `exact`, the f64 re-evaluation. An element of
 /// `actual` counts as right when it is within the tolerance of the exact
-/// value, or no further from it than the oracle (`expected`, computed in the
-/// same type in another order) is anywhere in the array: the rounding this
-/// computation magnifies, as the oracle itself shows it.
+/// value, or no further from it than twice the oracle's largest distance
+/// from it anywhere in the array (`expected` is computed in the same types,
+/// in another order): the rounding this computation magnifies, as the
+/// oracle itself shows it.
 struct Verdict {
   int64_t disputed = 0;   ///< elements that differ
   int64_t actualClose = 0; ///< of those, `actual` within tolerance of exact
-  int64_t actualAsGood = 0; ///< ... else within the oracle's worst error
+  int64_t actualAsGood = 0; ///< ... else within 2x the oracle's worst error
   double oracleError = 0;   ///< the oracle's largest distance from exact
   int64_t expectedClose = 0; ///< ... `expected` within tolerance of exact
   /// The first disputed element where `actual` is neither (-1: none).

@@ -1023,7 +1023,7 @@ bool Driver::compareResult(size_t j, const HostArray &expected,
       settled = v.settled();
       ruling = llvm::formatv(
           "; re-evaluated in f64, of the {0} differing elements the run is "
-          "within tolerance of the f64 value at {1}, and within the "
+          "within tolerance of the f64 value at {1}, and within twice the "
           "oracle's own largest distance from it ({2}) at {3} more (the "
           "oracle is within tolerance at {4})",
           v.disputed, v.actualClose, llvm::format("%.3g", v.oracleError),
