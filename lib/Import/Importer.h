@@ -71,6 +71,11 @@ public:
   LogicalResult run();
 
 private:
+  /// run's steps; `current` is kept at the op being imported.
+  LogicalResult runImport(Operation *&current);
+  /// Verifies the imported module; an error is reported again at its
+  /// location as the import's own.
+  LogicalResult verifyImported();
   /// Rewrites Shardy's round-trip strings (`xla.sdy.*` frontend
   /// attributes and custom calls) back into sdy ops and attributes.
   LogicalResult importSdyRoundTrip();
