@@ -201,6 +201,34 @@ Importer::importManualComputation(sdy::ManualComputationOp op) {
   return SmallVector<Value>(map->getResults());
 }
 
+LogicalResult Importer::inlineManualCalls() {
+  SmallVector<sdy::ManualComputationOp> outermost;
+  module.walk<WalkOrder::PreOrder>([&](sdy::ManualComputationOp op) {
+    outermost.push_back(op);
+    return WalkResult::skip();
+  });
+  llvm::SetVector<func::FuncOp> callees;
+  for (sdy::ManualComputationOp op : outermost)
+    if (failed(inlineCalls(op, module, callees, "a manual computation")))
+      return failure();
+  // Private callees no call is left to are dropped: imported on their own,
+  // their collectives would be outside a manual computation. One called
+  // only by other dropped callees goes too.
+  SmallVector<func::FuncOp> inlined(callees.begin(), callees.end());
+  for (bool erasedOne = true; erasedOne;) {
+    erasedOne = false;
+    for (func::FuncOp &func : inlined) {
+      if (!func || !func.isPrivate() ||
+          !SymbolTable::symbolKnownUseEmpty(func, module))
+        continue;
+      func.erase();
+      func = nullptr;
+      erasedOne = true;
+    }
+  }
+  return success();
+}
+
 /// Whether `mesh` numbers its devices other than row-major.
 static bool hasDeviceOrder(MeshOp mesh) {
   std::optional<ArrayRef<int64_t>> ids = mesh.getDeviceIds();

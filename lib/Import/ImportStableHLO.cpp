@@ -657,6 +657,8 @@ LogicalResult Importer::runImport(Operation *&current) {
   current = nullptr;
   if (failed(outlineGspmdManualRegions()))
     return failure();
+  if (failed(inlineManualCalls()))
+    return failure();
   // Program order; reducer bodies are read by their reduce, not imported.
   SmallVector<Operation *> worklist;
   // Terminators go with their parents; reducers are read by their op.
