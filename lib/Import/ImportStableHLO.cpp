@@ -260,7 +260,8 @@ Importer::importSharding(Location where, sdy::TensorShardingAttr sharding,
 LogicalResult Importer::importSignature(func::FuncOp func) {
   // Errors point at the argument (or, for results, the function).
   auto importAttrs = [&](DictionaryAttr attrs, Type type, Location loc,
-                         NamedAttrList &out) -> LogicalResult {
+                         NamedAttrList &out, StringRef what,
+                         unsigned index) -> LogicalResult {
     for (NamedAttribute attr :
          attrs ? attrs.getValue() : ArrayRef<NamedAttribute>()) {
       StringRef name = attr.getName().getValue();
@@ -291,8 +292,16 @@ LogicalResult Importer::importSignature(func::FuncOp func) {
       } else if (name.starts_with("mhlo.") || name.starts_with("jax.") ||
                  name == "tf.aliasing_output") {
         // Layouts, memory kinds, donation: nothing Trellis acts on.
+      } else if (Dialect *dialect = attr.getNameDialect();
+                 dialect && !isa<hlo::HloDialect, chlo::ChloDialect,
+                                 sdy::SdyDialect>(dialect)) {
+        out.append(attr); // Trellis's own and MLIR's, checked by them
       } else {
-        out.append(attr);
+        // Other front ends add their own: nothing Trellis acts on either,
+        // but the user should know it was not read.
+        mlir::emitWarning(loc)
+            << what << " #" << index << "'s attribute " << attr.getName()
+            << " is not one the importer knows; it is dropped";
       }
     }
     return success();
@@ -302,14 +311,14 @@ LogicalResult Importer::importSignature(func::FuncOp func) {
     Location loc =
         func.isExternal() ? func.getLoc() : func.getArgument(i).getLoc();
     if (failed(importAttrs(func.getArgAttrDict(i), func.getArgumentTypes()[i],
-                           loc, attrs)))
+                           loc, attrs, "argument", i)))
       return failure();
     func.setArgAttrs(i, attrs.getDictionary(b.getContext()));
   }
   for (unsigned i = 0, e = func.getNumResults(); i < e; ++i) {
     NamedAttrList attrs;
     if (failed(importAttrs(func.getResultAttrDict(i), func.getResultTypes()[i],
-                           func.getLoc(), attrs)))
+                           func.getLoc(), attrs, "result", i)))
       return failure();
     func.setResultAttrs(i, attrs.getDictionary(b.getContext()));
   }
