@@ -160,8 +160,8 @@ module attributes {mhlo.num_partitions = 8 : i32} {
 // -----
 
 func.func @custom_call(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error@+1 {{custom_call @annotate_device_placement is not supported}}
-  %0 = stablehlo.custom_call @annotate_device_placement(%a) {has_side_effect = true} : (tensor<4xf32>) -> tensor<4xf32>
+  // expected-error@+1 {{custom_call @my_kernel is not supported}}
+  %0 = stablehlo.custom_call @my_kernel(%a) {has_side_effect = true} : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
 
