@@ -11,6 +11,7 @@
 #include "lib/Import/Importer.h"
 
 #include "trellis/Dialect/Spmd/IR/SpmdOps.h"
+#include "trellis/Dialect/Spmd/Transforms/VarianceInference.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -549,4 +550,41 @@ FailureOr<Value> Importer::importPartitionId(hlo::PartitionIdOp op) {
       arith::IndexCastOp::create(b, loc, type.getElementType(), index);
   return tensor::FromElementsOp::create(b, loc, type, ValueRange{scalar})
       .getResult();
+}
+
+void Importer::relaxVarianceChecks() {
+  SmallVector<spmd::ShardMapOp> maps;
+  module.walk<WalkOrder::PreOrder>([&](spmd::ShardMapOp map) {
+    maps.push_back(map);
+    return WalkResult::skip();
+  });
+  for (spmd::ShardMapOp map : maps) {
+    if (!map.getCheckVma())
+      continue;
+    std::string message;
+    LogicalResult typed = success();
+    {
+      ScopedDiagnosticHandler capture(map.getContext(), [&](Diagnostic &diag) {
+        if (diag.getSeverity() == DiagnosticSeverity::Error && message.empty())
+          message = diag.str();
+        return success();
+      });
+      OpBuilder builder(map);
+      auto copy = cast<spmd::ShardMapOp>(builder.clone(*map));
+      typed = spmd::inferVariance(copy, spmd::VarianceOptions());
+      copy.erase();
+    }
+    if (succeeded(typed))
+      continue;
+    StringRef text(message);
+    text.consume_front("'spmd.shard_map' op ");
+    text = text.split("; psum it").first;
+    map.setCheckVma(false);
+    map.emitWarning("the manual computation fails Trellis's device-variance "
+                    "check (")
+        << text
+        << "); a StableHLO program does not say whether JAX checked it "
+           "(check_vma), so it is imported with check_vma = false: an "
+           "unmapped output is taken from one device";
+  }
 }

@@ -118,6 +118,11 @@ private:
   /// private callees left without calls are dropped.
   LogicalResult inlineManualCalls();
   FailureOr<SmallVector<Value>> importCollective(Operation *op);
+  /// Types each imported shard_map's body for device variance (on a copy);
+  /// where that fails, warns and sets check_vma = false: a StableHLO
+  /// program does not say whether JAX checked variance, and StableHLO runs
+  /// it either way.
+  void relaxVarianceChecks();
   /// Makes every unsigned integer type signless, recording on each
   /// StableHLO op which of its operands and results were unsigned.
   LogicalResult makeSignless();
