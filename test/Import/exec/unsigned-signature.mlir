@@ -6,6 +6,10 @@
 // RUN: trellis-opt %s --trellis-import-stablehlo 2>&1 | FileCheck %s --check-prefix=IR
 // RUN: rm -rf %t && trellis-run %s --random 2 --reference --save-inputs --output-dir %t --quiet 2>&1 | FileCheck %s
 // RUN: %python %S/check_jax_forms.py unsigned %t | FileCheck %s --check-prefix=NP
+// A uint8 .npy (values past 127) is read bit for bit into the argument:
+// RUN: %python -c "import numpy as np; np.save('%t/img.npy', (np.arange(32, dtype=np.uint16) * 9 %% 256).astype(np.uint8).reshape(4, 8))"
+// RUN: trellis-run %s --input arg0=%t/img.npy --reference --save-inputs --output-dir %t/npy --quiet 2>&1 | FileCheck %s
+// RUN: %python %S/check_jax_forms.py unsigned %t/npy | FileCheck %s --check-prefix=NP
 // IR: warning: result #1 ('tensor<4x8xui8>') is returned as 'tensor<4x8xi16>', which holds its values: Trellis has no unsigned types
 // IR: func.func public @main(%{{.*}}: tensor<4x8xi8> {{.*}}) -> (tensor<4xf32>, tensor<4x8xi16>, tensor<4x8xi16>)
 // IR: arith.uitofp
