@@ -148,7 +148,8 @@ FailureOr<ShardingAttr> Importer::gspmdSharding(Location loc, StringRef text,
 /// offloading) and compute nothing.
 static bool isPlacementOnlyCustomCall(StringRef target) {
   return llvm::is_contained({StringRef("annotate_device_placement"),
-                             StringRef("MoveToHost"), StringRef("MoveToDevice")},
+                             StringRef("MoveToHost"),
+                             StringRef("MoveToDevice")},
                             target);
 }
 
@@ -168,8 +169,8 @@ FailureOr<SmallVector<Value>> Importer::importCustomCall(hlo::CustomCallOp op) {
              << " must take one tensor and return one of the same type";
     InFlightDiagnostic warning = op.emitWarning("custom_call @")
                                  << op.getCallTargetName();
-    if (auto attrs = op->getAttrOfType<DictionaryAttr>(
-            "mhlo.frontend_attributes"))
+    if (auto attrs =
+            op->getAttrOfType<DictionaryAttr>("mhlo.frontend_attributes"))
       if (auto kind = attrs.getAs<StringAttr>("_xla_buffer_placement"))
         warning << " (memory kind \"" << kind.getValue() << "\")";
     warning << " only places its operand in memory; Trellis keeps every "

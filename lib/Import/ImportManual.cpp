@@ -70,9 +70,9 @@ static LogicalResult checkManualShapes(sdy::ManualComputationOp op,
       int64_t parts = mesh.getAxesSize(axes);
       if (parts <= 0 || shape[d] % parts != 0)
         return op.emitOpError()
-               << kind << "[" << index << "] splits dimension " << d
-               << " of " << what << " #" << index << " (size " << shape[d]
-               << ") into " << parts
+               << kind << "[" << index << "] splits dimension " << d << " of "
+               << what << " #" << index << " (size " << shape[d] << ") into "
+               << parts
                << " blocks, which do not divide it (a manual computation's "
                   "shardings must divide, as in JAX)";
       shape[d] /= parts;
@@ -95,9 +95,8 @@ static LogicalResult checkManualShapes(sdy::ManualComputationOp op,
     if (arg != Type(*block))
       return op.emitOpError("body argument #")
              << i << " has type " << arg << ", but in_shardings[" << i
-             << "] cuts operand #" << i << " ("
-             << op.getTensors()[i].getType() << ") into blocks of type "
-             << *block;
+             << "] cuts operand #" << i << " (" << op.getTensors()[i].getType()
+             << ") into blocks of type " << *block;
   }
   Operation *ret = body.getTerminator();
   if (ret->getNumOperands() != outs.size())
@@ -105,9 +104,8 @@ static LogicalResult checkManualShapes(sdy::ManualComputationOp op,
            << outs.size() << " results but its body returns "
            << ret->getNumOperands() << " values";
   for (auto [i, sharding] : llvm::enumerate(outs)) {
-    FailureOr<RankedTensorType> block =
-        blockOf(sharding, "out_shardings", i, "result",
-                op->getResult(i).getType());
+    FailureOr<RankedTensorType> block = blockOf(
+        sharding, "out_shardings", i, "result", op->getResult(i).getType());
     if (failed(block))
       return failure();
     Type returned = ret->getOperand(i).getType();
@@ -289,9 +287,8 @@ struct CollectiveEmitter {
   LogicalResult checkDim(StringRef name, int64_t dim, Type type) {
     auto tensor = cast<RankedTensorType>(type);
     if (dim < 0 || dim >= tensor.getRank())
-      return op->emitOpError()
-             << name << " " << dim << " is out of range for operand type "
-             << type;
+      return op->emitOpError() << name << " " << dim
+                               << " is out of range for operand type " << type;
     return success();
   }
   /// Checks that result #`index` has `shape` (what `how` makes of the
@@ -329,9 +326,9 @@ CollectiveEmitter::allReduce(hlo::AllReduceOp allReduce) {
            << allReduce->getNumOperands() << " operands but "
            << allReduce->getNumResults() << " results";
   for (auto [i, operand] : llvm::enumerate(allReduce.getOperands()))
-    if (failed(checkResult(
-            i, operand, cast<RankedTensorType>(operand.getType()).getShape(),
-            "an all_reduce")))
+    if (failed(checkResult(i, operand,
+                           cast<RankedTensorType>(operand.getType()).getShape(),
+                           "an all_reduce")))
       return failure();
   SmallVector<Value> results;
   for (Value operand : allReduce.getOperands()) {
@@ -405,8 +402,8 @@ CollectiveEmitter::reduceScatter(hlo::ReduceScatterOp scatter) {
       cast<RankedTensorType>(operand.getType()).getShape());
   if (shape[dim] % n != 0)
     return op->emitOpError("scatter_dimension ")
-           << dim << " has size " << shape[dim]
-           << ", which groups of " << n << " do not divide";
+           << dim << " has size " << shape[dim] << ", which groups of " << n
+           << " do not divide";
   shape[dim] /= n;
   if (failed(checkResult(0, operand, shape,
                          "scattering along scatter_dimension " + Twine(dim) +
@@ -446,8 +443,8 @@ CollectiveEmitter::allToAll(hlo::AllToAllOp allToAll) {
         cast<RankedTensorType>(operand.getType()).getShape());
     if (shape[split] % n != 0)
       return op->emitOpError("split_dimension ")
-             << split << " has size " << shape[split]
-             << ", which split_count " << n << " does not divide";
+             << split << " has size " << shape[split] << ", which split_count "
+             << n << " does not divide";
     shape[split] /= n;
     shape[concat] *= n;
     if (failed(checkResult(i, operand, shape,

@@ -257,8 +257,7 @@ FailureOr<Value> Importer::importPad(hlo::PadOp op) {
   auto operandType = cast<RankedTensorType>(op.getOperand().getType());
   if (operandType.getRank() != rank)
     return op.emitError("operand type ")
-           << operandType << " and result type " << type
-           << " differ in rank";
+           << operandType << " and result type " << type << " differ in rank";
   for (int64_t d = 0; d < rank; ++d)
     if (operandType.getDimSize(d) + low[d] + high[d] != type.getDimSize(d))
       return op.emitError("result dimension ")

@@ -181,7 +181,8 @@ LogicalResult Importer::importMesh(sdy::MeshOp op) {
       return op.emitError("mesh @")
              << op.getSymName() << "'s device_ids must be a permutation of 0.."
              << devices - 1 << "; device " << id
-             << (id < 0 || id >= devices ? " is out of range" : " is listed twice");
+             << (id < 0 || id >= devices ? " is out of range"
+                                         : " is listed twice");
   meshDevices[op.getSymName()] = devices;
   b.setInsertionPoint(op);
   SmallVector<Attribute> names, types;
@@ -293,8 +294,9 @@ LogicalResult Importer::importSignature(func::FuncOp func) {
                  name == "tf.aliasing_output") {
         // Layouts, memory kinds, donation: nothing Trellis acts on.
       } else if (Dialect *dialect = attr.getNameDialect();
-                 dialect && !isa<hlo::HloDialect, chlo::ChloDialect,
-                                 sdy::SdyDialect>(dialect)) {
+                 dialect &&
+                 !isa<hlo::HloDialect, chlo::ChloDialect, sdy::SdyDialect>(
+                     dialect)) {
         out.append(attr); // Trellis's own and MLIR's, checked by them
       } else {
         // Other front ends add their own: nothing Trellis acts on either,
@@ -402,7 +404,8 @@ static LogicalResult verifyBuilt(Operation *op, Operation *before) {
   if (!invalid)
     return success();
   // The built op's message without its "'spmd.x' op " prefix.
-  std::string prefix = ("'" + invalid->getName().getStringRef() + "' op ").str();
+  std::string prefix =
+      ("'" + invalid->getName().getStringRef() + "' op ").str();
   StringRef text(message);
   text.consume_front(prefix);
   return op->emitOpError("cannot be imported: it becomes an invalid '")
@@ -675,15 +678,14 @@ LogicalResult Importer::run() {
         if (diag.getLocation()->findInstanceOf<FileLineColLoc>())
           return failure(); // on to the next handler
         std::optional<Location> fallback;
-        for (Operation *op = current; op && !fallback;
-             op = op->getParentOp())
+        for (Operation *op = current; op && !fallback; op = op->getParentOp())
           fallback = fileLocIn(op);
         if (!fallback)
           fallback = fileLocIn(module);
         if (!fallback)
           return failure();
-        Location loc = FusedLoc::get(module.getContext(),
-                                     {diag.getLocation(), *fallback});
+        Location loc =
+            FusedLoc::get(module.getContext(), {diag.getLocation(), *fallback});
         std::string text = diag.str();
         InFlightDiagnostic again =
             diag.getSeverity() == DiagnosticSeverity::Error
