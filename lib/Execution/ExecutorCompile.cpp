@@ -27,6 +27,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/MathExtras.h"
@@ -171,13 +172,25 @@ bool isManualEntry(func::FuncOp entry) {
   if (llvm::any_of(entry.getBody().front(), llvm::IsaPred<spmd::ShardMapOp>))
     return static_cast<bool>(spmd::getWholeFunctionShardMap(entry));
   bool annotated = false;
-  entry.walk([&](Operation *op) {
-    if (isa_and_nonnull<trellis::TrellisDialect, spmd::SpmdDialect>(
-            op->getDialect()) ||
-        op->hasAttr(trellis::TrellisDialect::kShardingAttrName) ||
-        llvm::any_of(op->getResultTypes(), hasShardedType))
-      annotated = true;
-  });
+  // The entry and every function it calls: a sharding constraint in a
+  // callee (JAX's jitted helpers) needs the partitioner as much as one in
+  // the entry.
+  llvm::SetVector<func::FuncOp> reached;
+  reached.insert(entry);
+  for (size_t i = 0; i < reached.size(); ++i) {
+    func::FuncOp func = reached[i];
+    func.walk([&](Operation *op) {
+      if (isa_and_nonnull<trellis::TrellisDialect, spmd::SpmdDialect>(
+              op->getDialect()) ||
+          op->hasAttr(trellis::TrellisDialect::kShardingAttrName) ||
+          llvm::any_of(op->getResultTypes(), hasShardedType))
+        annotated = true;
+      if (auto call = dyn_cast<func::CallOp>(op))
+        if (auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+                op, call.getCalleeAttr()))
+          reached.insert(callee);
+    });
+  }
   annotated |= llvm::any_of(entry.getArgumentTypes(), hasShardedType) ||
                llvm::any_of(entry.getResultTypes(), hasShardedType);
   for (unsigned i = 0; i < entry.getNumArguments(); ++i)

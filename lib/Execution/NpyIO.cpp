@@ -106,11 +106,24 @@ static llvm::Expected<int32_t> parseDescr(const std::string &descr,
          (descr == bare || descr == "|" + bare)))
       dtype = t;
   }
+  // Unsigned integers are read as the signless integers of their width,
+  // bit for bit: an imported program takes a uint8 image as an i8 argument
+  // that its ops read as unsigned (docs/ImportingJAX.md).
+  if (dtype < 0) {
+    for (auto [unsignedDescr, t] : {std::make_pair("|u1", TRELLIS_RT_I8),
+                                    std::make_pair("<u2", TRELLIS_RT_I16),
+                                    std::make_pair("<u4", TRELLIS_RT_I32),
+                                    std::make_pair("<u8", TRELLIS_RT_I64)}) {
+      std::string d = unsignedDescr, bare = d.substr(1);
+      if (descr == d || descr == "=" + bare || (d[0] == '|' && descr == bare))
+        dtype = t;
+    }
+  }
   if (dtype < 0)
     return makeError(
         "'" + path + "': unsupported dtype '" + descr +
         "' (supported: float32/64/16, bfloat16 as '<V2', int8/16/32/64, "
-        "bool, little endian)");
+        "uint8/16/32/64 as the int of their width, bool, little endian)");
   return dtype;
 }
 

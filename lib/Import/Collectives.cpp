@@ -156,6 +156,18 @@ mlir::trellis::decodeSourceTargetPairs(Operation *op, MeshOp mesh,
   if (llvm::any_of(ids,
                    [&](int64_t id) { return id < 0 || id >= coords.devices; }))
     return fail();
+  // Each device sends at most once and receives at most once.
+  llvm::SmallDenseSet<int64_t> sources, targets;
+  for (size_t p = 0; p < ids.size(); p += 2) {
+    if (!sources.insert(ids[p]).second)
+      return op->emitError("source-target pairs ")
+             << formatRows(pairs) << " name partition " << ids[p]
+             << " as the source of more than one pair";
+    if (!targets.insert(ids[p + 1]).second)
+      return op->emitError("source-target pairs ")
+             << formatRows(pairs) << " name partition " << ids[p + 1]
+             << " as the target of more than one pair";
+  }
   // The axes some pair moves along, in mesh order.
   SmallVector<bool> moves(coords.sizes.size(), false);
   for (size_t p = 0; p < ids.size(); p += 2) {

@@ -144,12 +144,39 @@ FailureOr<ShardingAttr> Importer::gspmdSharding(Location loc, StringRef text,
   return ShardingAttr::get(b.getContext(), gspmdMesh, dims);
 }
 
+/// Custom calls that say where a value is placed (memory kinds, host
+/// offloading) and compute nothing.
+static bool isPlacementOnlyCustomCall(StringRef target) {
+  return llvm::is_contained({StringRef("annotate_device_placement"),
+                             StringRef("MoveToHost"),
+                             StringRef("MoveToDevice")},
+                            target);
+}
+
 FailureOr<SmallVector<Value>> Importer::importCustomCall(hlo::CustomCallOp op) {
   if (op.getCallTargetName() == "SPMDFullToShardShape" ||
       op.getCallTargetName() == "SPMDShardToFullShape")
     return op.emitError("custom_call @")
            << op.getCallTargetName()
            << " outside a manual region the importer could outline";
+  if (isPlacementOnlyCustomCall(op.getCallTargetName())) {
+    // Where a value lives (host or device memory, jax.device_put's memory
+    // kinds), not what it is: the value itself, with a warning.
+    if (op->getNumOperands() != 1 || op->getNumResults() != 1 ||
+        op->getOperand(0).getType() != op->getResult(0).getType())
+      return op.emitError("custom_call @")
+             << op.getCallTargetName()
+             << " must take one tensor and return one of the same type";
+    InFlightDiagnostic warning = op.emitWarning("custom_call @")
+                                 << op.getCallTargetName();
+    if (auto attrs =
+            op->getAttrOfType<DictionaryAttr>("mhlo.frontend_attributes"))
+      if (auto kind = attrs.getAs<StringAttr>("_xla_buffer_placement"))
+        warning << " (memory kind \"" << kind.getValue() << "\")";
+    warning << " only places its operand in memory; Trellis keeps every "
+               "value in device memory and imports it as its operand";
+    return SmallVector<Value>{op->getOperand(0)};
+  }
   if (op.getCallTargetName() != "Sharding")
     return op.emitError("custom_call @")
            << op.getCallTargetName() << " is not supported";

@@ -115,18 +115,18 @@ findManualRegions(Block &block, ArrayRef<hlo::CustomCallOp> entries) {
   return regions;
 }
 
-/// Clones the bodies of the functions `map`'s body calls into it, so that
-/// its collectives are imported inside the shard_map.
-static LogicalResult inlineCalls(spmd::ShardMapOp map, ModuleOp module,
-                                 llvm::SetVector<func::FuncOp> &inlined) {
+LogicalResult
+mlir::trellis::import::inlineCalls(Operation *root, ModuleOp module,
+                                   llvm::SetVector<func::FuncOp> &inlined,
+                                   StringRef where) {
   for (int depth = 0;; ++depth) {
     SmallVector<func::CallOp> calls;
-    map.walk([&](func::CallOp call) { calls.push_back(call); });
+    root->walk([&](func::CallOp call) { calls.push_back(call); });
     if (calls.empty())
       return success();
     if (depth == 64)
-      return calls.front().emitError("calls nested more than 64 deep in a "
-                                     "GSPMD manual region");
+      return calls.front().emitError("calls nested more than 64 deep in ")
+             << where;
     for (func::CallOp call : calls) {
       auto callee = module.lookupSymbol<func::FuncOp>(call.getCalleeAttr());
       if (!callee || callee.isExternal())
@@ -250,7 +250,7 @@ LogicalResult Importer::outlineRegion(ManualRegion &region,
   }
   for (hlo::CustomCallOp entry : region.entries)
     entry.erase();
-  if (failed(inlineCalls(map, module, inlined)))
+  if (failed(inlineCalls(map, module, inlined, "a GSPMD manual region")))
     return failure();
   // Constants the body reads from outside are cloned in; any other value
   // from outside is not per-device.

@@ -11,6 +11,7 @@
 #include "lib/Import/Importer.h"
 
 #include "trellis/Dialect/Spmd/IR/SpmdOps.h"
+#include "trellis/Dialect/Spmd/Transforms/VarianceInference.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -18,6 +19,104 @@
 using namespace mlir;
 using namespace mlir::trellis;
 using namespace mlir::trellis::import;
+
+/// The mesh axes of `sharding`, per dimension.
+static SmallVector<ArrayRef<StringAttr>>
+axesPerDim(sdy::TensorShardingAttr sharding) {
+  return llvm::map_to_vector(sharding.getDims(), [](sdy::DimShardingAttr dim) {
+    return dim.getAxes();
+  });
+}
+
+/// Checks, in the terms of `op`'s own attributes, what spmd.shard_map's
+/// verifier would check of the op it becomes: each sharding has one
+/// dimension per dimension of its tensor and names an axis once, its axes
+/// divide the dimensions they split, and the body's arguments and returned
+/// values are the blocks the shardings make.
+static LogicalResult checkManualShapes(sdy::ManualComputationOp op,
+                                       MeshOp mesh) {
+  ArrayRef<StringAttr> manual = op.getManualAxes().getAxes();
+  // `global` cut by `sharding` (the `kind`[`index`] of value `what`).
+  auto blockOf = [&](sdy::TensorShardingAttr sharding, StringRef kind,
+                     unsigned index, StringRef what,
+                     Type type) -> FailureOr<RankedTensorType> {
+    auto global = dyn_cast<RankedTensorType>(type);
+    if (!global || !global.hasStaticShape())
+      return op.emitOpError() << what << " #" << index
+                              << " must be a static tensor, got " << type;
+    SmallVector<ArrayRef<StringAttr>> dims = axesPerDim(sharding);
+    if (static_cast<int64_t>(dims.size()) != global.getRank())
+      return op.emitOpError()
+             << kind << "[" << index << "] has " << dims.size()
+             << " dimension shardings but " << what << " #" << index
+             << " has rank " << global.getRank() << " (" << type << ")";
+    llvm::SmallDenseSet<StringAttr> seen;
+    SmallVector<int64_t> shape(global.getShape());
+    for (auto [d, axes] : llvm::enumerate(dims)) {
+      for (StringAttr axis : axes) {
+        if (!mesh.getAxisIndex(axis.getValue()))
+          continue; // reported with the manual axes
+        if (!seen.insert(axis).second)
+          return op.emitOpError()
+                 << kind << "[" << index << "] names mesh axis \""
+                 << axis.getValue() << "\" more than once";
+      }
+      // The body's blocks are cut by the manual axes only (the others,
+      // reported with the manual axes, are not supported yet).
+      if (llvm::any_of(axes, [&](StringAttr axis) {
+            return !llvm::is_contained(manual, axis);
+          }))
+        continue;
+      int64_t parts = mesh.getAxesSize(axes);
+      if (parts <= 0 || shape[d] % parts != 0)
+        return op.emitOpError()
+               << kind << "[" << index << "] splits dimension " << d << " of "
+               << what << " #" << index << " (size " << shape[d] << ") into "
+               << parts
+               << " blocks, which do not divide it (a manual computation's "
+                  "shardings must divide, as in JAX)";
+      shape[d] /= parts;
+    }
+    return RankedTensorType::get(shape, global.getElementType());
+  };
+  ArrayRef<sdy::TensorShardingAttr> ins = op.getInShardings().getShardings();
+  ArrayRef<sdy::TensorShardingAttr> outs = op.getOutShardings().getShardings();
+  Block &body = op.getBody().front();
+  if (body.getNumArguments() != ins.size())
+    return op.emitOpError("has ")
+           << ins.size() << " operands but its body takes "
+           << body.getNumArguments() << " arguments";
+  for (auto [i, sharding] : llvm::enumerate(ins)) {
+    FailureOr<RankedTensorType> block = blockOf(
+        sharding, "in_shardings", i, "operand", op.getTensors()[i].getType());
+    if (failed(block))
+      return failure();
+    Type arg = body.getArgument(i).getType();
+    if (arg != Type(*block))
+      return op.emitOpError("body argument #")
+             << i << " has type " << arg << ", but in_shardings[" << i
+             << "] cuts operand #" << i << " (" << op.getTensors()[i].getType()
+             << ") into blocks of type " << *block;
+  }
+  Operation *ret = body.getTerminator();
+  if (ret->getNumOperands() != outs.size())
+    return op.emitOpError("has ")
+           << outs.size() << " results but its body returns "
+           << ret->getNumOperands() << " values";
+  for (auto [i, sharding] : llvm::enumerate(outs)) {
+    FailureOr<RankedTensorType> block = blockOf(
+        sharding, "out_shardings", i, "result", op->getResult(i).getType());
+    if (failed(block))
+      return failure();
+    Type returned = ret->getOperand(i).getType();
+    if (returned != Type(*block))
+      return op.emitOpError("returns value #")
+             << i << " of type " << returned << ", but out_shardings[" << i
+             << "] makes result #" << i << " (" << op->getResult(i).getType()
+             << ") from blocks of type " << *block;
+  }
+  return success();
+}
 
 FailureOr<SmallVector<Value>>
 Importer::importManualComputation(sdy::ManualComputationOp op) {
@@ -74,6 +173,8 @@ Importer::importManualComputation(sdy::ManualComputationOp op) {
       return failure();
     outSpecs.push_back(*spec);
   }
+  if (failed(checkManualShapes(op, mesh)))
+    return failure();
   ArrayAttr manualAxes;
   if (manual.size() != mesh.getNumAxes()) {
     SmallVector<Attribute> names;
@@ -97,6 +198,34 @@ Importer::importManualComputation(sdy::ManualComputationOp op) {
   spmd::YieldOp::create(b, ret.getLoc(), ret.getResults());
   ret.erase();
   return SmallVector<Value>(map->getResults());
+}
+
+LogicalResult Importer::inlineManualCalls() {
+  SmallVector<sdy::ManualComputationOp> outermost;
+  module.walk<WalkOrder::PreOrder>([&](sdy::ManualComputationOp op) {
+    outermost.push_back(op);
+    return WalkResult::skip();
+  });
+  llvm::SetVector<func::FuncOp> callees;
+  for (sdy::ManualComputationOp op : outermost)
+    if (failed(inlineCalls(op, module, callees, "a manual computation")))
+      return failure();
+  // Private callees no call is left to are dropped: imported on their own,
+  // their collectives would be outside a manual computation. One called
+  // only by other dropped callees goes too.
+  SmallVector<func::FuncOp> inlined(callees.begin(), callees.end());
+  for (bool erasedOne = true; erasedOne;) {
+    erasedOne = false;
+    for (func::FuncOp &func : inlined) {
+      if (!func || !func.isPrivate() ||
+          !SymbolTable::symbolKnownUseEmpty(func, module))
+        continue;
+      func.erase();
+      func = nullptr;
+      erasedOne = true;
+    }
+  }
+  return success();
 }
 
 /// Whether `mesh` numbers its devices other than row-major.
@@ -154,6 +283,27 @@ struct CollectiveEmitter {
                                cast<DenseIntElementsAttr>(attr));
   }
 
+  /// Checks that `name` (an attribute of the op) is a dimension of `type`.
+  LogicalResult checkDim(StringRef name, int64_t dim, Type type) {
+    auto tensor = cast<RankedTensorType>(type);
+    if (dim < 0 || dim >= tensor.getRank())
+      return op->emitOpError() << name << " " << dim
+                               << " is out of range for operand type " << type;
+    return success();
+  }
+  /// Checks that result #`index` has `shape` (what `how` makes of the
+  /// operand) and the operand's element type.
+  LogicalResult checkResult(unsigned index, Value operand,
+                            ArrayRef<int64_t> shape, const Twine &how) {
+    auto expected = cast<RankedTensorType>(operand.getType()).clone(shape);
+    Type actual = op->getResult(index).getType();
+    if (actual != Type(expected))
+      return op->emitOpError("result #")
+             << index << " has type " << actual << ", but " << how
+             << " makes it " << Type(expected);
+    return success();
+  }
+
   FailureOr<SmallVector<Value>> allReduce(hlo::AllReduceOp allReduce);
   FailureOr<SmallVector<Value>> allGather(hlo::AllGatherOp gather);
   FailureOr<SmallVector<Value>> reduceScatter(hlo::ReduceScatterOp scatter);
@@ -171,6 +321,15 @@ CollectiveEmitter::allReduce(hlo::AllReduceOp allReduce) {
       groupsOf(allReduce.getReplicaGroups());
   if (failed(axes))
     return failure();
+  if (allReduce->getNumResults() != allReduce->getNumOperands())
+    return op->emitOpError("has ")
+           << allReduce->getNumOperands() << " operands but "
+           << allReduce->getNumResults() << " results";
+  for (auto [i, operand] : llvm::enumerate(allReduce.getOperands()))
+    if (failed(checkResult(i, operand,
+                           cast<RankedTensorType>(operand.getType()).getShape(),
+                           "an all_reduce")))
+      return failure();
   SmallVector<Value> results;
   for (Value operand : allReduce.getOperands()) {
     ArrayAttr over = axesAttr(*axes);
@@ -192,6 +351,23 @@ CollectiveEmitter::allGather(hlo::AllGatherOp gather) {
   FailureOr<SmallVector<StringAttr>> axes = groupsOf(gather.getReplicaGroups());
   if (failed(axes))
     return failure();
+  int64_t dim = gather.getAllGatherDim();
+  int64_t n = mesh.getAxesSize(*axes);
+  if (gather->getNumResults() != gather->getNumOperands())
+    return op->emitOpError("has ")
+           << gather->getNumOperands() << " operands but "
+           << gather->getNumResults() << " results";
+  for (auto [i, operand] : llvm::enumerate(gather.getOperands())) {
+    if (failed(checkDim("all_gather_dim", dim, operand.getType())))
+      return failure();
+    SmallVector<int64_t> shape(
+        cast<RankedTensorType>(operand.getType()).getShape());
+    shape[dim] *= n;
+    if (failed(checkResult(i, operand, shape,
+                           "gathering along all_gather_dim " + Twine(dim) +
+                               " in groups of " + Twine(n))))
+      return failure();
+  }
   SmallVector<Value> results;
   for (auto [operand, result] :
        llvm::zip(gather.getOperands(), op->getResults())) {
@@ -217,6 +393,22 @@ CollectiveEmitter::reduceScatter(hlo::ReduceScatterOp scatter) {
       groupsOf(scatter.getReplicaGroups());
   if (failed(axes))
     return failure();
+  int64_t dim = scatter.getScatterDimension();
+  int64_t n = mesh.getAxesSize(*axes);
+  Value operand = scatter.getOperand();
+  if (failed(checkDim("scatter_dimension", dim, operand.getType())))
+    return failure();
+  SmallVector<int64_t> shape(
+      cast<RankedTensorType>(operand.getType()).getShape());
+  if (shape[dim] % n != 0)
+    return op->emitOpError("scatter_dimension ")
+           << dim << " has size " << shape[dim] << ", which groups of " << n
+           << " do not divide";
+  shape[dim] /= n;
+  if (failed(checkResult(0, operand, shape,
+                         "scattering along scatter_dimension " + Twine(dim) +
+                             " in groups of " + Twine(n))))
+    return failure();
   if (axes->empty())
     return SmallVector<Value>{scatter.getOperand()};
   SmallVector<Value> results;
@@ -236,6 +428,31 @@ CollectiveEmitter::allToAll(hlo::AllToAllOp allToAll) {
     return op->emitError("split_count ")
            << allToAll.getSplitCount() << " differs from the group size "
            << mesh.getAxesSize(*axes);
+  int64_t split = allToAll.getSplitDimension();
+  int64_t concat = allToAll.getConcatDimension();
+  int64_t n = allToAll.getSplitCount();
+  if (allToAll->getNumResults() != allToAll->getNumOperands())
+    return op->emitOpError("has ")
+           << allToAll->getNumOperands() << " operands but "
+           << allToAll->getNumResults() << " results";
+  for (auto [i, operand] : llvm::enumerate(allToAll.getOperands())) {
+    if (failed(checkDim("split_dimension", split, operand.getType())) ||
+        failed(checkDim("concat_dimension", concat, operand.getType())))
+      return failure();
+    SmallVector<int64_t> shape(
+        cast<RankedTensorType>(operand.getType()).getShape());
+    if (shape[split] % n != 0)
+      return op->emitOpError("split_dimension ")
+             << split << " has size " << shape[split] << ", which split_count "
+             << n << " does not divide";
+    shape[split] /= n;
+    shape[concat] *= n;
+    if (failed(checkResult(i, operand, shape,
+                           "splitting split_dimension " + Twine(split) +
+                               " and concatenating concat_dimension " +
+                               Twine(concat) + " in groups of " + Twine(n))))
+      return failure();
+  }
   SmallVector<Value> results;
   for (auto [operand, result] :
        llvm::zip(allToAll.getOperands(), op->getResults())) {
@@ -256,6 +473,11 @@ CollectiveEmitter::permute(hlo::CollectivePermuteOp permute) {
       op, mesh, manual,
       cast<DenseIntElementsAttr>(permute.getSourceTargetPairs()));
   if (failed(decoded))
+    return failure();
+  if (failed(checkResult(
+          0, permute.getOperand(),
+          cast<RankedTensorType>(permute.getOperand().getType()).getShape(),
+          "a collective_permute")))
     return failure();
   SmallVector<Value> results;
   results.push_back(spmd::PpermuteOp::create(
@@ -325,4 +547,41 @@ FailureOr<Value> Importer::importPartitionId(hlo::PartitionIdOp op) {
       arith::IndexCastOp::create(b, loc, type.getElementType(), index);
   return tensor::FromElementsOp::create(b, loc, type, ValueRange{scalar})
       .getResult();
+}
+
+void Importer::relaxVarianceChecks() {
+  SmallVector<spmd::ShardMapOp> maps;
+  module.walk<WalkOrder::PreOrder>([&](spmd::ShardMapOp map) {
+    maps.push_back(map);
+    return WalkResult::skip();
+  });
+  for (spmd::ShardMapOp map : maps) {
+    if (!map.getCheckVma())
+      continue;
+    std::string message;
+    LogicalResult typed = success();
+    {
+      ScopedDiagnosticHandler capture(map.getContext(), [&](Diagnostic &diag) {
+        if (diag.getSeverity() == DiagnosticSeverity::Error && message.empty())
+          message = diag.str();
+        return success();
+      });
+      OpBuilder builder(map);
+      auto copy = cast<spmd::ShardMapOp>(builder.clone(*map));
+      typed = spmd::inferVariance(copy, spmd::VarianceOptions());
+      copy.erase();
+    }
+    if (succeeded(typed))
+      continue;
+    StringRef text(message);
+    text.consume_front("'spmd.shard_map' op ");
+    text = text.split("; psum it").first;
+    map.setCheckVma(false);
+    map.emitWarning("the manual computation fails Trellis's device-variance "
+                    "check (")
+        << text
+        << "); a StableHLO program does not say whether JAX checked it "
+           "(check_vma), so it is imported with check_vma = false: an "
+           "unmapped output is taken from one device";
+  }
 }

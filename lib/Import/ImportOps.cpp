@@ -216,6 +216,10 @@ FailureOr<Value> Importer::importSlice(hlo::SliceOp op) {
   if (ArrayRef<int64_t>(sizes) != type.getShape())
     return op.emitError("result type ")
            << type << " does not match the slice's shape";
+  // An empty slice reads nothing (and may start at the dimension's end,
+  // which tensor.extract_slice does not allow).
+  if (type.getNumElements() == 0)
+    return emptyOf(b, op.getLoc(), type);
   return tensor::ExtractSliceOp::create(b, op.getLoc(), type, op.getOperand(),
                                         ValueRange(), ValueRange(),
                                         ValueRange(), start, sizes, stride)
@@ -250,6 +254,17 @@ FailureOr<Value> Importer::importPad(hlo::PadOp op) {
   if (llvm::any_of(llvm::concat<const int64_t>(low, high),
                    [](int64_t v) { return v < 0; }))
     return op.emitError("negative padding is not supported yet");
+  auto operandType = cast<RankedTensorType>(op.getOperand().getType());
+  if (operandType.getRank() != rank)
+    return op.emitError("operand type ")
+           << operandType << " and result type " << type << " differ in rank";
+  for (int64_t d = 0; d < rank; ++d)
+    if (operandType.getDimSize(d) + low[d] + high[d] != type.getDimSize(d))
+      return op.emitError("result dimension ")
+             << d << " has size " << type.getDimSize(d) << ", but "
+             << operandType.getDimSize(d) << " padded by low " << low[d]
+             << " and high " << high[d] << " is "
+             << operandType.getDimSize(d) + low[d] + high[d];
   Location loc = op.getLoc();
   Value padValue = scalarOf(b, loc, op.getPaddingValue());
   SmallVector<OpFoldResult> lows, highs;

@@ -175,6 +175,14 @@ LogicalResult Importer::importMesh(sdy::MeshOp op) {
     return op.emitError("mesh @")
            << op.getSymName() << " has " << devices << " devices but "
            << mesh.getDeviceIds().size() << " device_ids";
+  llvm::SmallDenseSet<int64_t> seen;
+  for (int64_t id : mesh.getDeviceIds())
+    if (id < 0 || id >= devices || !seen.insert(id).second)
+      return op.emitError("mesh @")
+             << op.getSymName() << "'s device_ids must be a permutation of 0.."
+             << devices - 1 << "; device " << id
+             << (id < 0 || id >= devices ? " is out of range"
+                                         : " is listed twice");
   meshDevices[op.getSymName()] = devices;
   b.setInsertionPoint(op);
   SmallVector<Attribute> names, types;
@@ -190,7 +198,24 @@ LogicalResult Importer::importMesh(sdy::MeshOp op) {
                      b.getDenseI64ArrayAttr(mesh.getAxisSizes()),
                      b.getArrayAttr(types), deviceIds);
   op.erase();
-  return mlir::verify(meshOp);
+  // What the checks above do not cover (axis names, sizes), in the user's
+  // terms: the mesh, not the trellis.mesh it became.
+  std::string message;
+  LogicalResult verified = success();
+  {
+    ScopedDiagnosticHandler capture(b.getContext(), [&](Diagnostic &diag) {
+      if (message.empty())
+        message = diag.str();
+      return success();
+    });
+    verified = mlir::verify(meshOp);
+  }
+  if (succeeded(verified))
+    return success();
+  StringRef text(message);
+  text.consume_front("'trellis.mesh' op ");
+  return meshOp.emitError("mesh @")
+         << meshOp.getSymName() << " cannot be imported: " << text;
 }
 
 FailureOr<ShardingAttr>
@@ -236,7 +261,8 @@ Importer::importSharding(Location where, sdy::TensorShardingAttr sharding,
 LogicalResult Importer::importSignature(func::FuncOp func) {
   // Errors point at the argument (or, for results, the function).
   auto importAttrs = [&](DictionaryAttr attrs, Type type, Location loc,
-                         NamedAttrList &out) -> LogicalResult {
+                         NamedAttrList &out, StringRef what,
+                         unsigned index) -> LogicalResult {
     for (NamedAttribute attr :
          attrs ? attrs.getValue() : ArrayRef<NamedAttribute>()) {
       StringRef name = attr.getName().getValue();
@@ -267,8 +293,17 @@ LogicalResult Importer::importSignature(func::FuncOp func) {
       } else if (name.starts_with("mhlo.") || name.starts_with("jax.") ||
                  name == "tf.aliasing_output") {
         // Layouts, memory kinds, donation: nothing Trellis acts on.
+      } else if (Dialect *dialect = attr.getNameDialect();
+                 dialect &&
+                 !isa<hlo::HloDialect, chlo::ChloDialect, sdy::SdyDialect>(
+                     dialect)) {
+        out.append(attr); // Trellis's own and MLIR's, checked by them
       } else {
-        out.append(attr);
+        // Other front ends add their own: nothing Trellis acts on either,
+        // but the user should know it was not read.
+        mlir::emitWarning(loc)
+            << what << " #" << index << "'s attribute " << attr.getName()
+            << " is not one the importer knows; it is dropped";
       }
     }
     return success();
@@ -278,14 +313,14 @@ LogicalResult Importer::importSignature(func::FuncOp func) {
     Location loc =
         func.isExternal() ? func.getLoc() : func.getArgument(i).getLoc();
     if (failed(importAttrs(func.getArgAttrDict(i), func.getArgumentTypes()[i],
-                           loc, attrs)))
+                           loc, attrs, "argument", i)))
       return failure();
     func.setArgAttrs(i, attrs.getDictionary(b.getContext()));
   }
   for (unsigned i = 0, e = func.getNumResults(); i < e; ++i) {
     NamedAttrList attrs;
     if (failed(importAttrs(func.getResultAttrDict(i), func.getResultTypes()[i],
-                           func.getLoc(), attrs)))
+                           func.getLoc(), attrs, "result", i)))
       return failure();
     func.setResultAttrs(i, attrs.getDictionary(b.getContext()));
   }
@@ -328,11 +363,95 @@ FailureOr<Value> Importer::importConstraint(Operation *op, Value input,
       .getResult();
 }
 
+/// Verifies the ops the import of `op` built (those from after `before` up
+/// to `op`, and the ops nested in them that are not import-dialect ops yet
+/// to be imported) one by one, as the verifier will verify them later. The
+/// importer checks what it reads before it builds; this is its net: an op
+/// it builds that its own verifier rejects is reported at the user's op, in
+/// the user's terms, never as an error about an op the user did not write.
+static LogicalResult verifyBuilt(Operation *op, Operation *before) {
+  Block *block = op->getBlock();
+  Operation *first = before ? before->getNextNode() : &block->front();
+  std::string message;
+  Operation *invalid = nullptr;
+  {
+    ScopedDiagnosticHandler capture(op->getContext(), [&](Diagnostic &diag) {
+      if (diag.getSeverity() == DiagnosticSeverity::Error && message.empty())
+        message = diag.str();
+      return success();
+    });
+    SymbolTableCollection tables;
+    for (Operation *built = first; built && built != op;
+         built = built->getNextNode()) {
+      WalkResult result = built->walk<WalkOrder::PreOrder>([&](Operation *o) {
+        if (isImportDialect(o))
+          return WalkResult::skip();
+        if (failed(mlir::verify(o, /*verifyRecursively=*/false))) {
+          invalid = o;
+          return WalkResult::interrupt();
+        }
+        auto user = dyn_cast<SymbolUserOpInterface>(o);
+        if (user && failed(user.verifySymbolUses(tables))) {
+          invalid = o;
+          return WalkResult::interrupt();
+        }
+        return WalkResult::advance();
+      });
+      if (result.wasInterrupted())
+        break;
+    }
+  }
+  if (!invalid)
+    return success();
+  // The built op's message without its "'spmd.x' op " prefix.
+  std::string prefix =
+      ("'" + invalid->getName().getStringRef() + "' op ").str();
+  StringRef text(message);
+  text.consume_front(prefix);
+  return op->emitOpError("cannot be imported: it becomes an invalid '")
+         << invalid->getName() << "' (" << text
+         << "); check the op's attributes and types";
+}
+
+/// The last net: the whole imported module must verify. Every op it holds
+/// was built at the location of the op it was imported from, so an error is
+/// reported there, in terms of what that op became.
+LogicalResult Importer::verifyImported() {
+  std::string message;
+  std::optional<Location> where;
+  LogicalResult verified = success();
+  {
+    ScopedDiagnosticHandler capture(module.getContext(), [&](Diagnostic &diag) {
+      if (diag.getSeverity() == DiagnosticSeverity::Error && !where) {
+        message = diag.str();
+        where = diag.getLocation();
+      }
+      return success();
+    });
+    verified = mlir::verify(module);
+  }
+  if (succeeded(verified))
+    return success();
+  StringRef text(message), built;
+  if (text.consume_front("'")) {
+    auto [name, rest] = text.split("' op ");
+    built = name;
+    text = rest;
+  }
+  InFlightDiagnostic diag = mlir::emitError(*where, "cannot be imported: ");
+  if (!built.empty())
+    diag << "it becomes an invalid '" << built << "' (" << text << ")";
+  else
+    diag << text;
+  return diag << "; check the op's attributes and types";
+}
+
 LogicalResult Importer::importOp(Operation *op) {
   if (isa<hlo::ReturnOp, sdy::ReturnOp>(op))
     return op->emitError("'") << op->getName() << "' outside its parent op";
   if (failed(checkTypes(op)))
     return failure();
+  Operation *before = op->getPrevNode();
   b.setInsertionPoint(op);
   using Values = SmallVector<Value>;
   auto one = [](FailureOr<Value> value) -> FailureOr<Values> {
@@ -408,6 +527,18 @@ LogicalResult Importer::importOp(Operation *op) {
     return failure();
   if (failed(importResultShardings(op, *replacement)))
     return failure();
+  if (replacement->size() != op->getNumResults())
+    return op->emitOpError("cannot be imported: it has ")
+           << op->getNumResults() << " results but imports as "
+           << replacement->size() << " values";
+  for (auto [i, value, result] :
+       llvm::enumerate(*replacement, op->getResults()))
+    if (value.getType() != result.getType())
+      return op->emitOpError("cannot be imported: result #")
+             << i << " has type " << result.getType() << " but imports as "
+             << value.getType();
+  if (failed(verifyBuilt(op, before)))
+    return failure();
   op->replaceAllUsesWith(*replacement);
   op->erase();
   return success();
@@ -426,18 +557,65 @@ static Type signlessOf(Type type) {
   return element;
 }
 
+/// The signed integer type twice as wide as unsigned `type` (tensor or
+/// scalar), which holds all its values; null for 64 bits and wider.
+static Type widenedSigned(Type type) {
+  auto integer = cast<IntegerType>(getElementTypeOrSelf(type));
+  if (integer.getWidth() >= 64)
+    return nullptr;
+  Type element = IntegerType::get(type.getContext(), integer.getWidth() * 2);
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    return shaped.clone(element);
+  return element;
+}
+
 LogicalResult Importer::makeSignless() {
+  // Unsigned arguments hold the caller's bits as signless integers of the
+  // same width (the ops that read them know they are unsigned). Unsigned
+  // results are widened to the signed type twice as wide, which holds every
+  // value: the runtime has no unsigned types, and a uint8 200 must not be
+  // shown as int8 -56.
   for (auto func : module.getOps<func::FuncOp>()) {
-    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
+    SmallVector<unsigned> widen;
+    for (auto [i, type] : llvm::enumerate(func.getResultTypes()))
       if (isUnsignedElement(type))
-        return mlir::emitError(func.isExternal() ? func.getLoc()
-                                                 : func.getArgument(i).getLoc())
-               << "unsigned arguments are not supported yet: " << type;
-    for (Type type : func.getResultTypes())
-      if (isUnsignedElement(type))
-        return func.emitError("unsigned results are not supported yet: ")
-               << type;
+        widen.push_back(i);
+    // Private functions' results stay inside the program: signless.
+    if (widen.empty() || func.isPrivate())
+      continue;
+    if (!SymbolTable::symbolKnownUseEmpty(func, module))
+      return func.emitError("unsigned results of a public function that "
+                            "other functions call are not supported yet");
+    SmallVector<Type> results(func.getResultTypes());
+    for (unsigned i : widen) {
+      Type wide = widenedSigned(results[i]);
+      if (!wide)
+        return func.emitError("result #")
+               << i << " is " << results[i]
+               << ": unsigned 64-bit results are not supported yet (no "
+                  "signed type holds their values)";
+      func.emitWarning("result #")
+          << i << " (" << results[i] << ") is returned as " << wide
+          << ", which holds its values: Trellis has no unsigned types";
+      results[i] = wide;
+    }
+    func.walk([&](func::ReturnOp ret) {
+      OpBuilder rb(ret);
+      for (unsigned i : widen)
+        ret.setOperand(i, hlo::ConvertOp::create(rb, ret.getLoc(), results[i],
+                                                 ret.getOperand(i))
+                              .getResult());
+    });
+    func.setFunctionType(
+        FunctionType::get(func.getContext(), func.getArgumentTypes(), results));
   }
+  for (auto func : module.getOps<func::FuncOp>())
+    if (func.isExternal())
+      for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
+        if (isUnsignedElement(type))
+          return func.emitError("unsigned arguments of a function without a "
+                                "body are not supported yet: ")
+                 << type;
   MLIRContext *ctx = module.getContext();
   module.walk([&](Operation *op) {
     if (!isImportDialect(op))
@@ -450,6 +628,15 @@ LogicalResult Importer::makeSignless() {
       op->setAttr(kUnsignedAttr, DenseBoolArrayAttr::get(ctx, flags));
   });
   module.walk([&](Operation *op) {
+    if (auto func = dyn_cast<func::FuncOp>(op)) {
+      auto signless = [](Type type) {
+        return isUnsignedElement(type) ? signlessOf(type) : type;
+      };
+      func.setFunctionType(FunctionType::get(
+          op->getContext(),
+          llvm::map_to_vector(func.getArgumentTypes(), signless),
+          llvm::map_to_vector(func.getResultTypes(), signless)));
+    }
     for (Value result : op->getResults())
       if (isUnsignedElement(result.getType()))
         result.setType(signlessOf(result.getType()));
@@ -469,15 +656,75 @@ LogicalResult Importer::makeSignless() {
 }
 
 LogicalResult Importer::run() {
+  // Every error the import reports has a location in the file. JAX prints
+  // the module, its functions and their returns at loc(unknown) (and
+  // arguments at a bare name): a diagnostic there, or one raised without a
+  // location, is reported again at the first op with a file location in
+  // the op being imported (or its function, or the module), keeping its
+  // own location too.
+  Operation *current = nullptr;
+  auto fileLocIn = [](Operation *root) -> std::optional<Location> {
+    std::optional<Location> found;
+    root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (!op->getLoc()->findInstanceOf<FileLineColLoc>())
+        return WalkResult::advance();
+      found = op->getLoc();
+      return WalkResult::interrupt();
+    });
+    return found;
+  };
+  ScopedDiagnosticHandler relocate(
+      module.getContext(), [&](Diagnostic &diag) -> LogicalResult {
+        if (diag.getLocation()->findInstanceOf<FileLineColLoc>())
+          return failure(); // on to the next handler
+        std::optional<Location> fallback;
+        for (Operation *op = current; op && !fallback; op = op->getParentOp())
+          fallback = fileLocIn(op);
+        if (!fallback)
+          fallback = fileLocIn(module);
+        if (!fallback)
+          return failure();
+        Location loc =
+            FusedLoc::get(module.getContext(), {diag.getLocation(), *fallback});
+        std::string text = diag.str();
+        InFlightDiagnostic again =
+            diag.getSeverity() == DiagnosticSeverity::Error
+                ? mlir::emitError(loc, text)
+            : diag.getSeverity() == DiagnosticSeverity::Warning
+                ? mlir::emitWarning(loc, text)
+                : mlir::emitRemark(loc, text);
+        for (Diagnostic &note : diag.getNotes()) {
+          std::string noteText = note.str();
+          // The op's text (at an unknown location, often the module): noise.
+          if (StringRef(noteText).starts_with("see current operation"))
+            continue;
+          Location noteLoc = note.getLocation();
+          if (!noteLoc->findInstanceOf<FileLineColLoc>())
+            noteLoc = *fallback;
+          again.attachNote(noteLoc) << noteText;
+        }
+        return success();
+      });
+  if (failed(runImport(current)))
+    return failure();
+  return success();
+}
+
+LogicalResult Importer::runImport(Operation *&current) {
   if (failed(importSdyRoundTrip()) || failed(importModuleAttributes()) ||
       failed(makeSignless()))
     return failure();
   if (failed(importGspmdMesh()))
     return failure();
-  for (auto func : module.getOps<func::FuncOp>())
+  for (auto func : module.getOps<func::FuncOp>()) {
+    current = func;
     if (failed(importSignature(func)))
       return failure();
+  }
+  current = nullptr;
   if (failed(outlineGspmdManualRegions()))
+    return failure();
+  if (failed(inlineManualCalls()))
     return failure();
   // Program order; reducer bodies are read by their reduce, not imported.
   SmallVector<Operation *> worklist;
@@ -490,9 +737,14 @@ LogicalResult Importer::run() {
                ? WalkResult::skip()
                : WalkResult::advance();
   });
-  for (Operation *op : worklist)
-    if (!erased.contains(op) && failed(importOp(op)))
+  for (Operation *op : worklist) {
+    if (erased.contains(op))
+      continue;
+    current = op;
+    if (failed(importOp(op)))
       return failure();
+  }
+  current = nullptr;
   // Discardable Shardy attributes on ops that are not imported (func.call).
   WalkResult leftover = module.walk([&](Operation *op) {
     if (!op->hasAttr(kSdySharding))
@@ -501,7 +753,10 @@ LogicalResult Importer::run() {
         << op->getName() << "' is not supported yet";
     return WalkResult::interrupt();
   });
-  return failure(leftover.wasInterrupted());
+  if (leftover.wasInterrupted())
+    return failure();
+  relaxVarianceChecks();
+  return verifyImported();
 }
 
 namespace {

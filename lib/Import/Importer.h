@@ -58,6 +58,13 @@ bool areDistinctDims(ArrayRef<int64_t> values, int64_t bound);
 FailureOr<SmallVector<Value>> emitScalarRegion(OpBuilder &b, Operation *owner,
                                                Block &block, ValueRange args);
 
+/// Replaces every func.call under `root` (and in what it inlines) by a
+/// copy of its callee's body, adding the callees to `inlined`; `where`
+/// names `root` in errors (a callee without a body, calls nested too deep).
+LogicalResult inlineCalls(Operation *root, ModuleOp module,
+                          llvm::SetVector<func::FuncOp> &inlined,
+                          StringRef where);
+
 /// Whether `text` is GSPMD's `{manual}` sharding.
 bool isGspmdManualText(StringRef text);
 
@@ -71,6 +78,11 @@ public:
   LogicalResult run();
 
 private:
+  /// run's steps; `current` is kept at the op being imported.
+  LogicalResult runImport(Operation *&current);
+  /// Verifies the imported module; an error is reported again at its
+  /// location as the import's own.
+  LogicalResult verifyImported();
   /// Rewrites Shardy's round-trip strings (`xla.sdy.*` frontend
   /// attributes and custom calls) back into sdy ops and attributes.
   LogicalResult importSdyRoundTrip();
@@ -100,7 +112,17 @@ private:
                                     sdy::TensorShardingAttr sharding);
   FailureOr<SmallVector<Value>>
   importManualComputation(sdy::ManualComputationOp op);
+  /// Inlines the calls in manual computations' bodies (JAX calls a private
+  /// function for jax.nn.relu and every jitted helper), so that what they
+  /// compute, collectives included, is imported inside the shard_map;
+  /// private callees left without calls are dropped.
+  LogicalResult inlineManualCalls();
   FailureOr<SmallVector<Value>> importCollective(Operation *op);
+  /// Types each imported shard_map's body for device variance (on a copy);
+  /// where that fails, warns and sets check_vma = false: a StableHLO
+  /// program does not say whether JAX checked variance, and StableHLO runs
+  /// it either way.
+  void relaxVarianceChecks();
   /// Makes every unsigned integer type signless, recording on each
   /// StableHLO op which of its operands and results were unsigned.
   LogicalResult makeSignless();

@@ -383,7 +383,9 @@ void DotDimensionNumbersAttr::print(AsmPrinter &printer) const {
 //===----------------------------------------------------------------------===//
 
 /// `<name0 = [..], ..., index_vector_dim = N>` with the five list fields
-/// `names` (empty ones may be left out) and index_vector_dim.
+/// `names` and index_vector_dim. StableHLO prints a field only when it
+/// differs from its default, so each may be left out: an empty list, and
+/// index_vector_dim 0.
 static ParseResult parseIndexDimensionNumbers(AsmParser &parser, StringRef what,
                                               ArrayRef<StringRef> names,
                                               SmallVector<int64_t> (&lists)[5],
@@ -391,6 +393,9 @@ static ParseResult parseIndexDimensionNumbers(AsmParser &parser, StringRef what,
   std::optional<int64_t> vectorDim;
   if (parser.parseLess())
     return failure();
+  indexVectorDim = 0;
+  if (succeeded(parser.parseOptionalGreater()))
+    return success();
   do {
     StringRef key;
     SMLoc loc = parser.getCurrentLocation();
@@ -411,10 +416,7 @@ static ParseResult parseIndexDimensionNumbers(AsmParser &parser, StringRef what,
   } while (succeeded(parser.parseOptionalComma()));
   if (parser.parseGreater())
     return failure();
-  if (!vectorDim)
-    return parser.emitError(parser.getCurrentLocation())
-           << what << " dimension numbers need index_vector_dim";
-  indexVectorDim = *vectorDim;
+  indexVectorDim = vectorDim.value_or(0);
   return success();
 }
 
