@@ -499,6 +499,27 @@ void FunctionPartitioner::bindResults(Operation *op, ArrayRef<Value> results,
 
 LogicalResult FunctionPartitioner::partitionRuleOp(Operation *op,
                                                    const ShardingRule &rule) {
+  // Every layout below has one entry per dimension of its tensor: a rule
+  // that describes another number of dimensions would make them read
+  // past their ends.
+  auto mismatch = [&](ValueRange values, ArrayRef<ValueFactors> dims,
+                      StringRef what) -> LogicalResult {
+    if (dims.size() != values.size())
+      return op->emitOpError("has a sharding rule for ")
+             << dims.size() << " " << what << "s but " << values.size()
+             << " " << what << "s; the partitioner cannot place it";
+    for (auto [k, value] : llvm::enumerate(values))
+      if (auto type = dyn_cast<RankedTensorType>(value.getType()))
+        if (static_cast<int64_t>(dims[k].size()) != type.getRank())
+          return op->emitOpError("has a sharding rule with ")
+                 << dims[k].size() << " dimensions for " << what << " #" << k
+                 << " of rank " << type.getRank()
+                 << "; the partitioner cannot place it";
+    return success();
+  };
+  if (failed(mismatch(op->getOperands(), rule.operands, "operand")) ||
+      failed(mismatch(op->getResults(), rule.results, "result")))
+    return failure();
   FactorAxes factorAxes(rule.numFactors());
   SmallVector<bool> assigned(rule.numFactors(), false);
   takeResultAxes(op, rule, factorAxes, assigned);

@@ -329,6 +329,12 @@ FailureOr<ShardingRule> reshapeRule(Operation *op, RankedTensorType expanded,
     return failure();
   ShardingRule rule;
   ValueFactors expandedDims, collapsedDims;
+  // No groups: a rank-0 collapsed side; every expanded dimension has size
+  // 1 and a factor of its own, which nothing on the other side shares.
+  if (groups.empty())
+    for (int64_t d = 0; d < expanded.getRank(); ++d)
+      expandedDims.push_back(
+          {rule.addFactor(expanded.getDimSize(d), FactorKind::Parallel)});
   for (const ReassociationIndices &group : groups) {
     DimFactors compound;
     for (int64_t d : group) {
