@@ -1374,7 +1374,8 @@ class Runner:
             prog = self.minimize(case, kind, key)
             path = self.save(prog, case, kind, detail)
         self.failures.append((kind, key, path))
-        first = detail.strip().splitlines()[0][:300] if detail.strip() else ""
+        first = key if kind.startswith("crash") else \
+            detail.strip().splitlines()[0][:300] if detail.strip() else ""
         print(f"FAIL {kind}: {first} [ops: {', '.join(case.prog.op_kinds())}]"
               + (f" -> {path}" if path else ""), flush=True)
 
@@ -1438,7 +1439,9 @@ class Runner:
         c = Case(prog, 7)
         args = c.args
         text = prog.func_text("f", args)
-        hdr = [f"// randgrad {kind}: {detail.strip().splitlines()[0][:300] if detail.strip() else ''}",
+        first = crash_key(detail) if kind.startswith("crash") else \
+            detail.strip().splitlines()[0][:300] if detail.strip() else ''
+        hdr = [f"// randgrad {kind}: {first}",
                f"// ops: {', '.join(prog.op_kinds())}",
                f"// inputs and tangents: {os.path.basename(base)}.npz (x<k>, v<k> for argument k);",
                f"// trellis-opt F --trellis-grad=funcs=f        (reverse)",
@@ -1556,14 +1559,15 @@ def cpu():
 
 
 def crash_key(text):
+    """The innermost named frame of a stack dump (past the signal
+    handlers), else the crash message."""
     for line in text.splitlines():
-        m = re.match(r"\s*#\d+ 0x[0-9a-f]+ (.*)", line)
-        if m and ("trellis" in m.group(1) or "autodiff" in m.group(1)) and "runMain" not in m.group(1):
-            return re.sub(r"\(.*", "", m.group(1)).strip()
+        m = re.match(r"\s*#\d+ 0x[0-9a-f]+ ([^(/][^(]*)", line)
+        if m and not re.search(r"llvm::sys::|SignalHandler|__libc|libc\.so", m.group(1)):
+            return m.group(1).strip()
     m = CRASH_RE.search(text)
     if m:
-        line = text[m.start():].splitlines()[0]
-        return normalize(line)
+        return normalize(text[m.start():].splitlines()[0])
     return "signal"
 
 
