@@ -1580,7 +1580,8 @@ def crash_key(text):
     handlers), else the crash message."""
     for line in text.splitlines():
         m = re.match(r"\s*#\d+ 0x[0-9a-f]+ ([^(/][^(]*)", line)
-        if m and not re.search(r"llvm::sys::|SignalHandler|__libc|libc\.so", m.group(1)):
+        if m and not re.search(r"llvm::sys::|SignalHandler|__libc|libc\.so|nptl|^__|^raise|^abort",
+                               m.group(1)):
             return m.group(1).strip()
     m = CRASH_RE.search(text)
     if m:
