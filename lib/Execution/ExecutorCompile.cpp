@@ -5,18 +5,18 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/spmd/IR/SpmdOps.h"
+#include "dialects/trellis/IR/ShardingUtils.h"
+#include "dialects/trellis/IR/TrellisOps.h"
+#include "dialects/trellis/Interfaces/SliceUtils.h"
 #include "lib/Execution/Error.h"
 #include "lib/Runtime/CompilerBuiltins.h"
 #include "trellis/Conversion/RuntimeABI.h"
-#include "trellis/Dialect/Spmd/IR/SpmdOps.h"
-#include "trellis/Dialect/Spmd/Transforms/Passes.h"
-#include "trellis/Dialect/Trellis/IR/ShardingUtils.h"
-#include "trellis/Dialect/Trellis/IR/TrellisOps.h"
-#include "trellis/Dialect/Trellis/Interfaces/SliceUtils.h"
-#include "trellis/Dialect/Trellis/Transforms/Passes.h"
 #include "trellis/Execution/Executor.h"
 #include "trellis/Pipelines/Pipelines.h"
 #include "trellis/Runtime/TrellisRuntime.h"
+#include "trellis/Transforms/Spmd/Passes.h"
+#include "trellis/Transforms/Trellis/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"

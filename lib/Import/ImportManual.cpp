@@ -10,7 +10,7 @@
 #include "lib/Import/Elementwise.h"
 #include "lib/Import/Importer.h"
 
-#include "trellis/Dialect/Spmd/IR/SpmdOps.h"
+#include "dialects/spmd/IR/SpmdOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"

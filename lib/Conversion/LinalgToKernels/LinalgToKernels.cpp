@@ -1,8 +1,8 @@
 //===- LinalgToKernels.cpp - Contractions to Eigen GEMM calls -------------===//
 
+#include "dialects/trellis/IR/LinalgUtils.h"
 #include "trellis/Conversion/Passes.h"
 #include "trellis/Conversion/RuntimeABI.h"
-#include "trellis/Dialect/Trellis/IR/LinalgUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

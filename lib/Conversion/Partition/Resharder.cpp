@@ -1,8 +1,8 @@
 //===- Resharder.cpp - Moving per-device blocks between layouts -----------===//
 
 #include "lib/Conversion/Partition/Resharder.h"
-#include "trellis/Dialect/Spmd/IR/SpmdOps.h"
-#include "trellis/Dialect/Trellis/IR/ShardingUtils.h"
+#include "dialects/spmd/IR/SpmdOps.h"
+#include "dialects/trellis/IR/ShardingUtils.h"
 #include "trellis/Runtime/CommCost.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -21,7 +21,7 @@
 #ifndef TRELLIS_LIB_CONVERSION_PARTITION_RESHARDER_H
 #define TRELLIS_LIB_CONVERSION_PARTITION_RESHARDER_H
 
-#include "trellis/Dialect/Trellis/IR/TrellisOps.h"
+#include "dialects/trellis/IR/TrellisOps.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/SmallPtrSet.h"
