@@ -8,12 +8,12 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: trellis-opt %s --spmd-transpose -o %t/t.mlir
 // RUN: FileCheck %s < %t/t.mlir
-// RUN: %python %S/../../../Examples/check_transpose.py --run trellis-run %s %t/t.mlir scaled 1,2 %t/scaled | FileCheck %s --check-prefix=DOT
-// RUN: %python %S/../../../Examples/check_transpose.py --run trellis-run %s %t/t.mlir weighted_sum 2 %t/weighted_sum | FileCheck %s --check-prefix=DOT
-// RUN: %python %S/../../../Examples/check_transpose.py --run trellis-run %s %t/t.mlir two_linear 2,3 %t/two_linear | FileCheck %s --check-prefix=DOT
-// RUN: %python %S/../../../Examples/check_transpose.py --run trellis-run %s %t/t.mlir spread 1 %t/spread | FileCheck %s --check-prefix=DOT
-// RUN: %python %S/../../../Examples/check_transpose.py --run trellis-run %s %t/t.mlir widened 1 %t/widened | FileCheck %s --check-prefix=DOT
-// RUN: %python %S/../../../Examples/check_transpose.py --run trellis-run %s %t/t.mlir doubled - %t/doubled | FileCheck %s --check-prefix=DOT
+// RUN: %python %trellis_src/test/Examples/check_transpose.py --run trellis-run %s %t/t.mlir scaled 1,2 %t/scaled | FileCheck %s --check-prefix=DOT
+// RUN: %python %trellis_src/test/Examples/check_transpose.py --run trellis-run %s %t/t.mlir weighted_sum 2 %t/weighted_sum | FileCheck %s --check-prefix=DOT
+// RUN: %python %trellis_src/test/Examples/check_transpose.py --run trellis-run %s %t/t.mlir two_linear 2,3 %t/two_linear | FileCheck %s --check-prefix=DOT
+// RUN: %python %trellis_src/test/Examples/check_transpose.py --run trellis-run %s %t/t.mlir spread 1 %t/spread | FileCheck %s --check-prefix=DOT
+// RUN: %python %trellis_src/test/Examples/check_transpose.py --run trellis-run %s %t/t.mlir widened 1 %t/widened | FileCheck %s --check-prefix=DOT
+// RUN: %python %trellis_src/test/Examples/check_transpose.py --run trellis-run %s %t/t.mlir doubled - %t/doubled | FileCheck %s --check-prefix=DOT
 // DOT: OK <t(f)(y), x> = <y, f(x)>
 
 #id = affine_map<(i, j) -> (i, j)>

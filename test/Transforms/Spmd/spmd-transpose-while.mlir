@@ -8,8 +8,8 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: trellis-opt %s --spmd-transpose -o %t/t.mlir
 // RUN: FileCheck %s < %t/t.mlir
-// RUN: %python %S/../../../Examples/check_transpose.py --run trellis-run %s %t/t.mlir halving 1 %t/halving | FileCheck %s --check-prefix=DOT
-// RUN: %python %S/../../../Examples/check_transpose.py --run trellis-run %s %t/t.mlir ring 1 %t/ring | FileCheck %s --check-prefix=DOT
+// RUN: %python %trellis_src/test/Examples/check_transpose.py --run trellis-run %s %t/t.mlir halving 1 %t/halving | FileCheck %s --check-prefix=DOT
+// RUN: %python %trellis_src/test/Examples/check_transpose.py --run trellis-run %s %t/t.mlir ring 1 %t/ring | FileCheck %s --check-prefix=DOT
 // DOT: OK <t(f)(y), x> = <y, f(x)>
 
 trellis.mesh @m4 = <["i"=4]>
