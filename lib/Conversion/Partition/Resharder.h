@@ -208,6 +208,8 @@ private:
   Value sliceFurther(Location loc, Value local, Layout &cur, const Layout &to);
 
   int64_t size(ArrayRef<StringAttr> axes);
+  /// The extent of dimension `dim` of `v`, a ranked tensor.
+  static int64_t dimOf(Value v, int64_t dim);
 
   OpBuilder &b;
   MeshOp mesh;
