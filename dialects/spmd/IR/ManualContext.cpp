@@ -12,11 +12,15 @@ using namespace mlir::spmd;
 SmallVector<StringAttr>
 mlir::spmd::sortAxesInMeshOrder(ArrayRef<StringAttr> axes,
                                 trellis::MeshOp mesh) {
-  SmallVector<StringAttr> sorted(axes);
-  llvm::stable_sort(sorted, [&](StringAttr a, StringAttr b) {
-    return mesh.getAxisIndex(a.getValue()).value_or(~0u) <
-           mesh.getAxisIndex(b.getValue()).value_or(~0u);
-  });
+  // By (mesh index, position): a stable sort. std::stable_sort would do,
+  // but libstdc++ 12's buffer for it is deprecated in C++17 (a warning).
+  SmallVector<std::pair<unsigned, size_t>> keys;
+  for (auto [i, axis] : llvm::enumerate(axes))
+    keys.push_back({mesh.getAxisIndex(axis.getValue()).value_or(~0u), i});
+  llvm::sort(keys);
+  SmallVector<StringAttr> sorted;
+  for (auto [index, i] : keys)
+    sorted.push_back(axes[i]);
   return sorted;
 }
 

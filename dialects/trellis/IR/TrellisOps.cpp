@@ -146,8 +146,8 @@ static bool isQueryable(MeshOp mesh) {
   auto types = llvm::dyn_cast_or_null<ArrayAttr>(props.axis_types);
   auto sizes = llvm::dyn_cast_or_null<DenseI64ArrayAttr>(props.axis_sizes);
   if (!names || !types || !sizes || names.empty() ||
-      names.size() != sizes.size() || names.size() != types.size() ||
-      !hasValidSizes(mesh))
+      names.size() != static_cast<size_t>(sizes.size()) ||
+      names.size() != types.size() || !hasValidSizes(mesh))
     return false;
   return llvm::all_of(names, llvm::IsaPred<StringAttr>) &&
          llvm::all_of(types, llvm::IsaPred<AxisTypeAttr>);

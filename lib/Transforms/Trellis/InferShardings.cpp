@@ -352,7 +352,8 @@ struct Inferrer {
         // factor) has no factor of its own: explicit mode asks for it
         // whole, as it did before slices had windows.
         bool windowed = isa<tensor::ExtractSliceOp>(op) &&
-                        llvm::any_of(rule.windows, [&](const WindowDim &w) {
+                        llvm::any_of(rule.windows, [&, k = k,
+                                                    d = d](const WindowDim &w) {
                           return w.operand == static_cast<int64_t>(k) &&
                                  w.dim == static_cast<int64_t>(d);
                         });
