@@ -12,16 +12,22 @@ install(TARGETS ${trellis_libs} EXPORT TrellisTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 
-# Only the public headers install: include/trellis as in the source tree,
-# with their generated .h.inc, so `#include "trellis/Pipelines/Registration.h"`
-# works the same installed as in-tree. Headers under lib/ are private.
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/trellis
-  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-  FILES_MATCHING PATTERN "*.h" PATTERN "*.td" PATTERN "*.def")
-install(DIRECTORY ${PROJECT_BINARY_DIR}/include/trellis
-  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-  FILES_MATCHING PATTERN "*.h.inc"
-  PATTERN "CMakeFiles" EXCLUDE)
+# Only the public headers install: include/trellis and dialects/ as in the
+# source tree, with their generated .h.inc, so
+# `#include "trellis/Pipelines/Registration.h"` and
+# `#include "dialects/spmd/IR/SpmdOps.h"` work the same installed as
+# in-tree. Headers under lib/ are private.
+foreach(dir include/trellis dialects)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}
+    DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+    FILES_MATCHING PATTERN "*.h" PATTERN "*.td" PATTERN "*.def")
+endforeach()
+foreach(dir include/trellis dialects)
+  install(DIRECTORY ${PROJECT_BINARY_DIR}/${dir}
+    DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+    FILES_MATCHING PATTERN "*.h.inc"
+    PATTERN "CMakeFiles" EXCLUDE)
+endforeach()
 
 set(TRELLIS_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/Trellis)
 install(EXPORT TrellisTargets NAMESPACE Trellis::

@@ -20,6 +20,9 @@ if [ "${1:-}" = "--sanitize" ]; then
   DEFAULT_DIR=build-asan
 fi
 
+# TRELLIS_WERROR=ON: warnings in the project's code are errors (.ci/run).
+WERROR="${TRELLIS_WERROR:-}"
+
 BUILD_DIR="${TRELLIS_BUILD_DIR:-$DEFAULT_DIR}"
 export CCACHE_BASEDIR="$PWD"
 export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}"
@@ -30,6 +33,8 @@ if [ ! -f "$BUILD_DIR/build.ninja" ]; then
     -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
     -DLLVM_USE_LINKER=lld \
     -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
-    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir
+    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir ${WERROR:+-DTRELLIS_WERROR=$WERROR}
+elif [ -n "$WERROR" ]; then
+  cmake -B "$BUILD_DIR" -DTRELLIS_WERROR="$WERROR" > /dev/null
 fi
 ninja -C "$BUILD_DIR" -j2

@@ -5,9 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/spmd/IR/SpmdOps.h"
+#include "dialects/trellis/IR/ShardingUtils.h"
 #include "trellis/Analysis/Passes.h"
-#include "trellis/Dialect/Spmd/IR/SpmdOps.h"
-#include "trellis/Dialect/Trellis/IR/ShardingUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -17,10 +17,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/trellis/IR/LinalgUtils.h"
+#include "dialects/trellis/IR/TrellisDialect.h"
+#include "dialects/trellis/IR/TrellisOps.h"
 #include "lib/Autodiff/Linearizer.h"
-#include "trellis/Dialect/Trellis/IR/LinalgUtils.h"
-#include "trellis/Dialect/Trellis/IR/TrellisDialect.h"
-#include "trellis/Dialect/Trellis/IR/TrellisOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

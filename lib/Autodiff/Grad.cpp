@@ -12,13 +12,13 @@
 
 #include "trellis/Autodiff/Passes.h"
 
+#include "dialects/spmd/IR/SpmdDialect.h"
+#include "dialects/trellis/IR/TrellisDialect.h"
 #include "lib/Autodiff/Linearizer.h"
 #include "trellis/Autodiff/DerivativeOpInterface.h"
-#include "trellis/Dialect/Spmd/IR/SpmdDialect.h"
-#include "trellis/Dialect/Spmd/Transforms/Transpose.h"
-#include "trellis/Dialect/Spmd/Transforms/TransposeOpInterfaceImpl.h"
-#include "trellis/Dialect/Trellis/IR/TrellisDialect.h"
-#include "trellis/Dialect/Trellis/Transforms/Passes.h"
+#include "trellis/Transforms/Spmd/Transpose.h"
+#include "trellis/Transforms/Spmd/TransposeOpInterfaceImpl.h"
+#include "trellis/Transforms/Trellis/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -13,8 +13,8 @@
 
 #include "lib/Autodiff/Linearizer.h"
 
-#include "trellis/Dialect/Spmd/IR/SpmdDialect.h"
-#include "trellis/Dialect/Trellis/IR/TrellisOps.h"
+#include "dialects/spmd/IR/SpmdDialect.h"
+#include "dialects/trellis/IR/TrellisOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

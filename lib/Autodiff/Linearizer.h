@@ -13,8 +13,8 @@
 #ifndef TRELLIS_LIB_AUTODIFF_LINEARIZER_H
 #define TRELLIS_LIB_AUTODIFF_LINEARIZER_H
 
+#include "dialects/spmd/IR/SpmdOps.h"
 #include "trellis/Autodiff/DerivativeOpInterface.h"
-#include "trellis/Dialect/Spmd/IR/SpmdOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

@@ -1,8 +1,8 @@
 //===- EraseMeshes.cpp - Drop mesh declarations before LLVM IR ------------===//
 
+#include "dialects/spmd/IR/SpmdDialect.h"
+#include "dialects/trellis/IR/TrellisOps.h"
 #include "trellis/Conversion/Passes.h"
-#include "trellis/Dialect/Spmd/IR/SpmdDialect.h"
-#include "trellis/Dialect/Trellis/IR/TrellisOps.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
 

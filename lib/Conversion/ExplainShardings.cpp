@@ -1,7 +1,7 @@
 //===- ExplainShardings.cpp - Origins of shardings, causes of reshards ----===//
 
 #include "trellis/Conversion/Passes.h"
-#include "trellis/Dialect/Trellis/Transforms/Passes.h"
+#include "trellis/Transforms/Trellis/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"

@@ -1,7 +1,7 @@
 //===- RuntimeABI.cpp - Emitting calls to the runtime's C ABI -------------===//
 
 #include "trellis/Conversion/RuntimeABI.h"
-#include "trellis/Dialect/Trellis/IR/ShardingUtils.h"
+#include "dialects/trellis/IR/ShardingUtils.h"
 #include "trellis/Runtime/TrellisRuntime.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -30,7 +30,7 @@ mlir::trellis::exec::parseDeviceTable(llvm::StringRef text,
       continue;
     llvm::SmallVector<llvm::StringRef> fields;
     line.split(fields, ' ', -1, /*KeepEmpty=*/false);
-    auto bad = [&](const llvm::Twine &why) {
+    auto bad = [&, index = index](const llvm::Twine &why) {
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      source + ":" + llvm::Twine(index + 1) +
                                          ": " + why);

@@ -3,7 +3,7 @@
 #ifndef TRELLIS_LIB_IMPORT_COLLECTIVES_H
 #define TRELLIS_LIB_IMPORT_COLLECTIVES_H
 
-#include "trellis/Dialect/Trellis/IR/TrellisOps.h"
+#include "dialects/trellis/IR/TrellisOps.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 

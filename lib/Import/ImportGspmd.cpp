@@ -11,7 +11,7 @@
 #include "lib/Import/Gspmd.h"
 #include "lib/Import/Importer.h"
 
-#include "trellis/Dialect/Spmd/IR/SpmdOps.h"
+#include "dialects/spmd/IR/SpmdOps.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringSet.h"

@@ -21,7 +21,7 @@
 
 #include "lib/Import/Importer.h"
 
-#include "trellis/Dialect/Spmd/IR/SpmdOps.h"
+#include "dialects/spmd/IR/SpmdOps.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/EquivalenceClasses.h"

@@ -10,8 +10,8 @@
 #include "lib/Import/Elementwise.h"
 #include "lib/Import/Importer.h"
 
-#include "trellis/Dialect/Spmd/IR/SpmdOps.h"
-#include "trellis/Dialect/Spmd/Transforms/VarianceInference.h"
+#include "dialects/spmd/IR/SpmdOps.h"
+#include "trellis/Transforms/Spmd/VarianceInference.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"

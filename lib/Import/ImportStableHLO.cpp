@@ -16,7 +16,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "trellis/Import/Passes.h"
 
-#include "trellis/Dialect/Trellis/IR/ShardingUtils.h"
+#include "dialects/trellis/IR/ShardingUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

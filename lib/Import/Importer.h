@@ -11,7 +11,7 @@
 
 #include "lib/Import/ImportDialects.h"
 
-#include "trellis/Dialect/Trellis/IR/TrellisOps.h"
+#include "dialects/trellis/IR/TrellisOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"

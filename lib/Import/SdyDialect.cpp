@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/trellis/IR/SubAxes.h"
 #include "lib/Import/ImportDialects.h"
-#include "trellis/Dialect/Trellis/IR/SubAxes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"

@@ -3,8 +3,8 @@
 #include "trellis/Pipelines/Pipelines.h"
 
 #include "trellis/Conversion/Passes.h"
-#include "trellis/Dialect/Spmd/Transforms/Passes.h"
-#include "trellis/Dialect/Trellis/Transforms/Passes.h"
+#include "trellis/Transforms/Spmd/Passes.h"
+#include "trellis/Transforms/Trellis/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"

@@ -420,7 +420,7 @@ int64_t trellis_rt_collective_start(int64_t site, int32_t kind, int64_t axes,
   const int64_t bytes = elements * dtypeSize(dtype);
   started.input.assign(reinterpret_cast<const char *>(in),
                        reinterpret_cast<const char *>(in) + bytes);
-  started.at = {device.virtualClock ? device.clockUs : start, nowUs()};
+  started.at = {device.virtualClock ? device.clockUs : start, nowUs(), nullptr};
   if (!device.comm->begin(device, desc, started.input.data(),
                           started.at.pending))
     abortDevice();

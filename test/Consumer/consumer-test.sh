@@ -13,7 +13,7 @@ cmake --install "$BUILD" --prefix "$WORK/prefix" > "$WORK/install.log"
 # Every installed header compiles against the installed tree alone: a
 # public header that includes a private (uninstalled) one fails here.
 all="$WORK/all-headers.cpp"
-(cd "$WORK/prefix/include" && find trellis -name '*.h' | sort |
+(cd "$WORK/prefix/include" && find trellis dialects -name '*.h' | sort |
   sed 's/.*/#include "&"/') > "$all"
 [ -s "$all" ] || { echo "consumer: no headers installed" >&2; exit 1; }
 clang++-22 -std=c++17 -fsyntax-only -I"$WORK/prefix/include" \

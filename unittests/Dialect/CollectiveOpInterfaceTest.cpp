@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "trellis/Dialect/Spmd/IR/SpmdOps.h"
+#include "dialects/spmd/IR/SpmdOps.h"
 #include "trellis/Pipelines/Registration.h"
 
 #include "mlir/IR/DialectRegistry.h"

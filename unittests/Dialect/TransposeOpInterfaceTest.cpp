@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "trellis/Dialect/Spmd/IR/TransposeOpInterface.h"
+#include "dialects/spmd/IR/TransposeOpInterface.h"
 #include "trellis/Pipelines/Registration.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

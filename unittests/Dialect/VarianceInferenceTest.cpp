@@ -1,7 +1,7 @@
 //===- VarianceInferenceTest.cpp - Device-variance inference --------------===//
 
-#include "trellis/Dialect/Spmd/Transforms/VarianceInference.h"
-#include "trellis/Dialect/Spmd/IR/SpmdOps.h"
+#include "trellis/Transforms/Spmd/VarianceInference.h"
+#include "dialects/spmd/IR/SpmdOps.h"
 #include "trellis/Pipelines/Registration.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -3,6 +3,7 @@
 #ifndef TRELLIS_CONVERSION_PASSES_H
 #define TRELLIS_CONVERSION_PASSES_H
 
+#include "dialects/spmd/IR/SpmdDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -11,7 +12,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/Pass.h"
-#include "trellis/Dialect/Spmd/IR/SpmdDialect.h"
 
 namespace mlir::trellis {
 

@@ -9,7 +9,7 @@
 #ifndef TRELLIS_CONVERSION_RUNTIMEABI_H
 #define TRELLIS_CONVERSION_RUNTIMEABI_H
 
-#include "trellis/Dialect/Trellis/IR/TrellisDialect.h"
+#include "dialects/trellis/IR/TrellisDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"

@@ -3,8 +3,8 @@
 #ifndef TRELLIS_IMPORT_PASSES_H
 #define TRELLIS_IMPORT_PASSES_H
 
-#include "trellis/Dialect/Spmd/IR/SpmdDialect.h"
-#include "trellis/Dialect/Trellis/IR/TrellisDialect.h"
+#include "dialects/spmd/IR/SpmdDialect.h"
+#include "dialects/trellis/IR/TrellisDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

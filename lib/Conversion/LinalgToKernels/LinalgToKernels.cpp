@@ -1,8 +1,8 @@
 //===- LinalgToKernels.cpp - Contractions to Eigen GEMM calls -------------===//
 
+#include "dialects/trellis/IR/LinalgUtils.h"
 #include "trellis/Conversion/Passes.h"
 #include "trellis/Conversion/RuntimeABI.h"
-#include "trellis/Dialect/Trellis/IR/LinalgUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -341,10 +341,20 @@ struct LinalgToKernelsPass
       bool known = llvm::all_of(kept, [&](unsigned d) {
         return staticStride(reference, d) != ShapedType::kDynamic;
       });
-      if (known)
-        llvm::stable_sort(kept, [&](unsigned x, unsigned y) {
-          return staticStride(reference, x) > staticStride(reference, y);
+      if (known) {
+        // A stable sort by stride, descending, as (stride, position) keys:
+        // std::stable_sort's buffer is deprecated in libstdc++ 12 (C++17).
+        SmallVector<std::pair<int64_t, size_t>> keys;
+        for (auto [i, d] : llvm::enumerate(kept))
+          keys.push_back({staticStride(reference, d), i});
+        llvm::sort(keys, [](auto a, auto b) {
+          return a.first != b.first ? a.first > b.first : a.second < b.second;
         });
+        SmallVector<unsigned> byStride;
+        for (auto [stride, i] : keys)
+          byStride.push_back(kept[i]);
+        kept = std::move(byStride);
+      }
       KernelDim inner = {kept.back(), ranges[kept.back()], 1, reduction};
       for (int i = static_cast<int>(kept.size()) - 2; i >= 0; --i) {
         unsigned outer = kept[i];

@@ -26,9 +26,9 @@
 #ifndef TRELLIS_LIB_CONVERSION_PARTITION_FUNCTIONPARTITIONER_H
 #define TRELLIS_LIB_CONVERSION_PARTITION_FUNCTIONPARTITIONER_H
 
+#include "dialects/spmd/IR/SpmdOps.h"
+#include "dialects/trellis/Interfaces/ShardingRule.h"
 #include "lib/Conversion/Partition/Resharder.h"
-#include "trellis/Dialect/Spmd/IR/SpmdOps.h"
-#include "trellis/Dialect/Trellis/Interfaces/ShardingRule.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

@@ -12,7 +12,7 @@
 
 #include "llvm/Support/Path.h"
 
-#include "trellis/Dialect/Trellis/IR/ShardingUtils.h"
+#include "dialects/trellis/IR/ShardingUtils.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"

@@ -14,10 +14,10 @@
 #include "lib/Conversion/Partition/FunctionPartitioner.h"
 #include "trellis/Conversion/Passes.h"
 
-#include "trellis/Dialect/Spmd/Transforms/Transpose.h"
-#include "trellis/Dialect/Spmd/Transforms/VarianceInference.h"
-#include "trellis/Dialect/Trellis/IR/ShardingUtils.h"
-#include "trellis/Dialect/Trellis/Interfaces/SliceUtils.h"
+#include "dialects/trellis/IR/ShardingUtils.h"
+#include "dialects/trellis/Interfaces/SliceUtils.h"
+#include "trellis/Transforms/Spmd/Transpose.h"
+#include "trellis/Transforms/Spmd/VarianceInference.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"

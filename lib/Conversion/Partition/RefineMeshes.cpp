@@ -13,7 +13,7 @@
 
 #include "FunctionPartitioner.h"
 
-#include "trellis/Dialect/Trellis/IR/ShardingUtils.h"
+#include "dialects/trellis/IR/ShardingUtils.h"
 
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/BuiltinOps.h"

@@ -21,7 +21,7 @@
 #ifndef TRELLIS_LIB_CONVERSION_PARTITION_RESHARDER_H
 #define TRELLIS_LIB_CONVERSION_PARTITION_RESHARDER_H
 
-#include "trellis/Dialect/Trellis/IR/TrellisOps.h"
+#include "dialects/trellis/IR/TrellisOps.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -208,6 +208,8 @@ private:
   Value sliceFurther(Location loc, Value local, Layout &cur, const Layout &to);
 
   int64_t size(ArrayRef<StringAttr> axes);
+  /// The extent of dimension `dim` of `v`, a ranked tensor.
+  static int64_t dimOf(Value v, int64_t dim);
 
   OpBuilder &b;
   MeshOp mesh;

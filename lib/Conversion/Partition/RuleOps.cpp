@@ -10,7 +10,7 @@
 
 #include "lib/Conversion/Partition/FunctionPartitioner.h"
 
-#include "trellis/Dialect/Trellis/IR/ShardingUtils.h"
+#include "dialects/trellis/IR/ShardingUtils.h"
 #include "trellis/Runtime/CommCost.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -26,8 +26,8 @@
 
 #include "lib/Conversion/Partition/FunctionPartitioner.h"
 
-#include "trellis/Dialect/Trellis/IR/LinalgUtils.h"
-#include "trellis/Dialect/Trellis/IR/TrellisDialect.h"
+#include "dialects/trellis/IR/LinalgUtils.h"
+#include "dialects/trellis/IR/TrellisDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

@@ -7,10 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/spmd/IR/ManualContext.h"
+#include "dialects/spmd/IR/SpmdOps.h"
 #include "lib/Conversion/SpmdToRuntime/SpmdToRuntime.h"
 #include "trellis/Conversion/RuntimeABI.h"
-#include "trellis/Dialect/Spmd/IR/ManualContext.h"
-#include "trellis/Dialect/Spmd/IR/SpmdOps.h"
 #include "trellis/Runtime/MeshMath.h"
 #include "trellis/Runtime/TrellisRuntime.h"
 

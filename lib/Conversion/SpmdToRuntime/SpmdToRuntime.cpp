@@ -8,9 +8,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/Conversion/SpmdToRuntime/SpmdToRuntime.h"
+#include "dialects/spmd/IR/SpmdOps.h"
 #include "trellis/Conversion/Passes.h"
 #include "trellis/Conversion/RuntimeABI.h"
-#include "trellis/Dialect/Spmd/IR/SpmdOps.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
