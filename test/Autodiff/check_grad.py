@@ -137,19 +137,7 @@ def main():
     xs = arrays(g_dir, "arg")
     g_outs = arrays(g_dir, "out")
 
-    def f(inputs, tag):
-        d = os.path.join(a.dir, tag)
-        os.makedirs(d, exist_ok=True)
-        cmd = [a.trellis_run, a.module, "--entry", a.func, "--output-dir", d,
-               "--quiet"] + extra
-        for k, x in enumerate(inputs):
-            path = os.path.join(d, f"in{k}.npy")
-            np.save(path, x)
-            cmd += ["--input", f"arg{k}={path}"]
-        run(cmd)
-        return arrays(d, "out")
-
-    f_outs = f(xs, "f")
+    f_outs = call(a, extra, xs, "f")
     n = len(f_outs)
     if len(g_outs) != n + len(wrt):
         print(f"FAIL: {grad_entry} returns {len(g_outs)} arrays; {a.func} "
@@ -175,8 +163,8 @@ def main():
         for v, i in zip(vs, wrt):
             plus[i] = (xs[i] + a.h * v).astype(xs[i].dtype)
             minus[i] = (xs[i] - a.h * v).astype(xs[i].dtype)
-        lp = float(f(plus, f"p{t}")[0])
-        lm = float(f(minus, f"m{t}")[0])
+        lp = float(call(a, extra, plus, f"p{t}")[0])
+        lm = float(call(a, extra, minus, f"m{t}")[0])
         fd = (lp - lm) / (2 * a.h)
         ad = sum(float(np.vdot(g.astype(np.float64), v))
                  for g, v in zip(grads, vs))
