@@ -71,18 +71,8 @@ std::string Comparison::describe(const HostArray &expected,
                   maxRelError);
     return buf;
   }
-  // Index of the first mismatch as coordinates.
-  std::vector<int64_t> coord(expected.shape.size());
-  int64_t rest = firstMismatch;
-  for (int i = static_cast<int>(expected.shape.size()) - 1; i >= 0; --i) {
-    coord[i] = expected.shape[i] ? rest % expected.shape[i] : 0;
-    rest = expected.shape[i] ? rest / expected.shape[i] : 0;
-  }
-  std::string where;
-  llvm::raw_string_ostream os(where);
-  os << '[';
-  llvm::interleaveComma(coord, os);
-  os << ']';
+  std::string where = "[" + elementIndexText(expected.shape, firstMismatch) +
+                      "]";
   char buf[256];
   std::snprintf(buf, sizeof(buf),
                 "%lld of %lld elements differ; first at %s: expected %.9g, "
@@ -91,4 +81,17 @@ std::string Comparison::describe(const HostArray &expected,
                 where.c_str(), expected.at(firstMismatch),
                 actual.at(firstMismatch), maxAbsError);
   return buf;
+}
+
+std::string mlir::trellis::exec::elementIndexText(
+    const std::vector<int64_t> &shape, int64_t index) {
+  std::vector<int64_t> coord(shape.size());
+  for (int i = static_cast<int>(shape.size()) - 1; i >= 0; --i) {
+    coord[i] = shape[i] ? index % shape[i] : 0;
+    index = shape[i] ? index / shape[i] : 0;
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::interleaveComma(coord, os);
+  return text;
 }

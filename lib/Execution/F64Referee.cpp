@@ -163,16 +163,3 @@ Verdict mlir::trellis::exec::referee(const HostArray &expected,
   }
   return verdict;
 }
-
-std::string mlir::trellis::exec::elementIndexText(
-    const std::vector<int64_t> &shape, int64_t index) {
-  std::vector<int64_t> coord(shape.size());
-  for (int i = static_cast<int>(shape.size()) - 1; i >= 0; --i) {
-    coord[i] = shape[i] ? index % shape[i] : 0;
-    index = shape[i] ? index / shape[i] : 0;
-  }
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  llvm::interleaveComma(coord, os);
-  return text;
-}

@@ -48,9 +48,6 @@ struct Verdict {
 Verdict referee(const HostArray &expected, const HostArray &actual,
                 const HostArray &exact, double rtol, double atol);
 
-/// "2, 7" for the element at row-major index `index` of `shape`.
-std::string elementIndexText(const std::vector<int64_t> &shape,
-                             int64_t index);
 
 } // namespace mlir::trellis::exec
 

@@ -92,6 +92,10 @@ struct Tolerance {
 };
 Tolerance defaultTolerance(int32_t dtype);
 
+/// "2, 7" for the element at row-major index `index` of `shape`.
+std::string elementIndexText(const std::vector<int64_t> &shape,
+                             int64_t index);
+
 /// Compares element-wise: exactly for integers, within `rtol`/`atol` for
 /// floats (|a - e| <= atol + rtol * |e|).
 Comparison compareArrays(const HostArray &expected, const HostArray &actual,
