@@ -40,8 +40,7 @@ mlir::trellis::exec::widenFloatsToF64(ModuleOp module) {
   // Constants keep their values (the replacer alone would reinterpret
   // their stored bits).
   replacer.addReplacement(
-      [&](FloatAttr attr)
-          -> std::optional<std::pair<Attribute, WalkResult>> {
+      [&](FloatAttr attr) -> std::optional<std::pair<Attribute, WalkResult>> {
         if (!isNarrowFloat(attr.getType()))
           return std::nullopt;
         return std::make_pair(
@@ -58,8 +57,7 @@ mlir::trellis::exec::widenFloatsToF64(ModuleOp module) {
         if (attr.isSplat()) {
           APFloat v = attr.getSplatValue<APFloat>();
           bool lost;
-          v.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
-                    &lost);
+          v.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
           widened = DenseElementsAttr::get(
               type, ArrayRef<Attribute>{FloatAttr::get(f64, v)});
         } else {

@@ -36,10 +36,10 @@ HostArray widenArray(const HostArray &array);
 /// in another order): the rounding this computation magnifies, as the
 /// oracle itself shows it.
 struct Verdict {
-  int64_t disputed = 0;   ///< elements that differ
-  int64_t actualClose = 0; ///< of those, `actual` within tolerance of exact
-  int64_t actualAsGood = 0; ///< ... else within 2x the oracle's worst error
-  double oracleError = 0;   ///< the oracle's largest distance from exact
+  int64_t disputed = 0;      ///< elements that differ
+  int64_t actualClose = 0;   ///< of those, `actual` within tolerance of exact
+  int64_t actualAsGood = 0;  ///< ... else within 2x the oracle's worst error
+  double oracleError = 0;    ///< the oracle's largest distance from exact
   int64_t expectedClose = 0; ///< ... `expected` within tolerance of exact
   /// The first disputed element where `actual` is neither (-1: none).
   int64_t firstWrong = -1;
@@ -47,7 +47,6 @@ struct Verdict {
 };
 Verdict referee(const HostArray &expected, const HostArray &actual,
                 const HostArray &exact, double rtol, double atol);
-
 
 } // namespace mlir::trellis::exec
 

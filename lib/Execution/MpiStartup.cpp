@@ -156,17 +156,16 @@ std::string decide(const char *stage, const std::vector<Wire> &all,
     return a.front() < b.front();
   });
   for (const std::vector<int> &ranks : groups)
-    message += "\n  " + plural(ranks) + ": " +
-               std::string(all[ranks.front()].summary);
+    message +=
+        "\n  " + plural(ranks) + ": " + std::string(all[ranks.front()].summary);
   return message;
 }
 
 /// Prints a failed rank's errors, each line prefixed with its rank when
 /// asked to.
 void printErrors(const std::string &errors, int rank, int32_t mode) {
-  std::string text = errors.empty()
-                         ? "trellis-run: error: failed (no message)\n"
-                         : errors;
+  std::string text =
+      errors.empty() ? "trellis-run: error: failed (no message)\n" : errors;
   if (mode == kPrefixed) {
     std::string prefixed;
     for (llvm::StringRef line : llvm::split(llvm::StringRef(text), '\n'))
@@ -199,8 +198,8 @@ bool mlir::trellis::exec::mpiAgree(const char *stage,
     all[0] = wire;
     std::vector<MPI_Request> requests(size - 1);
     for (int r = 1; r < size; ++r)
-      MPI_Irecv(&all[r], sizeof(Wire), MPI_BYTE, r, kTagRecord,
-                MPI_COMM_WORLD, &requests[r - 1]);
+      MPI_Irecv(&all[r], sizeof(Wire), MPI_BYTE, r, kTagRecord, MPI_COMM_WORLD,
+                &requests[r - 1]);
     std::vector<bool> done;
     if (!waitAll(requests, done, deadlineAfter(timeoutSeconds))) {
       std::vector<int> missing;
@@ -235,16 +234,18 @@ bool mlir::trellis::exec::mpiAgree(const char *stage,
     MPI_Request send, receive;
     MPI_Isend(&wire, sizeof(Wire), MPI_BYTE, 0, kTagRecord, MPI_COMM_WORLD,
               &send);
-    MPI_Irecv(&answer, sizeof(Answer), MPI_BYTE, 0, kTagVerdict,
-              MPI_COMM_WORLD, &receive);
+    MPI_Irecv(&answer, sizeof(Answer), MPI_BYTE, 0, kTagVerdict, MPI_COMM_WORLD,
+              &receive);
     std::vector<MPI_Request> requests = {send, receive};
     std::vector<bool> done;
     // Longer than rank 0's own limit, so that rank 0's message, which names
     // the missing ranks, is the one printed.
     double limit = timeoutSeconds > 0 ? 2 * timeoutSeconds + 5 : 0;
     if (!waitAll(requests, done, deadlineAfter(limit)))
-      abortJob("rank " + std::to_string(rank) + ": rank 0 did not answer at "
-               "the " + stage + " agreement; ending every rank");
+      abortJob("rank " + std::to_string(rank) +
+               ": rank 0 did not answer at "
+               "the " +
+               stage + " agreement; ending every rank");
     if (answer.print != kQuiet)
       printErrors(mine.errors, rank, answer.print);
   }
