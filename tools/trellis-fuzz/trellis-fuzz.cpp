@@ -4,8 +4,14 @@
 // run through each of Trellis's pass pipelines on its own copy. A bug is:
 // a crash, an assertion, a sanitizer report, a hang (libFuzzer's -timeout),
 // or a pipeline that reports success on IR that then fails verification
-// (this target aborts). Errors the passes report are fine: rejecting bad
-// input is their job.
+// (this target aborts), or an error a pass reports at no location in the
+// input (the user could not tell which line it is about). Located errors
+// are fine: rejecting bad input is their job.
+//
+// Input that holds StableHLO or Shardy ops or attributes (as JAX prints it;
+// the StableHLO seeds of a long campaign) is first imported
+// (trellis-import-stablehlo), under the same checks, and what it imports to
+// goes through the pipelines.
 //
 // Besides libFuzzer's byte mutations, LLVMFuzzerCustomMutator edits the text
 // as MLIR: integers (shapes, axis sizes, dims, pairs) become edge values,
@@ -16,10 +22,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "trellis/Import/Registration.h"
 #include "trellis/Pipelines/Pipelines.h"
 #include "trellis/Pipelines/Registration.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
@@ -62,34 +70,70 @@ DialectRegistry &registry() {
     trellis::registerAllPasses();
     auto *reg = new DialectRegistry();
     trellis::registerAllDialects(*reg);
+    trellis::registerImportDialects(*reg);
     return reg;
   }();
   return *r;
+}
+
+/// True if `loc` points into the input somewhere: a file, line and column,
+/// or a name the input gave (`loc("reduce-scatter.1")`, as XLA prints
+/// programs), possibly inside a call site or fusion.
+bool isLocated(Location loc) {
+  bool found = false;
+  loc->walk([&](Location inner) {
+    if (isa<FileLineColRange, NameLoc>(inner))
+      found = true;
+    return found ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return found;
+}
+
+/// Runs `pipeline` on `module` under the checks above; true on success.
+bool runChecked(MLIRContext &context, ModuleOp module, const char *pipeline,
+                bool &inPasses) {
+  PassManager pm(&context);
+  if (failed(parsePassPipeline(pipeline, pm))) {
+    llvm::errs() << "trellis-fuzz: cannot parse pipeline " << pipeline << "\n";
+    std::abort();
+  }
+  pm.enableVerifier(false); // checked below, to tell success from failure
+  inPasses = true;
+  bool ok = succeeded(pm.run(module));
+  inPasses = false;
+  if (ok && failed(verify(module))) {
+    llvm::errs() << "trellis-fuzz: '" << pipeline
+                 << "' succeeded on IR that then fails verification\n";
+    std::abort();
+  }
+  return ok;
 }
 
 void runOne(const std::string &text) {
   MLIRContext context(registry());
   context.disableMultithreading();
   context.printOpOnDiagnostic(false);
-  // Diagnostics are expected (bad input); drop them.
-  context.getDiagEngine().registerHandler([](Diagnostic &) {});
+  // Diagnostics are expected (bad input) and dropped, but an error a pass
+  // reports must say where.
+  bool inPasses = false;
+  context.getDiagEngine().registerHandler([&](Diagnostic &diag) {
+    if (inPasses && diag.getSeverity() == DiagnosticSeverity::Error &&
+        !isLocated(diag.getLocation())) {
+      llvm::errs() << "trellis-fuzz: a pass reported an error at no location "
+                      "in the input: "
+                   << diag << "\n";
+      std::abort();
+    }
+  });
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
   if (!module)
     return;
+  if (trellis::needsStableHLOImport(*module) &&
+      !runChecked(context, *module, "trellis-import-stablehlo", inPasses))
+    return;
   for (const char *pipeline : kPipelines) {
     OwningOpRef<ModuleOp> copy(module->clone());
-    PassManager pm(&context);
-    if (failed(parsePassPipeline(pipeline, pm))) {
-      llvm::errs() << "trellis-fuzz: cannot parse pipeline " << pipeline
-                   << "\n";
-      std::abort();
-    }
-    pm.enableVerifier(false); // checked below, to tell success from failure
-    if (succeeded(pm.run(*copy)) && failed(verify(*copy))) {
-      llvm::errs() << "trellis-fuzz: '" << pipeline
-                   << "' succeeded on IR that then fails verification\n";
-      std::abort();
-    }
+    runChecked(context, *copy, pipeline, inPasses);
   }
 }
 
