@@ -4,6 +4,21 @@
 # Debian's LLVM 22 also carries MlirOptMain, the LSP server, the execution
 # engine and registerAll*; nothing links a static MLIR archive.
 
+# One precompiled header (cmake/TrellisPCH.h) for every library below: it
+# cuts a cold build by about half on two cores. Compiled once, by the
+# TrellisPCH object library, and reused by the others, which works because
+# they share its compile options (a library with its own -O or -march
+# would need its own). TRELLIS_PCH=OFF compiles without it.
+if(TRELLIS_PCH)
+  add_library(TrellisPCH OBJECT ${PROJECT_SOURCE_DIR}/cmake/TrellisPCH.cpp)
+  target_precompile_headers(TrellisPCH PRIVATE
+    ${PROJECT_SOURCE_DIR}/cmake/TrellisPCH.h)
+  set_target_properties(TrellisPCH PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  # ccache can cache sources that use the PCH only when the PCH carries no
+  # timestamp (scripts/build.sh sets the matching CCACHE_SLOPPINESS).
+  target_compile_options(TrellisPCH PRIVATE -Xclang -fno-pch-timestamp)
+endif()
+
 # trellis_add_library(<name> <sources...> [DEPENDS <targets...>]
 #                     [LINK_LIBS <targets...>])
 # A static library that is installed and exported as Trellis::<name>.
@@ -26,6 +41,9 @@ function(trellis_add_library name)
   target_include_directories(${name} SYSTEM PUBLIC
     ${LLVM_INCLUDE_DIRS} ${MLIR_INCLUDE_DIRS})
   set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  if(TRELLIS_PCH)
+    target_precompile_headers(${name} REUSE_FROM TrellisPCH)
+  endif()
   set_property(GLOBAL APPEND PROPERTY TRELLIS_EXPORTED_LIBS ${name})
 endfunction()
 

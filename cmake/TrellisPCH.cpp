@@ -1,0 +1,1 @@
+// The target that owns cmake/TrellisPCH.h (see there).
