@@ -95,9 +95,10 @@ struct RoundTrip {
 } // namespace
 
 LogicalResult RoundTrip::importMeshes(DictionaryAttr entries) {
-  Location loc = module.getLoc();
   for (NamedAttribute entry : entries) {
     StringRef name = entry.getName().getValue();
+    Location loc =
+        import::describedLoc(module.getLoc(), "module attribute " + name);
     if (name != "xla.sdy.meshes")
       return emitError(loc, "Shardy round-trip attribute '")
              << name << "' on the module is not supported";
@@ -159,15 +160,18 @@ LogicalResult RoundTrip::importValueAttrs(func::FuncOp func) {
   };
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
     DictionaryAttr out;
-    Location loc =
-        func.isExternal() ? func.getLoc() : func.getArgument(i).getLoc();
+    Location loc = import::describedLoc(
+        func.isExternal() ? func.getLoc() : func.getArgument(i).getLoc(),
+        "argument #" + Twine(i) + " of @" + func.getSymName());
     if (failed(rewrite(func.getArgAttrDict(i), loc, out)))
       return failure();
     func.setArgAttrs(i, out);
   }
   for (unsigned i = 0, e = func.getNumResults(); i < e; ++i) {
     DictionaryAttr out;
-    if (failed(rewrite(func.getResultAttrDict(i), func.getLoc(), out)))
+    Location loc = import::describedLoc(
+        func.getLoc(), "result #" + Twine(i) + " of @" + func.getSymName());
+    if (failed(rewrite(func.getResultAttrDict(i), loc, out)))
       return failure();
     func.setResultAttrs(i, out);
   }

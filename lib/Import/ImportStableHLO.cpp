@@ -24,6 +24,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/Verifier.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::trellis {
@@ -169,7 +170,11 @@ LogicalResult Importer::importMesh(sdy::MeshOp op) {
            << " has no axes: maximal meshes are not supported yet";
   int64_t devices = 1;
   for (int64_t size : mesh.getAxisSizes())
-    devices *= size;
+    if (size < 1 || llvm::MulOverflow(devices, size, devices) ||
+        devices > (int64_t(1) << 31))
+      return op.emitError("mesh @")
+             << op.getSymName() << " has an axis of size " << size
+             << " or more than 2^31 devices";
   if (!mesh.getDeviceIds().empty() &&
       static_cast<int64_t>(mesh.getDeviceIds().size()) != devices)
     return op.emitError("mesh @")

@@ -29,6 +29,15 @@ inline constexpr StringLiteral kTrellisName = "trellis.name";
 /// Whether `op` belongs to one of the import-only dialects.
 bool isImportDialect(Operation *op);
 
+/// `loc`, or where it is `loc(unknown)` (XLA prints modules and functions
+/// so) a location that names `what`, so that an error there still says
+/// what it is about.
+inline Location describedLoc(Location loc, const Twine &what) {
+  if (!isa<UnknownLoc>(loc))
+    return loc;
+  return NameLoc::get(StringAttr::get(loc.getContext(), what));
+}
+
 /// Checks that `op`'s operands and results are static tensors of supported
 /// element types.
 LogicalResult checkTypes(Operation *op);
