@@ -304,21 +304,9 @@ FailureOr<Value> Importer::importDotGeneral(hlo::DotGeneralOp op) {
              << ") and rhs dimension " << r << " (size "
              << rhsType.getDimSize(r) << ") are paired but differ in size";
   Type element = type.getElementType();
-  if (element.isInteger(1) || lhsType.getElementType().isInteger(1))
-    return op.emitError("dot_general of booleans is not supported");
-  if (isa<FloatType>(element) != isa<FloatType>(lhsType.getElementType()) ||
-      lhsType.getElementType() != rhsType.getElementType())
-    return op.emitError("dot_general of ")
-           << lhsType.getElementType() << " and " << rhsType.getElementType()
-           << " into " << element << " is not supported";
-  if (element.getIntOrFloatBitWidth() <
-      lhsType.getElementType().getIntOrFloatBitWidth())
-    return op.emitError("dot_general into ")
-           << element << ", narrower than its " << lhsType.getElementType()
-           << " operands, is not supported (XLA accumulates wider and "
-              "rounds once)";
-  // Unsigned operands widen with zeros; products and sums wrap alike.
-  bool lhsUnsigned = wasUnsigned(op, 0), rhsUnsigned = wasUnsigned(op, 1);
+  if (failed(checkContractionTypes(op, lhsType.getElementType(),
+                                   rhsType.getElementType(), element)))
+    return failure();
 
   // Loops: batch, lhs free, rhs free, contracting.
   int64_t nb = lb.size(), nc = lc.size();
@@ -368,24 +356,44 @@ FailureOr<Value> Importer::importDotGeneral(hlo::DotGeneralOp op) {
   Value zero = constantOf(b, loc, element, 0);
   Value init =
       linalg::FillOp::create(b, loc, zero, emptyOf(b, loc, type)).getResult(0);
-  bool isFloat = isa<FloatType>(element);
   auto generic = linalg::GenericOp::create(
       b, loc, type, ValueRange{op.getLhs(), op.getRhs()}, ValueRange{init},
       maps, iterators, [&](OpBuilder &nb, Location nloc, ValueRange args) {
-        // Products and sums in the result type: bf16 x bf16 -> f32
-        // accumulates in f32, as StableHLO specifies.
-        Value x = convertElements(nb, nloc, args[0], element, lhsUnsigned);
-        Value y = convertElements(nb, nloc, args[1], element, rhsUnsigned);
-        Value sum;
-        if (isFloat)
-          sum = arith::AddFOp::create(nb, nloc, args[2],
-                                      arith::MulFOp::create(nb, nloc, x, y));
-        else
-          sum = arith::AddIOp::create(nb, nloc, args[2],
-                                      arith::MulIOp::create(nb, nloc, x, y));
-        linalg::YieldOp::create(nb, nloc, sum);
+        linalg::YieldOp::create(nb, nloc, emitMultiplyAdd(nb, nloc, op, args));
       });
   return generic->getResult(0);
+}
+
+LogicalResult mlir::trellis::import::checkContractionTypes(Operation *op,
+                                                           Type lhs, Type rhs,
+                                                           Type result) {
+  StringRef name = op->getName().stripDialect();
+  if (result.isInteger(1) || lhs.isInteger(1))
+    return op->emitError() << name << " of booleans is not supported";
+  if (isa<FloatType>(result) != isa<FloatType>(lhs) || lhs != rhs)
+    return op->emitError() << name << " of " << lhs << " and " << rhs
+                           << " into " << result << " is not supported";
+  if (result.getIntOrFloatBitWidth() < lhs.getIntOrFloatBitWidth())
+    return op->emitError()
+           << name << " into " << result << ", narrower than its " << lhs
+           << " operands, is not supported (XLA accumulates wider and "
+              "rounds once)";
+  return success();
+}
+
+Value mlir::trellis::import::emitMultiplyAdd(OpBuilder &b, Location loc,
+                                             Operation *op, ValueRange args) {
+  // Products and sums in the result type: bf16 x bf16 -> f32 accumulates
+  // in f32, as StableHLO specifies. Unsigned operands widen with zeros;
+  // products and sums wrap alike.
+  Type element = args[2].getType();
+  Value x = convertElements(b, loc, args[0], element, wasUnsigned(op, 0));
+  Value y = convertElements(b, loc, args[1], element, wasUnsigned(op, 1));
+  if (isa<FloatType>(element))
+    return arith::AddFOp::create(b, loc, args[2],
+                                 arith::MulFOp::create(b, loc, x, y));
+  return arith::AddIOp::create(b, loc, args[2],
+                               arith::MulIOp::create(b, loc, x, y));
 }
 
 FailureOr<SmallVector<Value>>

@@ -51,6 +51,18 @@ Value broadcastScalar(OpBuilder &b, Location loc, Value value,
 /// Whether `values` holds each of 0..bound-1 at most once, all in range.
 bool areDistinctDims(ArrayRef<int64_t> values, int64_t bound);
 
+/// Checks the element types of a contraction `op` (dot_general,
+/// convolution) of `lhs` and `rhs` elements into `result` elements: one
+/// operand type, not booleans, a result of the same kind at least as wide.
+LogicalResult checkContractionTypes(Operation *op, Type lhs, Type rhs,
+                                    Type result);
+
+/// The payload of a contraction `op`'s linalg.generic on (lhs element, rhs
+/// element, accumulator): `acc + ext(a) * ext(b)` in the accumulator's
+/// type, unsigned operands of `op` extended with zeros.
+Value emitMultiplyAdd(OpBuilder &b, Location loc, Operation *op,
+                      ValueRange args);
+
 /// Emits a reducer region's ops (elementwise ops, compare, select, scalar
 /// constants) on scalars: `args` stand for the block's arguments (the
 /// accumulators, then the elements). Returns the values it returns; emits
