@@ -473,6 +473,7 @@ LogicalResult Importer::importOp(Operation *op) {
           .Case([&](hlo::ConcatenateOp o) { return one(importConcatenate(o)); })
           .Case([&](hlo::PadOp o) { return one(importPad(o)); })
           .Case([&](hlo::DotGeneralOp o) { return one(importDotGeneral(o)); })
+          .Case([&](hlo::ConvolutionOp o) { return one(importConvolution(o)); })
           .Case([&](hlo::ReduceOp o) { return importReduce(o); })
           .Case(
               [&](hlo::ReduceWindowOp o) { return one(importReduceWindow(o)); })

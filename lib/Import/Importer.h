@@ -118,6 +118,7 @@ private:
   FailureOr<Value> importConcatenate(hlo::ConcatenateOp op);
   FailureOr<Value> importPad(hlo::PadOp op);
   FailureOr<Value> importDotGeneral(hlo::DotGeneralOp op);
+  FailureOr<Value> importConvolution(hlo::ConvolutionOp op);
   FailureOr<SmallVector<Value>> importReduce(hlo::ReduceOp op);
   FailureOr<Value> importReduceWindow(hlo::ReduceWindowOp op);
   FailureOr<Value> importConstraint(Operation *op, Value input,
