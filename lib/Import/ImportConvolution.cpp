@@ -126,44 +126,44 @@ AffineMap mapOf(ArrayRef<SmallVector<AffineExpr, 2>> perDim, int64_t loops,
 
 } // namespace
 
-/// The input's spatial dimensions dilated by lhs_dilation and padded by
-/// the non-negative parts of the padding, with zeros. `offsets` receive,
-/// per spatial dimension, how far into the result the padded input of the
-/// specification starts (the negative low padding).
-static Value prepareInput(OpBuilder &b, Location loc, Value input,
-                          ArrayRef<int64_t> spatialDims, const ConvWindow &w,
-                          SmallVectorImpl<int64_t> &offsets) {
+Value mlir::trellis::import::dilateAndPad(
+    OpBuilder &b, Location loc, Value input, Value padValue,
+    ArrayRef<int64_t> dims, ArrayRef<int64_t> low, ArrayRef<int64_t> high,
+    ArrayRef<int64_t> dilation, SmallVectorImpl<int64_t> &offsets) {
   auto type = cast<RankedTensorType>(input.getType());
   int64_t rank = type.getRank();
-  SmallVector<int64_t> shape(type.getShape()), low(rank, 0), high(rank, 0),
+  SmallVector<int64_t> shape(type.getShape()), lows(rank, 0), highs(rank, 0),
       strides(rank, 1);
   bool dilated = false, padded = false;
-  for (auto [i, d] : llvm::enumerate(spatialDims)) {
-    low[d] = std::max<int64_t>(w.low[i], 0);
-    high[d] = std::max<int64_t>(w.high[i], 0);
-    strides[d] = w.lhsDilation[i];
-    offsets.push_back(low[d] - w.low[i]);
-    shape[d] = (type.getDimSize(d) - 1) * strides[d] + 1 + low[d] + high[d];
+  for (auto [i, d] : llvm::enumerate(dims)) {
+    lows[d] = std::max<int64_t>(low[i], 0);
+    highs[d] = std::max<int64_t>(high[i], 0);
+    strides[d] = dilation[i];
+    offsets.push_back(lows[d] - low[i]);
+    int64_t size = type.getDimSize(d);
+    shape[d] =
+        (size == 0 ? 0 : (size - 1) * strides[d] + 1) + lows[d] + highs[d];
     dilated |= strides[d] != 1;
-    padded |= low[d] != 0 || high[d] != 0;
+    padded |= lows[d] != 0 || highs[d] != 0;
   }
-  Value zero = constantOf(b, loc, type.getElementType(), 0);
   auto result = RankedTensorType::get(shape, type.getElementType());
   if (dilated) {
-    Value zeros = linalg::FillOp::create(b, loc, zero, emptyOf(b, loc, result))
-                      .getResult(0);
-    return tensor::InsertSliceOp::create(b, loc, input, zeros, ValueRange(),
-                                         ValueRange(), ValueRange(), low,
+    Value filled =
+        linalg::FillOp::create(b, loc, padValue, emptyOf(b, loc, result))
+            .getResult(0);
+    return tensor::InsertSliceOp::create(b, loc, input, filled, ValueRange(),
+                                         ValueRange(), ValueRange(), lows,
                                          type.getShape(), strides);
   }
   if (!padded)
     return input;
-  SmallVector<OpFoldResult> lows, highs;
+  SmallVector<OpFoldResult> lowAttrs, highAttrs;
   for (int64_t d = 0; d < rank; ++d) {
-    lows.push_back(b.getIndexAttr(low[d]));
-    highs.push_back(b.getIndexAttr(high[d]));
+    lowAttrs.push_back(b.getIndexAttr(lows[d]));
+    highAttrs.push_back(b.getIndexAttr(highs[d]));
   }
-  return tensor::PadOp::create(b, loc, result, input, lows, highs, zero);
+  return tensor::PadOp::create(b, loc, result, input, lowAttrs, highAttrs,
+                               padValue);
 }
 
 /// The kernel with the dimensions window_reversal flags reversed.
@@ -293,7 +293,11 @@ FailureOr<Value> Importer::importConvolution(hlo::ConvolutionOp op) {
     return zerosOf(type.getShape());
 
   SmallVector<int64_t> offsets;
-  Value input = prepareInput(b, loc, op.getLhs(), inSpatial, w, offsets);
+  Value input = dilateAndPad(
+      b, loc, op.getLhs(),
+      constantOf(b, loc,
+                 cast<ShapedType>(op.getLhs().getType()).getElementType(), 0),
+      inSpatial, w.low, w.high, w.lhsDilation, offsets);
   Value kernel = reverseKernel(b, loc, op.getRhs(), kSpatial, w.reversal);
 
   // Loops: batch, output spatial, [group], output feature in the group,

@@ -63,6 +63,17 @@ LogicalResult checkContractionTypes(Operation *op, Type lhs, Type rhs,
 Value emitMultiplyAdd(OpBuilder &b, Location loc, Operation *op,
                       ValueRange args);
 
+/// `input` with each dimension `dims[i]` dilated by `dilation[i]` (that
+/// many minus one `padValue`s between elements) and padded with `padValue`
+/// by the non-negative parts of `low[i]` and `high[i]`: a strided
+/// tensor.insert_slice into a fill, or a tensor.pad. `offsets` receive, per
+/// dimension, where the specification's padded input starts in the result
+/// (a negative low padding: its reads start further in).
+Value dilateAndPad(OpBuilder &b, Location loc, Value input, Value padValue,
+                   ArrayRef<int64_t> dims, ArrayRef<int64_t> low,
+                   ArrayRef<int64_t> high, ArrayRef<int64_t> dilation,
+                   SmallVectorImpl<int64_t> &offsets);
+
 /// Emits a reducer region's ops (elementwise ops, compare, select, scalar
 /// constants) on scalars: `args` stand for the block's arguments (the
 /// accumulators, then the elements). Returns the values it returns; emits
