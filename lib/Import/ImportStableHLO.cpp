@@ -477,6 +477,9 @@ LogicalResult Importer::importOp(Operation *op) {
           .Case([&](hlo::ReduceOp o) { return importReduce(o); })
           .Case(
               [&](hlo::ReduceWindowOp o) { return one(importReduceWindow(o)); })
+          .Case([&](hlo::SelectAndScatterOp o) {
+            return one(importSelectAndScatter(o));
+          })
           .Case([&](sdy::ManualComputationOp o) {
             return importManualComputation(o);
           })
@@ -623,7 +626,8 @@ LogicalResult Importer::runImport(Operation *&current) {
     if (isImportDialect(op) && !isa<hlo::ReturnOp, sdy::ReturnOp>(op))
       worklist.push_back(op);
     return isa<hlo::ReduceOp, hlo::AllReduceOp, hlo::ReduceScatterOp,
-               hlo::ScatterOp, hlo::ReduceWindowOp>(op)
+               hlo::ScatterOp, hlo::ReduceWindowOp, hlo::SelectAndScatterOp>(
+               op)
                ? WalkResult::skip()
                : WalkResult::advance();
   });

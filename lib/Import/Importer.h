@@ -132,6 +132,7 @@ private:
   FailureOr<Value> importConvolution(hlo::ConvolutionOp op);
   FailureOr<SmallVector<Value>> importReduce(hlo::ReduceOp op);
   FailureOr<Value> importReduceWindow(hlo::ReduceWindowOp op);
+  FailureOr<Value> importSelectAndScatter(hlo::SelectAndScatterOp op);
   FailureOr<Value> importConstraint(Operation *op, Value input,
                                     sdy::TensorShardingAttr sharding);
   FailureOr<SmallVector<Value>>

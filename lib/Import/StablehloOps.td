@@ -411,6 +411,19 @@ def Hlo_ReduceWindowOp : Hlo_Op<"reduce_window", [
   let regions = (region SizedRegion<1>:$body);
 }
 
+def Hlo_SelectAndScatterOp : Hlo_Op<"select_and_scatter", [
+    RecursiveMemoryEffects]> {
+  let summary = "Scatters each source element to the element its window "
+                "selects (the max-pool gradient)";
+  let arguments = (ins Hlo_Tensor:$operand, Hlo_Tensor:$source,
+                       Hlo_Tensor:$init_value,
+                       OptionalAttr<DenseI64ArrayAttr>:$window_dimensions,
+                       OptionalAttr<DenseI64ArrayAttr>:$window_strides,
+                       OptionalAttr<I64ElementsAttr>:$padding);
+  let results = (outs Hlo_Tensor);
+  let regions = (region SizedRegion<1>:$select, SizedRegion<1>:$scatter);
+}
+
 def Hlo_ReturnOp : Hlo_Op<"return", [Pure, Terminator]> {
   let arguments = (ins Variadic<AnyType>:$results);
   let assemblyFormat = "$results attr-dict (`:` type($results)^)?";
