@@ -11,14 +11,23 @@
 // region then combines the source element into the result, which starts
 // as the init value everywhere.
 //
+// Those loops read the operand element by element, so a split operand is
+// gathered at every read. When the scatter region is a sum (JAX's
+// max-pool gradient) the same selection runs as linalg instead
+// (selectedPositions, scatterSums), which the partitioner splits like a
+// pooling: batch and channels stay split, windows read halos.
+//
 //===----------------------------------------------------------------------===//
 
+#include "lib/Import/Elementwise.h"
 #include "lib/Import/Importer.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 using namespace mlir::trellis;
@@ -94,7 +103,217 @@ FailureOr<SelectWindow> checkSelectAndScatter(hlo::SelectAndScatterOp op) {
   return w;
 }
 
+/// `x + y` of two tensors of the same type.
+Value emitAdd(OpBuilder &b, Location loc, Value x, Value y) {
+  if (isa<FloatType>(getElementTypeOrSelf(x.getType())))
+    return arith::AddFOp::create(b, loc, x, y);
+  return arith::AddIOp::create(b, loc, x, y);
+}
+
+/// Whether `block` returns the sum of its two arguments.
+bool isSum(Block &block) {
+  if (block.getNumArguments() != 2 ||
+      !llvm::hasSingleElement(block.without_terminator()))
+    return false;
+  auto add = dyn_cast<hlo::AddOp>(block.front());
+  auto ret = dyn_cast<hlo::ReturnOp>(block.getTerminator());
+  if (!add || !ret || ret.getResults().size() != 1 ||
+      ret.getResults()[0] != add.getResult())
+    return false;
+  SmallVector<Value> args(block.getArguments());
+  return llvm::is_contained(args, add.getLhs()) &&
+         llvm::is_contained(args, add.getRhs()) && add.getLhs() != add.getRhs();
+}
+
 } // namespace
+
+/// Which element of each window `select` picks, in linalg: a
+/// linalg.generic over (windows, window positions) that reads the operand
+/// padded with the init value at `window * stride + position`, with the
+/// position loops reductions visited in row-major order (they are never
+/// split: the payload is no sum, maximum or minimum). It carries the
+/// candidate's value and its flat position in the window (-1 before the
+/// first element that is not padding; padding is told by the global
+/// indices). Returns the flat positions, or failure if `select` cannot be
+/// emitted.
+static FailureOr<Value> selectedPositions(OpBuilder &b,
+                                          hlo::SelectAndScatterOp op,
+                                          const SelectWindow &w) {
+  Location loc = op.getLoc();
+  auto type = cast<RankedTensorType>(op.getType());
+  auto sourceType = cast<RankedTensorType>(op.getSource().getType());
+  int64_t rank = type.getRank();
+  Type element = type.getElementType();
+  SmallVector<int64_t> offsets;
+  Value padded =
+      dilateAndPad(b, loc, op.getOperand(), scalarOf(b, loc, op.getInitValue()),
+                   llvm::to_vector(llvm::seq(rank)), w.low, w.high,
+                   SmallVector<int64_t>(rank, 1), offsets);
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineExpr> read, position, windows;
+  for (int64_t d = 0; d < rank; ++d) {
+    read.push_back(b.getAffineDimExpr(d) * w.strides[d] +
+                   b.getAffineDimExpr(rank + d));
+    position.push_back(b.getAffineDimExpr(rank + d));
+    windows.push_back(b.getAffineDimExpr(d));
+  }
+  AffineMap perWindow = AffineMap::get(2 * rank, 0, windows, ctx);
+  SmallVector<AffineMap> maps = {AffineMap::get(2 * rank, 0, read, ctx),
+                                 AffineMap::get(2 * rank, 0, position, ctx),
+                                 perWindow, perWindow};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  iterators.append(rank, utils::IteratorType::reduction);
+  auto fill = [&](Type elementType, Value value) {
+    auto t = RankedTensorType::get(sourceType.getShape(), elementType);
+    return linalg::FillOp::create(b, loc, value, emptyOf(b, loc, t))
+        .getResult(0);
+  };
+  Type i64 = b.getI64Type();
+  Value none = arith::ConstantIntOp::create(b, loc, i64, -1);
+  Value shape = tensor::EmptyOp::create(b, loc, w.dims, element);
+  bool regionFailed = false;
+  Block &select = op.getSelect().front();
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{sourceType.clone(i64), sourceType},
+      ValueRange{padded, shape},
+      ValueRange{fill(i64, none),
+                 fill(element, constantOf(b, loc, element, 0))},
+      maps, iterators, [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value value = args[0], at = args[2], candidate = args[3];
+        // Where the element is in the operand, and in the window (flat).
+        Value valid = arith::ConstantIntOp::create(nb, nloc, nb.getI1Type(), 1);
+        Value flat = arith::ConstantIndexOp::create(nb, nloc, 0);
+        for (int64_t d = 0; d < rank; ++d) {
+          Value o = linalg::IndexOp::create(nb, nloc, d);
+          Value k = linalg::IndexOp::create(nb, nloc, rank + d);
+          auto index = [&](int64_t v) -> Value {
+            return arith::ConstantIndexOp::create(nb, nloc, v);
+          };
+          Value p = arith::AddIOp::create(
+              nb, nloc, arith::MulIOp::create(nb, nloc, o, index(w.strides[d])),
+              k);
+          Value lowOk = arith::CmpIOp::create(
+              nb, nloc, arith::CmpIPredicate::sge, p, index(w.low[d]));
+          Value highOk =
+              arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::slt, p,
+                                    index(w.low[d] + type.getDimSize(d)));
+          valid = arith::AndIOp::create(
+              nb, nloc, valid, arith::AndIOp::create(nb, nloc, lowOk, highOk));
+          flat = arith::AddIOp::create(
+              nb, nloc, arith::MulIOp::create(nb, nloc, flat, index(w.dims[d])),
+              k);
+        }
+        FailureOr<SmallVector<Value>> keep =
+            emitScalarRegion(nb, op, select, {candidate, value});
+        if (succeeded(keep) && !(*keep)[0].getType().isInteger(1)) {
+          op.emitError("the select region must return a boolean");
+          keep = failure();
+        }
+        regionFailed |= failed(keep);
+        Value seen = arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::sgt,
+                                           at, none);
+        Value kept = arith::AndIOp::create(nb, nloc, seen,
+                                           failed(keep) ? seen : (*keep)[0]);
+        Value take = arith::AndIOp::create(
+            nb, nloc, valid,
+            arith::XOrIOp::create(
+                nb, nloc, kept,
+                arith::ConstantIntOp::create(nb, nloc, nb.getI1Type(), 1)));
+        Value flatI64 = arith::IndexCastOp::create(nb, nloc, i64, flat);
+        linalg::YieldOp::create(
+            nb, nloc,
+            ValueRange{
+                arith::SelectOp::create(nb, nloc, take, flatI64, at),
+                arith::SelectOp::create(nb, nloc, take, value, candidate)});
+      });
+  if (regionFailed) {
+    generic->erase();
+    return failure();
+  }
+  return generic->getResult(0);
+}
+
+/// select_and_scatter whose scatter region is a sum, in linalg: the
+/// selected positions, then each window's source element placed at its
+/// position in a (windows, window positions) tensor of zeros, and for
+/// each window position p the windows' slice at p added into the padded
+/// result at `p + stride * window` (a strided tensor.insert_slice). The
+/// result is the init value plus the sum, without the padding.
+static FailureOr<Value> scatterSums(OpBuilder &b, hlo::SelectAndScatterOp op,
+                                    const SelectWindow &w) {
+  FailureOr<Value> selected = selectedPositions(b, op, w);
+  if (failed(selected))
+    return failure();
+  Location loc = op.getLoc();
+  auto type = cast<RankedTensorType>(op.getType());
+  auto sourceType = cast<RankedTensorType>(op.getSource().getType());
+  int64_t rank = type.getRank();
+  Type element = type.getElementType();
+  MLIRContext *ctx = b.getContext();
+  SmallVector<int64_t> spread(sourceType.getShape());
+  spread.append(w.dims);
+  SmallVector<AffineExpr> windows;
+  for (int64_t d = 0; d < rank; ++d)
+    windows.push_back(b.getAffineDimExpr(d));
+  AffineMap perWindow = AffineMap::get(2 * rank, 0, windows, ctx);
+  Value zero = constantOf(b, loc, element, 0);
+  auto spreadType = RankedTensorType::get(spread, element);
+  auto placed = linalg::GenericOp::create(
+      b, loc, spreadType, ValueRange{*selected, op.getSource()},
+      ValueRange{emptyOf(b, loc, spreadType)},
+      SmallVector<AffineMap>{perWindow, perWindow,
+                             b.getMultiDimIdentityMap(2 * rank)},
+      SmallVector<utils::IteratorType>(2 * rank, utils::IteratorType::parallel),
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value flat = arith::ConstantIndexOp::create(nb, nloc, 0);
+        for (int64_t d = 0; d < rank; ++d)
+          flat = arith::AddIOp::create(
+              nb, nloc,
+              arith::MulIOp::create(
+                  nb, nloc, flat,
+                  arith::ConstantIndexOp::create(nb, nloc, w.dims[d])),
+              linalg::IndexOp::create(nb, nloc, rank + d));
+        Value here = arith::CmpIOp::create(
+            nb, nloc, arith::CmpIPredicate::eq, args[0],
+            arith::IndexCastOp::create(nb, nloc, nb.getI64Type(), flat));
+        linalg::YieldOp::create(
+            nb, nloc,
+            arith::SelectOp::create(nb, nloc, here, args[1], zero).getResult());
+      });
+  SmallVector<int64_t> paddedShape;
+  for (int64_t d = 0; d < rank; ++d)
+    paddedShape.push_back(type.getDimSize(d) + w.low[d] + w.high[d]);
+  auto paddedType = RankedTensorType::get(paddedShape, element);
+  Value zeros =
+      linalg::FillOp::create(b, loc, zero, emptyOf(b, loc, paddedType))
+          .getResult(0);
+  Value sum;
+  SmallVector<int64_t> ones(rank, 1), positionSizes(rank, 1);
+  SmallVector<int64_t> sliceSizes(sourceType.getShape());
+  sliceSizes.append(positionSizes);
+  SmallVector<int64_t> sliceStrides(2 * rank, 1);
+  for (int64_t flat = 0, count = computeProduct(w.dims); flat < count; ++flat) {
+    SmallVector<int64_t> position = delinearize(flat, computeStrides(w.dims));
+    SmallVector<int64_t> sliceOffsets(rank, 0);
+    sliceOffsets.append(position);
+    Value slice = tensor::ExtractSliceOp::create(
+        b, loc, sourceType, placed->getResult(0), ValueRange(), ValueRange(),
+        ValueRange(), sliceOffsets, sliceSizes, sliceStrides);
+    Value shifted = tensor::InsertSliceOp::create(
+        b, loc, slice, zeros, ValueRange(), ValueRange(), ValueRange(),
+        position, sourceType.getShape(), w.strides);
+    sum = sum ? emitAdd(b, loc, sum, shifted) : shifted;
+  }
+  Value whole = tensor::ExtractSliceOp::create(b, loc, type, sum, ValueRange(),
+                                               ValueRange(), ValueRange(),
+                                               w.low, type.getShape(), ones);
+  Value init =
+      linalg::FillOp::create(b, loc, scalarOf(b, loc, op.getInitValue()),
+                             emptyOf(b, loc, type))
+          .getResult(0);
+  return emitAdd(b, loc, init, whole);
+}
 
 FailureOr<Value> Importer::importSelectAndScatter(hlo::SelectAndScatterOp op) {
   FailureOr<SelectWindow> window = checkSelectAndScatter(op);
@@ -103,6 +322,9 @@ FailureOr<Value> Importer::importSelectAndScatter(hlo::SelectAndScatterOp op) {
   const SelectWindow &w = *window;
   auto type = cast<RankedTensorType>(op.getType());
   int64_t rank = type.getRank();
+  if (isSum(op.getScatter().front()) && type.getNumElements() > 0 &&
+      op.getSource().getType().getNumElements() > 0)
+    return scatterSums(b, op, w);
   Location loc = op.getLoc();
   auto index = [&](OpBuilder &nb, int64_t v) -> Value {
     return arith::ConstantIndexOp::create(nb, loc, v);

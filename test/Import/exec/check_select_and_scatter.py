@@ -45,13 +45,17 @@ def check(name, actual, expected):
 
 
 def main(d):
-    x, dy, y, s = (load(d, f"arg{i}") for i in range(4))
+    x, dy, y, s, dz = (load(d, f"arg{i}") for i in range(5))
     check("max-pool gradient", load(d, "out0"),
           select_and_scatter(x, dy, 0.0, (1, 3, 3, 1), (1, 2, 2, 1), (0, 1, 1, 0),
                              lambda a, b: a >= b, lambda a, b: a + b))
     check("last minimum, max", load(d, "out1"),
           select_and_scatter(np.round(y), s, -1.0, (2, 2), (2, 2), (2, 0),
                              lambda a, b: a < b, max))
+    check("max-pool gradient, all negative", load(d, "out2"),
+          select_and_scatter(-np.abs(x), dz, 0.0, (1, 2, 2, 1), (1, 2, 2, 1),
+                             (0, 0, 0, 0), lambda a, b: a >= b,
+                             lambda a, b: a + b))
 
 
 if __name__ == "__main__":
