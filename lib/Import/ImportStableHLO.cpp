@@ -626,8 +626,7 @@ LogicalResult Importer::runImport(Operation *&current) {
     if (isImportDialect(op) && !isa<hlo::ReturnOp, sdy::ReturnOp>(op))
       worklist.push_back(op);
     return isa<hlo::ReduceOp, hlo::AllReduceOp, hlo::ReduceScatterOp,
-               hlo::ScatterOp, hlo::ReduceWindowOp, hlo::SelectAndScatterOp>(
-               op)
+               hlo::ScatterOp, hlo::ReduceWindowOp, hlo::SelectAndScatterOp>(op)
                ? WalkResult::skip()
                : WalkResult::advance();
   });
