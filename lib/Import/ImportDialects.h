@@ -40,6 +40,30 @@ void printIntList(AsmPrinter &printer, ArrayRef<int64_t> values);
 #include "lib/Import/StablehloDialect.h.inc"
 #define GET_ATTRDEF_CLASSES
 #include "lib/Import/StablehloAttrs.h.inc"
+
+namespace mlir::trellis {
+/// The convolution's custom directives (StablehloConvolution.cpp):
+/// `[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]` and the window's fields
+/// `stride = [..], pad = [[lo, hi], ..], lhs_dilate = [..], rhs_dilate =
+/// [..], reverse = [..]` (each optional, in any order).
+ParseResult parseConvDimensions(AsmParser &parser,
+                                hlo::ConvDimensionNumbersAttr &attr);
+void printConvDimensions(AsmPrinter &printer, Operation *,
+                         hlo::ConvDimensionNumbersAttr attr);
+ParseResult parseWindowAttributes(OpAsmParser &parser,
+                                  DenseI64ArrayAttr &strides,
+                                  DenseIntElementsAttr &padding,
+                                  DenseI64ArrayAttr &lhsDilation,
+                                  DenseI64ArrayAttr &rhsDilation,
+                                  DenseBoolArrayAttr &reversal);
+void printWindowAttributes(OpAsmPrinter &printer, Operation *,
+                           DenseI64ArrayAttr strides,
+                           DenseIntElementsAttr padding,
+                           DenseI64ArrayAttr lhsDilation,
+                           DenseI64ArrayAttr rhsDilation,
+                           DenseBoolArrayAttr reversal);
+} // namespace mlir::trellis
+
 #define GET_OP_CLASSES
 #include "lib/Import/StablehloOps.h.inc"
 

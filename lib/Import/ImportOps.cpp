@@ -304,21 +304,9 @@ FailureOr<Value> Importer::importDotGeneral(hlo::DotGeneralOp op) {
              << ") and rhs dimension " << r << " (size "
              << rhsType.getDimSize(r) << ") are paired but differ in size";
   Type element = type.getElementType();
-  if (element.isInteger(1) || lhsType.getElementType().isInteger(1))
-    return op.emitError("dot_general of booleans is not supported");
-  if (isa<FloatType>(element) != isa<FloatType>(lhsType.getElementType()) ||
-      lhsType.getElementType() != rhsType.getElementType())
-    return op.emitError("dot_general of ")
-           << lhsType.getElementType() << " and " << rhsType.getElementType()
-           << " into " << element << " is not supported";
-  if (element.getIntOrFloatBitWidth() <
-      lhsType.getElementType().getIntOrFloatBitWidth())
-    return op.emitError("dot_general into ")
-           << element << ", narrower than its " << lhsType.getElementType()
-           << " operands, is not supported (XLA accumulates wider and "
-              "rounds once)";
-  // Unsigned operands widen with zeros; products and sums wrap alike.
-  bool lhsUnsigned = wasUnsigned(op, 0), rhsUnsigned = wasUnsigned(op, 1);
+  if (failed(checkContractionTypes(op, lhsType.getElementType(),
+                                   rhsType.getElementType(), element)))
+    return failure();
 
   // Loops: batch, lhs free, rhs free, contracting.
   int64_t nb = lb.size(), nc = lc.size();
@@ -368,24 +356,44 @@ FailureOr<Value> Importer::importDotGeneral(hlo::DotGeneralOp op) {
   Value zero = constantOf(b, loc, element, 0);
   Value init =
       linalg::FillOp::create(b, loc, zero, emptyOf(b, loc, type)).getResult(0);
-  bool isFloat = isa<FloatType>(element);
   auto generic = linalg::GenericOp::create(
       b, loc, type, ValueRange{op.getLhs(), op.getRhs()}, ValueRange{init},
       maps, iterators, [&](OpBuilder &nb, Location nloc, ValueRange args) {
-        // Products and sums in the result type: bf16 x bf16 -> f32
-        // accumulates in f32, as StableHLO specifies.
-        Value x = convertElements(nb, nloc, args[0], element, lhsUnsigned);
-        Value y = convertElements(nb, nloc, args[1], element, rhsUnsigned);
-        Value sum;
-        if (isFloat)
-          sum = arith::AddFOp::create(nb, nloc, args[2],
-                                      arith::MulFOp::create(nb, nloc, x, y));
-        else
-          sum = arith::AddIOp::create(nb, nloc, args[2],
-                                      arith::MulIOp::create(nb, nloc, x, y));
-        linalg::YieldOp::create(nb, nloc, sum);
+        linalg::YieldOp::create(nb, nloc, emitMultiplyAdd(nb, nloc, op, args));
       });
   return generic->getResult(0);
+}
+
+LogicalResult mlir::trellis::import::checkContractionTypes(Operation *op,
+                                                           Type lhs, Type rhs,
+                                                           Type result) {
+  StringRef name = op->getName().stripDialect();
+  if (result.isInteger(1) || lhs.isInteger(1))
+    return op->emitError() << name << " of booleans is not supported";
+  if (isa<FloatType>(result) != isa<FloatType>(lhs) || lhs != rhs)
+    return op->emitError() << name << " of " << lhs << " and " << rhs
+                           << " into " << result << " is not supported";
+  if (result.getIntOrFloatBitWidth() < lhs.getIntOrFloatBitWidth())
+    return op->emitError()
+           << name << " into " << result << ", narrower than its " << lhs
+           << " operands, is not supported (XLA accumulates wider and "
+              "rounds once)";
+  return success();
+}
+
+Value mlir::trellis::import::emitMultiplyAdd(OpBuilder &b, Location loc,
+                                             Operation *op, ValueRange args) {
+  // Products and sums in the result type: bf16 x bf16 -> f32 accumulates
+  // in f32, as StableHLO specifies. Unsigned operands widen with zeros;
+  // products and sums wrap alike.
+  Type element = args[2].getType();
+  Value x = convertElements(b, loc, args[0], element, wasUnsigned(op, 0));
+  Value y = convertElements(b, loc, args[1], element, wasUnsigned(op, 1));
+  if (isa<FloatType>(element))
+    return arith::AddFOp::create(b, loc, args[2],
+                                 arith::MulFOp::create(b, loc, x, y));
+  return arith::AddIOp::create(b, loc, args[2],
+                               arith::MulIOp::create(b, loc, x, y));
 }
 
 FailureOr<SmallVector<Value>>
@@ -514,10 +522,11 @@ FailureOr<SmallVector<Value>> Importer::importReduce(hlo::ReduceOp op) {
   return SmallVector<Value>(generic->getResults());
 }
 
-/// reduce_window (jnp.cumsum, pooling): the operand padded with the init
-/// value, then a linalg.generic over (result dims, window dims) reading
-/// `out * stride + window` and reducing the window dims with the reducer.
-/// A window-shaped empty tensor gives the window loops their bounds.
+/// reduce_window (jnp.cumsum, pooling): the operand dilated and padded
+/// with the init value (base_dilations, padding), then a linalg.generic
+/// over (result dims, window dims) reading `out * stride + window *
+/// window_dilation` and reducing the window dims with the reducer. A
+/// window-shaped empty tensor gives the window loops their bounds.
 FailureOr<Value> Importer::importReduceWindow(hlo::ReduceWindowOp op) {
   if (op.getInputs().size() != 1)
     return op.emitError(
@@ -527,14 +536,25 @@ FailureOr<Value> Importer::importReduceWindow(hlo::ReduceWindowOp op) {
   auto type = cast<RankedTensorType>(op->getResult(0).getType());
   int64_t rank = inputType.getRank();
   ArrayRef<int64_t> window = op.getWindowDimensions();
-  SmallVector<int64_t> strides(rank, 1), low(rank, 0), high(rank, 0);
-  auto ones = [](std::optional<ArrayRef<int64_t>> values) {
-    return !values || llvm::all_of(*values, [](int64_t v) { return v == 1; });
+  SmallVector<int64_t> strides(rank, 1), low(rank, 0), high(rank, 0),
+      baseDilations(rank, 1), windowDilations(rank, 1);
+  auto read = [&](std::optional<ArrayRef<int64_t>> values, StringRef name,
+                  SmallVector<int64_t> &into) -> LogicalResult {
+    if (!values)
+      return success();
+    if (static_cast<int64_t>(values->size()) != rank ||
+        llvm::any_of(*values, [](int64_t v) { return v < 1; }))
+      return op.emitError()
+             << name << " [" << *values
+             << "] need one positive entry per dimension of " << inputType;
+    into.assign(values->begin(), values->end());
+    return success();
   };
-  if (!ones(op.getBaseDilations()) || !ones(op.getWindowDilations()))
-    return op.emitError("dilated reduce_windows are not supported yet");
-  if (auto s = op.getWindowStrides())
-    strides.assign(s->begin(), s->end());
+  if (failed(read(op.getWindowStrides(), "window_strides", strides)) ||
+      failed(read(op.getBaseDilations(), "base_dilations", baseDilations)) ||
+      failed(
+          read(op.getWindowDilations(), "window_dilations", windowDilations)))
+    return failure();
   if (auto padding = op.getPadding()) {
     SmallVector<int64_t> flat = llvm::to_vector(padding->getValues<int64_t>());
     if (static_cast<int64_t>(flat.size()) != 2 * rank)
@@ -544,40 +564,34 @@ FailureOr<Value> Importer::importReduceWindow(hlo::ReduceWindowOp op) {
       high[d] = flat[2 * d + 1];
     }
   }
-  if (static_cast<int64_t>(window.size()) != rank ||
-      static_cast<int64_t>(strides.size()) != rank || type.getRank() != rank ||
+  if (static_cast<int64_t>(window.size()) != rank || type.getRank() != rank ||
       type.getElementType() != inputType.getElementType())
-    return op.emitError("window dimensions and strides need one entry per "
-                        "dimension of ")
+    return op.emitError("window dimensions need one entry per dimension of ")
            << inputType;
-  SmallVector<int64_t> padded(rank);
   for (int64_t d = 0; d < rank; ++d) {
-    padded[d] = inputType.getDimSize(d) + low[d] + high[d];
-    if (low[d] < 0 || high[d] < 0 || window[d] < 1 || strides[d] < 1 ||
-        window[d] > padded[d] ||
-        type.getDimSize(d) != (padded[d] - window[d]) / strides[d] + 1)
+    int64_t size = inputType.getDimSize(d);
+    int64_t padded =
+        (size == 0 ? 0 : (size - 1) * baseDilations[d] + 1) + low[d] + high[d];
+    int64_t span = (window[d] - 1) * windowDilations[d] + 1;
+    if (window[d] < 1 || span > padded ||
+        type.getDimSize(d) != (padded - span) / strides[d] + 1)
       return op.emitError("window ")
-             << window[d] << ", stride " << strides[d] << " and padding ["
-             << low[d] << ", " << high[d] << "] of dimension " << d
-             << " do not give the result's size " << type.getDimSize(d);
+             << window[d] << ", stride " << strides[d] << ", dilations "
+             << baseDilations[d] << " (base) and " << windowDilations[d]
+             << " (window) and padding [" << low[d] << ", " << high[d]
+             << "] of dimension " << d << " do not give the result's size "
+             << type.getDimSize(d);
   }
   Location loc = op.getLoc();
   Value init = scalarOf(b, loc, op.getInitValues()[0]);
-  if (llvm::any_of(llvm::concat<const int64_t>(low, high),
-                   [](int64_t v) { return v != 0; })) {
-    SmallVector<OpFoldResult> lows, highs;
-    for (int64_t d = 0; d < rank; ++d) {
-      lows.push_back(b.getIndexAttr(low[d]));
-      highs.push_back(b.getIndexAttr(high[d]));
-    }
-    input = tensor::PadOp::create(
-        b, loc, RankedTensorType::get(padded, type.getElementType()), input,
-        lows, highs, init);
-  }
+  SmallVector<int64_t> offsets;
+  input = dilateAndPad(b, loc, input, init, llvm::to_vector(llvm::seq(rank)),
+                       low, high, baseDilations, offsets);
   SmallVector<AffineExpr> in, win, out;
   for (int64_t d = 0; d < rank; ++d) {
     in.push_back(b.getAffineDimExpr(d) * strides[d] +
-                 b.getAffineDimExpr(rank + d));
+                 b.getAffineDimExpr(rank + d) * windowDilations[d] +
+                 offsets[d]);
     win.push_back(b.getAffineDimExpr(rank + d));
     out.push_back(b.getAffineDimExpr(d));
   }

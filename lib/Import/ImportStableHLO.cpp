@@ -478,9 +478,13 @@ LogicalResult Importer::importOp(Operation *op) {
           .Case([&](hlo::ConcatenateOp o) { return one(importConcatenate(o)); })
           .Case([&](hlo::PadOp o) { return one(importPad(o)); })
           .Case([&](hlo::DotGeneralOp o) { return one(importDotGeneral(o)); })
+          .Case([&](hlo::ConvolutionOp o) { return one(importConvolution(o)); })
           .Case([&](hlo::ReduceOp o) { return importReduce(o); })
           .Case(
               [&](hlo::ReduceWindowOp o) { return one(importReduceWindow(o)); })
+          .Case([&](hlo::SelectAndScatterOp o) {
+            return one(importSelectAndScatter(o));
+          })
           .Case([&](sdy::ManualComputationOp o) {
             return importManualComputation(o);
           })
@@ -627,7 +631,7 @@ LogicalResult Importer::runImport(Operation *&current) {
     if (isImportDialect(op) && !isa<hlo::ReturnOp, sdy::ReturnOp>(op))
       worklist.push_back(op);
     return isa<hlo::ReduceOp, hlo::AllReduceOp, hlo::ReduceScatterOp,
-               hlo::ScatterOp, hlo::ReduceWindowOp>(op)
+               hlo::ScatterOp, hlo::ReduceWindowOp, hlo::SelectAndScatterOp>(op)
                ? WalkResult::skip()
                : WalkResult::advance();
   });

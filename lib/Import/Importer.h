@@ -60,6 +60,29 @@ Value broadcastScalar(OpBuilder &b, Location loc, Value value,
 /// Whether `values` holds each of 0..bound-1 at most once, all in range.
 bool areDistinctDims(ArrayRef<int64_t> values, int64_t bound);
 
+/// Checks the element types of a contraction `op` (dot_general,
+/// convolution) of `lhs` and `rhs` elements into `result` elements: one
+/// operand type, not booleans, a result of the same kind at least as wide.
+LogicalResult checkContractionTypes(Operation *op, Type lhs, Type rhs,
+                                    Type result);
+
+/// The payload of a contraction `op`'s linalg.generic on (lhs element, rhs
+/// element, accumulator): `acc + ext(a) * ext(b)` in the accumulator's
+/// type, unsigned operands of `op` extended with zeros.
+Value emitMultiplyAdd(OpBuilder &b, Location loc, Operation *op,
+                      ValueRange args);
+
+/// `input` with each dimension `dims[i]` dilated by `dilation[i]` (that
+/// many minus one `padValue`s between elements) and padded with `padValue`
+/// by the non-negative parts of `low[i]` and `high[i]`: a strided
+/// tensor.insert_slice into a fill, or a tensor.pad. `offsets` receive, per
+/// dimension, where the specification's padded input starts in the result
+/// (a negative low padding: its reads start further in).
+Value dilateAndPad(OpBuilder &b, Location loc, Value input, Value padValue,
+                   ArrayRef<int64_t> dims, ArrayRef<int64_t> low,
+                   ArrayRef<int64_t> high, ArrayRef<int64_t> dilation,
+                   SmallVectorImpl<int64_t> &offsets);
+
 /// Emits a reducer region's ops (elementwise ops, compare, select, scalar
 /// constants) on scalars: `args` stand for the block's arguments (the
 /// accumulators, then the elements). Returns the values it returns; emits
@@ -115,8 +138,10 @@ private:
   FailureOr<Value> importConcatenate(hlo::ConcatenateOp op);
   FailureOr<Value> importPad(hlo::PadOp op);
   FailureOr<Value> importDotGeneral(hlo::DotGeneralOp op);
+  FailureOr<Value> importConvolution(hlo::ConvolutionOp op);
   FailureOr<SmallVector<Value>> importReduce(hlo::ReduceOp op);
   FailureOr<Value> importReduceWindow(hlo::ReduceWindowOp op);
+  FailureOr<Value> importSelectAndScatter(hlo::SelectAndScatterOp op);
   FailureOr<Value> importConstraint(Operation *op, Value input,
                                     sdy::TensorShardingAttr sharding);
   FailureOr<SmallVector<Value>>

@@ -124,6 +124,32 @@ def Hlo_ScatterDimensionNumbersAttr
   let hasCustomAssemblyFormat = 1;
 }
 
+def Hlo_ConvDimensionNumbersAttr
+    : AttrDef<Hlo_Dialect, "ConvDimensionNumbers"> {
+  let mnemonic = "conv";
+  let summary = "Which dimensions of a convolution's operands and result are "
+                "batch, feature and spatial";
+  let description = [{
+    `#stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>`: one entry
+    per dimension of the input, the kernel and the output; a number names
+    the spatial dimension (the i-th window dimension) the position holds.
+    The `raw` form spells every field:
+    `#stablehlo.conv<raw input_batch_dimension = 0, ...>`.
+  }];
+  let parameters = (ins
+    "int64_t":$inputBatchDimension,
+    "int64_t":$inputFeatureDimension,
+    OptionalArrayRefParameter<"int64_t">:$inputSpatialDimensions,
+    "int64_t":$kernelInputFeatureDimension,
+    "int64_t":$kernelOutputFeatureDimension,
+    OptionalArrayRefParameter<"int64_t">:$kernelSpatialDimensions,
+    "int64_t":$outputBatchDimension,
+    "int64_t":$outputFeatureDimension,
+    OptionalArrayRefParameter<"int64_t">:$outputSpatialDimensions
+  );
+  let hasCustomAssemblyFormat = 1;
+}
+
 def Hlo_ChannelHandleAttr : AttrDef<Hlo_Dialect, "ChannelHandle"> {
   let mnemonic = "channel_handle";
   let summary = "The channel of a cross-device collective (ignored)";
@@ -331,6 +357,34 @@ def Hlo_DotGeneralOp : Hlo_Op<"dot_general", [Pure]> {
   }];
 }
 
+def Hlo_ConvolutionOp : Hlo_Op<"convolution", [Pure]> {
+  let summary = "A convolution (lax.conv_general_dilated and its gradients)";
+  let description = [{
+    `stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]
+    ->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]],
+    lhs_dilate = [1, 1], rhs_dilate = [1, 1], reverse = [false, false]}
+    {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : ...`.
+  }];
+  let arguments = (ins Hlo_Tensor:$lhs, Hlo_Tensor:$rhs,
+                       OptionalAttr<DenseI64ArrayAttr>:$window_strides,
+                       OptionalAttr<I64ElementsAttr>:$padding,
+                       OptionalAttr<DenseI64ArrayAttr>:$lhs_dilation,
+                       OptionalAttr<DenseI64ArrayAttr>:$rhs_dilation,
+                       OptionalAttr<DenseBoolArrayAttr>:$window_reversal,
+                       Hlo_ConvDimensionNumbersAttr:$dimension_numbers,
+                       I64Attr:$feature_group_count,
+                       I64Attr:$batch_group_count,
+                       OptionalAttr<Hlo_PrecisionConfigAttr>:$precision_config);
+  let results = (outs Hlo_Tensor:$result);
+  let assemblyFormat = [{
+    `(` $lhs `,` $rhs `)` `dim_numbers` `=`
+    custom<ConvDimensions>($dimension_numbers) `,` `window` `=` `{`
+    custom<WindowAttributes>($window_strides, $padding, $lhs_dilation,
+                             $rhs_dilation, $window_reversal) `}`
+    attr-dict `:` functional-type(operands, results)
+  }];
+}
+
 def Hlo_ReduceOp : Hlo_Op<"reduce", [
     Pure, RecursiveMemoryEffects, SameVariadicOperandSize, SingleBlock]> {
   let summary = "Reduces operands along dimensions with a reducer region";
@@ -355,6 +409,19 @@ def Hlo_ReduceWindowOp : Hlo_Op<"reduce_window", [
                        OptionalAttr<I64ElementsAttr>:$padding);
   let results = (outs Variadic<Hlo_Tensor>);
   let regions = (region SizedRegion<1>:$body);
+}
+
+def Hlo_SelectAndScatterOp : Hlo_Op<"select_and_scatter", [
+    RecursiveMemoryEffects]> {
+  let summary = "Scatters each source element to the element its window "
+                "selects (the max-pool gradient)";
+  let arguments = (ins Hlo_Tensor:$operand, Hlo_Tensor:$source,
+                       Hlo_Tensor:$init_value,
+                       OptionalAttr<DenseI64ArrayAttr>:$window_dimensions,
+                       OptionalAttr<DenseI64ArrayAttr>:$window_strides,
+                       OptionalAttr<I64ElementsAttr>:$padding);
+  let results = (outs Hlo_Tensor);
+  let regions = (region SizedRegion<1>:$select, SizedRegion<1>:$scatter);
 }
 
 def Hlo_ReturnOp : Hlo_Op<"return", [Pure, Terminator]> {

@@ -348,8 +348,8 @@ func.func @pid_global() -> tensor<i32> {
 // -----
 
 func.func @dilated_window(%a: tensor<8xf32>, %c: tensor<f32>) -> tensor<3xf32> {
-  // expected-error@+1 {{dilated reduce_windows are not supported yet}}
-  %0 = "stablehlo.reduce_window"(%a, %c) <{window_dimensions = array<i64: 2>, window_dilations = array<i64: 3>, window_strides = array<i64: 2>}> ({
+  // expected-error@+1 {{window_dilations [0] need one positive entry per dimension of 'tensor<8xf32>'}}
+  %0 = "stablehlo.reduce_window"(%a, %c) <{window_dimensions = array<i64: 2>, window_dilations = array<i64: 0>, window_strides = array<i64: 2>}> ({
   ^bb0(%x: tensor<f32>, %y: tensor<f32>):
     %s = stablehlo.add %x, %y : tensor<f32>
     stablehlo.return %s : tensor<f32>
@@ -360,7 +360,7 @@ func.func @dilated_window(%a: tensor<8xf32>, %c: tensor<f32>) -> tensor<3xf32> {
 // -----
 
 func.func @window_size(%a: tensor<8xf32>, %c: tensor<f32>) -> tensor<5xf32> {
-  // expected-error@+1 {{window 2, stride 2 and padding [0, 0] of dimension 0 do not give the result's size 5}}
+  // expected-error@+1 {{window 2, stride 2, dilations 1 (base) and 1 (window) and padding [0, 0] of dimension 0 do not give the result's size 5}}
   %0 = "stablehlo.reduce_window"(%a, %c) <{window_dimensions = array<i64: 2>, window_strides = array<i64: 2>}> ({
   ^bb0(%x: tensor<f32>, %y: tensor<f32>):
     %s = stablehlo.add %x, %y : tensor<f32>
