@@ -568,6 +568,14 @@ FailureOr<Value> Importer::importReduceWindow(hlo::ReduceWindowOp op) {
       type.getElementType() != inputType.getElementType())
     return op.emitError("window dimensions need one entry per dimension of ")
            << inputType;
+  // No real window comes near 2^31; past it the sizes below would overflow.
+  constexpr int64_t kBound = int64_t(1) << 31;
+  for (int64_t d = 0; d < rank; ++d)
+    for (int64_t v : {window[d], strides[d], baseDilations[d],
+                      windowDilations[d], low[d], high[d]})
+      if (v > kBound || v < -kBound)
+        return op.emitError("window attribute ")
+               << v << " of dimension " << d << " is out of range";
   for (int64_t d = 0; d < rank; ++d) {
     int64_t size = inputType.getDimSize(d);
     int64_t padded =

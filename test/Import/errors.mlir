@@ -506,3 +506,17 @@ func.func @while_returns_too_few(%a: tensor<4xf32>) -> tensor<4xf32> {
   }
   return %0#1 : tensor<4xf32>
 }
+
+// -----
+
+// Found by the fuzzer: a padding near 2^63 overflowed the window arithmetic.
+func.func @reduce_window_huge_padding(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %init = stablehlo.constant dense<0.0> : tensor<f32>
+  // expected-error @+1 {{window attribute 9223372036854775807 of dimension 0 is out of range}}
+  %0 = "stablehlo.reduce_window"(%x, %init) <{window_dimensions = array<i64: 1>, padding = dense<[[0, 9223372036854775807]]> : tensor<1x2xi64>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) : (tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}

@@ -31,15 +31,3 @@ module @jit_g attributes {mhlo.num_partitions = 4 : i32} {
 #loc = loc(unknown)
 #loc4 = loc("model.py":7:9)
 
-// -----
-
-// An XLA round trip has no file location at all (the fuzzer found this):
-// an error about a module attribute names the attribute.
-// CHECK: "module attribute xla.sdy.meshes": error: cannot read Shardy round-trip attribute 'xla.sdy.meshes': {mesh = #sdy.mesh<[Ddata"=8]>}
-// CHECK-NOT: <unknown>
-module @jit_h attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{mesh = #sdy.mesh<[Ddata\22=8]>}"}} {
-  func.func @main(%arg0: tensor<8xf32> loc("Arg_0.1")) -> tensor<8xf32> {
-    return %arg0 : tensor<8xf32> loc(#loc)
-  } loc(#loc)
-} loc(#loc)
-#loc = loc(unknown)
