@@ -29,6 +29,22 @@ using namespace mlir::trellis::import;
 
 namespace {
 
+/// Which dimension of the input, kernel and result is which
+/// (dimension_numbers), in the specification's short names.
+struct ConvDims {
+  ArrayRef<int64_t> inSpatial, kSpatial, outSpatial;
+  int64_t spatial, ib, ifd, ki, ko, ob, of;
+  explicit ConvDims(hlo::ConvDimensionNumbersAttr dn)
+      : inSpatial(dn.getInputSpatialDimensions()),
+        kSpatial(dn.getKernelSpatialDimensions()),
+        outSpatial(dn.getOutputSpatialDimensions()),
+        spatial(static_cast<int64_t>(inSpatial.size())),
+        ib(dn.getInputBatchDimension()), ifd(dn.getInputFeatureDimension()),
+        ki(dn.getKernelInputFeatureDimension()),
+        ko(dn.getKernelOutputFeatureDimension()),
+        ob(dn.getOutputBatchDimension()), of(dn.getOutputFeatureDimension()) {}
+};
+
 /// The window attributes of a convolution with `spatial` spatial
 /// dimensions, defaults filled in.
 struct ConvWindow {
@@ -203,15 +219,8 @@ static FailureOr<ConvWindow> checkConvolution(hlo::ConvolutionOp op) {
   auto rhsType = cast<RankedTensorType>(op.getRhs().getType());
   auto type = cast<RankedTensorType>(op.getType());
   hlo::ConvDimensionNumbersAttr dn = op.getDimensionNumbers();
-  ArrayRef<int64_t> inSpatial = dn.getInputSpatialDimensions(),
-                    kSpatial = dn.getKernelSpatialDimensions(),
-                    outSpatial = dn.getOutputSpatialDimensions();
-  int64_t spatial = inSpatial.size();
-  int64_t ib = dn.getInputBatchDimension(), ifd = dn.getInputFeatureDimension(),
-          ki = dn.getKernelInputFeatureDimension(),
-          ko = dn.getKernelOutputFeatureDimension(),
-          ob = dn.getOutputBatchDimension(),
-          of = dn.getOutputFeatureDimension();
+  auto [inSpatial, kSpatial, outSpatial, spatial, ib, ifd, ki, ko, ob, of] =
+      ConvDims(dn);
   if (static_cast<int64_t>(kSpatial.size()) != spatial ||
       static_cast<int64_t>(outSpatial.size()) != spatial ||
       !coversRank(ib, ifd, inSpatial, lhsType.getRank()) ||
@@ -270,15 +279,8 @@ FailureOr<Value> Importer::importConvolution(hlo::ConvolutionOp op) {
   auto type = cast<RankedTensorType>(op.getType());
   Type element = type.getElementType();
   hlo::ConvDimensionNumbersAttr dn = op.getDimensionNumbers();
-  ArrayRef<int64_t> inSpatial = dn.getInputSpatialDimensions(),
-                    kSpatial = dn.getKernelSpatialDimensions(),
-                    outSpatial = dn.getOutputSpatialDimensions();
-  int64_t spatial = inSpatial.size();
-  int64_t ib = dn.getInputBatchDimension(), ifd = dn.getInputFeatureDimension(),
-          ki = dn.getKernelInputFeatureDimension(),
-          ko = dn.getKernelOutputFeatureDimension(),
-          ob = dn.getOutputBatchDimension(),
-          of = dn.getOutputFeatureDimension();
+  auto [inSpatial, kSpatial, outSpatial, spatial, ib, ifd, ki, ko, ob, of] =
+      ConvDims(dn);
   int64_t fg = op.getFeatureGroupCount(), bg = op.getBatchGroupCount();
   Location loc = op.getLoc();
   Value zero = constantOf(b, loc, element, 0);

@@ -522,6 +522,36 @@ FailureOr<SmallVector<Value>> Importer::importReduce(hlo::ReduceOp op) {
   return SmallVector<Value>(generic->getResults());
 }
 
+LogicalResult import::readWindowEntries(Operation *op,
+                                        std::optional<ArrayRef<int64_t>> values,
+                                        StringRef name, RankedTensorType type,
+                                        SmallVectorImpl<int64_t> &into) {
+  if (!values)
+    return success();
+  if (static_cast<int64_t>(values->size()) != type.getRank() ||
+      llvm::any_of(*values, [](int64_t v) { return v < 1; }))
+    return op->emitError() << name << " [" << *values
+                           << "] need one positive entry per dimension of "
+                           << type;
+  into.assign(values->begin(), values->end());
+  return success();
+}
+
+LogicalResult import::readWindowPadding(
+    Operation *op, std::optional<DenseIntElementsAttr> padding, int64_t rank,
+    SmallVectorImpl<int64_t> &low, SmallVectorImpl<int64_t> &high) {
+  if (!padding)
+    return success();
+  SmallVector<int64_t> flat = llvm::to_vector(padding->getValues<int64_t>());
+  if (static_cast<int64_t>(flat.size()) != 2 * rank)
+    return op->emitError("padding needs a [low, high] pair per dimension");
+  for (int64_t d = 0; d < rank; ++d) {
+    low[d] = flat[2 * d];
+    high[d] = flat[2 * d + 1];
+  }
+  return success();
+}
+
 /// reduce_window (jnp.cumsum, pooling): the operand dilated and padded
 /// with the init value (base_dilations, padding), then a linalg.generic
 /// over (result dims, window dims) reading `out * stride + window *
@@ -538,32 +568,14 @@ FailureOr<Value> Importer::importReduceWindow(hlo::ReduceWindowOp op) {
   ArrayRef<int64_t> window = op.getWindowDimensions();
   SmallVector<int64_t> strides(rank, 1), low(rank, 0), high(rank, 0),
       baseDilations(rank, 1), windowDilations(rank, 1);
-  auto read = [&](std::optional<ArrayRef<int64_t>> values, StringRef name,
-                  SmallVector<int64_t> &into) -> LogicalResult {
-    if (!values)
-      return success();
-    if (static_cast<int64_t>(values->size()) != rank ||
-        llvm::any_of(*values, [](int64_t v) { return v < 1; }))
-      return op.emitError()
-             << name << " [" << *values
-             << "] need one positive entry per dimension of " << inputType;
-    into.assign(values->begin(), values->end());
-    return success();
-  };
-  if (failed(read(op.getWindowStrides(), "window_strides", strides)) ||
-      failed(read(op.getBaseDilations(), "base_dilations", baseDilations)) ||
-      failed(
-          read(op.getWindowDilations(), "window_dilations", windowDilations)))
+  if (failed(readWindowEntries(op, op.getWindowStrides(), "window_strides",
+                               inputType, strides)) ||
+      failed(readWindowEntries(op, op.getBaseDilations(), "base_dilations",
+                               inputType, baseDilations)) ||
+      failed(readWindowEntries(op, op.getWindowDilations(), "window_dilations",
+                               inputType, windowDilations)) ||
+      failed(readWindowPadding(op, op.getPadding(), rank, low, high)))
     return failure();
-  if (auto padding = op.getPadding()) {
-    SmallVector<int64_t> flat = llvm::to_vector(padding->getValues<int64_t>());
-    if (static_cast<int64_t>(flat.size()) != 2 * rank)
-      return op.emitError("padding needs a [low, high] pair per dimension");
-    for (int64_t d = 0; d < rank; ++d) {
-      low[d] = flat[2 * d];
-      high[d] = flat[2 * d + 1];
-    }
-  }
   if (static_cast<int64_t>(window.size()) != rank || type.getRank() != rank ||
       type.getElementType() != inputType.getElementType())
     return op.emitError("window dimensions need one entry per dimension of ")

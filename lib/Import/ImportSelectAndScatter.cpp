@@ -52,33 +52,16 @@ FailureOr<SelectWindow> checkSelectAndScatter(hlo::SelectAndScatterOp op) {
   w.strides.assign(rank, 1);
   w.low.assign(rank, 0);
   w.high.assign(rank, 0);
-  auto read = [&](std::optional<ArrayRef<int64_t>> values, StringRef name,
-                  SmallVector<int64_t> &into) -> LogicalResult {
-    if (!values)
-      return success();
-    if (static_cast<int64_t>(values->size()) != rank ||
-        llvm::any_of(*values, [](int64_t v) { return v < 1; }))
-      return op.emitError()
-             << name << " [" << *values
-             << "] need one positive entry per dimension of " << operandType;
-    into.assign(values->begin(), values->end());
-    return success();
-  };
-  if (failed(read(op.getWindowDimensions(), "window_dimensions", w.dims)) ||
-      failed(read(op.getWindowStrides(), "window_strides", w.strides)))
+  if (failed(readWindowEntries(op, op.getWindowDimensions(),
+                               "window_dimensions", operandType, w.dims)) ||
+      failed(readWindowEntries(op, op.getWindowStrides(), "window_strides",
+                               operandType, w.strides)) ||
+      failed(readWindowPadding(op, op.getPadding(), rank, w.low, w.high)))
     return failure();
-  if (std::optional<DenseIntElementsAttr> padding = op.getPadding()) {
-    SmallVector<int64_t> flat = llvm::to_vector(padding->getValues<int64_t>());
-    if (static_cast<int64_t>(flat.size()) != 2 * rank)
-      return op.emitError("padding needs a [low, high] pair per dimension");
-    for (int64_t d = 0; d < rank; ++d) {
-      w.low[d] = flat[2 * d];
-      w.high[d] = flat[2 * d + 1];
-      if (w.low[d] < 0 || w.high[d] < 0)
-        return op.emitError("negative padding of select_and_scatter is not "
-                            "supported");
-    }
-  }
+  if (llvm::any_of(llvm::concat<const int64_t>(w.low, w.high),
+                   [](int64_t v) { return v < 0; }))
+    return op.emitError("negative padding of select_and_scatter is not "
+                        "supported");
   Type element = operandType.getElementType();
   if (op.getType() != operandType || sourceType.getElementType() != element ||
       initType.getRank() != 0 || initType.getElementType() != element)

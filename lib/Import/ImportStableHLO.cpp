@@ -24,8 +24,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/Verifier.h"
-#include "llvm/Support/MathExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir::trellis {
 #define GEN_PASS_DEF_TRELLISIMPORTSTABLEHLO

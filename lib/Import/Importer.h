@@ -72,6 +72,21 @@ LogicalResult checkContractionTypes(Operation *op, Type lhs, Type rhs,
 Value emitMultiplyAdd(OpBuilder &b, Location loc, Operation *op,
                       ValueRange args);
 
+/// Reads a window attribute with one positive entry per dimension of
+/// `type` (window sizes, strides, dilations) into `into`, which keeps its
+/// default where the attribute is absent; a located error otherwise.
+LogicalResult readWindowEntries(Operation *op,
+                                std::optional<ArrayRef<int64_t>> values,
+                                StringRef name, RankedTensorType type,
+                                SmallVectorImpl<int64_t> &into);
+
+/// Reads an `[rank x 2]` padding attribute into `low` and `high`, which
+/// keep their defaults where it is absent; a located error otherwise.
+LogicalResult readWindowPadding(Operation *op,
+                                std::optional<DenseIntElementsAttr> padding,
+                                int64_t rank, SmallVectorImpl<int64_t> &low,
+                                SmallVectorImpl<int64_t> &high);
+
 /// `input` with each dimension `dims[i]` dilated by `dilation[i]` (that
 /// many minus one `padValue`s between elements) and padded with `padValue`
 /// by the non-negative parts of `low[i]` and `high[i]`: a strided
