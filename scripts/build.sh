@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing (scripts/setup.sh), configures build/ once and
 # builds with Ninja at -j2: everything, or only the targets named
-# (`scripts/build.sh trellis-run`, the README's first command). Idempotent;
+# (e.g. `scripts/build.sh trellis-run`). Idempotent;
 # re-running only rebuilds what changed. TRELLIS_BUILD_DIR overrides the
 # build directory. Prints where the time went.
 #
